@@ -1,0 +1,26 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Two projects share one runner:
+ * - `harness`: the harness's own tests (`*.test.ts` next to the code they test).
+ * - `conformance`: the scenario suites run against a target (`scenarios/*.spec.ts`);
+ *   `npm run conformance` drives this project and turns its results into a verdict.
+ */
+export default defineConfig({
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/harness/results.json' }]] : 'list',
+  projects: [
+    {
+      name: 'harness',
+      testDir: '.',
+      testMatch: ['contracts/**/*.test.ts', 'fixtures/**/*.test.ts', 'load/**/*.test.ts', 'scripts/**/*.test.ts'],
+      timeout: 120_000,
+    },
+    {
+      name: 'conformance',
+      testDir: 'scenarios',
+      testMatch: '**/*.spec.ts',
+      timeout: 60_000,
+    },
+  ],
+});
