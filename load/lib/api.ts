@@ -1,0 +1,141 @@
+/**
+ * Request helpers: one function per operation. Each request
+ *  - carries the API key (never logged),
+ *  - is tagged with its operationId and its path template (`name`), so
+ *    per-operation thresholds work and ids do not explode metric series,
+ *  - honours 429 with a backoff (Retry-After when given) and counts it,
+ *  - goes through the contract checks.
+ */
+import http, { type RefinedResponse, type ResponseType } from 'k6/http';
+import { sleep } from 'k6';
+import encoding from 'k6/encoding';
+import type { LoadConfig } from './config.ts';
+import type { OperationId } from './operations.ts';
+import type { UploadSample } from './data-shape.ts';
+import { checkContract } from './contract.ts';
+import { rateLimited } from './metrics.ts';
+
+export type Response = RefinedResponse<ResponseType | undefined>;
+
+interface Call {
+  operation: OperationId;
+  method: 'GET' | 'POST';
+  /** Path template relative to BASE_URL, e.g. `/openapi/workflow/{executionId}/status`. */
+  template: string;
+  params?: Record<string, string>;
+  query?: Record<string, string | number>;
+  body?: string | ArrayBuffer;
+  contentType?: string;
+}
+
+const MAX_BACKOFF_S = 8;
+
+function fillTemplate(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined) throw new Error(`missing path parameter ${name} for ${template}`);
+    return encodeURIComponent(v);
+  });
+}
+
+function queryString(query: Record<string, string | number> = {}): string {
+  const parts = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** Seconds to wait after a 429: Retry-After (seconds or HTTP date) when sane, else exponential with jitter. */
+export function backoffSeconds(retryAfter: string | undefined, attempt: number, now = Date.now()): number {
+  if (retryAfter) {
+    const secs = Number(retryAfter);
+    if (Number.isFinite(secs) && secs >= 0) return Math.min(secs, MAX_BACKOFF_S);
+    const at = Date.parse(retryAfter);
+    if (Number.isFinite(at)) return Math.min(Math.max(0, (at - now) / 1000), MAX_BACKOFF_S);
+  }
+  const base = Math.min(0.25 * 2 ** attempt, MAX_BACKOFF_S);
+  return base / 2 + Math.random() * (base / 2);
+}
+
+function headerValue(headers: Record<string, string>, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === lower) return v;
+  return undefined;
+}
+
+export function bodyText(res: Response): string {
+  const b = res.body;
+  if (typeof b === 'string') return b;
+  if (b === null || b === undefined) return '';
+  // Binary bodies are not expected from this API; decode bytes as Latin-1 so the checks still see them.
+  return String.fromCharCode(...new Uint8Array(b));
+}
+
+export function send(cfg: LoadConfig, call: Call): Response {
+  const url = cfg.baseUrl + fillTemplate(call.template, call.params) + queryString(call.query);
+  const headers: Record<string, string> = { Authorization: `Bearer ${cfg.apiKey}`, Accept: 'application/json' };
+  if (call.contentType) headers['Content-Type'] = call.contentType;
+  const params = { headers, tags: { operation: call.operation, name: call.template } };
+  for (let attempt = 0; ; attempt++) {
+    const res = http.request(call.method, url, call.body ?? null, params) as Response;
+    checkContract({ operation: call.operation, method: call.method, url, status: res.status, headers: res.headers, body: bodyText(res) }, cfg.contractSample);
+    if (res.status !== 429) return res;
+    rateLimited.add(1, { operation: call.operation });
+    if (attempt >= cfg.rateLimitRetries) return res;
+    sleep(backoffSeconds(headerValue(res.headers, 'Retry-After'), attempt));
+  }
+}
+
+/** Parses a JSON body; undefined when it is not JSON (the contract checks already report that). */
+export function json<T>(res: Response): T | undefined {
+  try {
+    return JSON.parse(bodyText(res)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export const api = {
+  searchWorkflows: (cfg: LoadConfig, query: { keyword?: string; page?: number; pageSize?: number } = {}) =>
+    send(cfg, { operation: 'searchWorkflows', method: 'GET', template: '/openapi/workflows', query: query as Record<string, string | number> }),
+  getWorkflowDetail: (cfg: LoadConfig, canvasId: string) =>
+    send(cfg, { operation: 'getWorkflowDetail', method: 'GET', template: '/openapi/workflows/{canvasId}', params: { canvasId } }),
+  runWorkflow: (cfg: LoadConfig, canvasId: string, variables: Record<string, unknown>) =>
+    send(cfg, {
+      operation: 'runWorkflow', method: 'POST', template: '/openapi/workflow/{canvasId}/run', params: { canvasId },
+      body: JSON.stringify({ variables }), contentType: 'application/json',
+    }),
+  getExecutionStatus: (cfg: LoadConfig, executionId: string) =>
+    send(cfg, { operation: 'getExecutionStatus', method: 'GET', template: '/openapi/workflow/{executionId}/status', params: { executionId } }),
+  getExecutionOutput: (cfg: LoadConfig, executionId: string) =>
+    send(cfg, { operation: 'getExecutionOutput', method: 'GET', template: '/openapi/workflow/{executionId}/output', params: { executionId } }),
+  uploadFiles: (cfg: LoadConfig, files: readonly UploadSample[]) => {
+    const { body, contentType } = multipart(files);
+    return send(cfg, { operation: 'uploadFiles', method: 'POST', template: '/openapi/files/upload', body, contentType });
+  },
+};
+
+/** ASCII text → bytes (multipart headers are ASCII; k6 has no TextEncoder). */
+function asciiBytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  return out;
+}
+
+/**
+ * Builds a multipart/form-data body by hand: k6's object form cannot repeat a
+ * field, and the upload operation takes several files under the same `files` field.
+ */
+export function multipart(files: readonly UploadSample[]): { body: ArrayBuffer; contentType: string } {
+  const boundary = `----wfcheck${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+  const chunks: Uint8Array[] = [];
+  for (const f of files) {
+    const safeName = f.name.replace(/["\r\n]/g, '_');
+    chunks.push(asciiBytes(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${safeName}"\r\nContent-Type: ${f.contentType}\r\n\r\n`));
+    chunks.push(new Uint8Array(encoding.b64decode(f.base64, 'std')));
+    chunks.push(asciiBytes('\r\n'));
+  }
+  chunks.push(asciiBytes(`--${boundary}--\r\n`));
+  const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) { body.set(c, at); at += c.length; }
+  return { body: body.buffer, contentType: `multipart/form-data; boundary=${boundary}` };
+}

@@ -1,0 +1,164 @@
+/**
+ * Named load profiles, in one module (after grafana/quickpizza's `load-options`).
+ *
+ * Pure TypeScript with no k6 imports: the k6 entry turns a profile into
+ * `options.scenarios`, and the Node side (distributed runs, benchmarks) reads
+ * the same definitions, so there is exactly one place where load shapes live.
+ *
+ * Every profile is short by default so a release gate does not take an hour;
+ * `DURATION` stretches or shrinks it and `VUS_SCALE` multiplies the VU counts.
+ */
+
+export type ProfileName = 'smoke' | 'average' | 'stress' | 'spike' | 'soak' | 'throughput';
+export type ScenarioName = 'lifecycle' | 'readMix' | 'uploads' | 'statusRead';
+
+export const PROFILE_NAMES: readonly ProfileName[] = ['smoke', 'average', 'stress', 'spike', 'soak', 'throughput'];
+export const SCENARIO_NAMES: readonly ScenarioName[] = ['lifecycle', 'readMix', 'uploads', 'statusRead'];
+
+/** How the VU count evolves over the run, relative to the profile's peak. */
+type Shape =
+  | { kind: 'constant' }
+  /** Ramp up, hold, ramp down: fractions of the duration for each phase. */
+  | { kind: 'ramp'; up: number; hold: number; down: number }
+  /** A short baseline, a sudden jump to the peak, a brief hold, then a drop. */
+  | { kind: 'spike'; baselineShare: number };
+
+export interface ProfileDefinition {
+  description: string;
+  defaultDuration: string;
+  shape: Shape;
+  /** Peak VUs per scenario. */
+  vus: Record<ScenarioName, number>;
+  /** Pause between iterations of the read and upload scenarios (seconds). */
+  thinkTimeS: number;
+  /** Scenarios run when `SCENARIOS` is not given. */
+  defaultScenarios: readonly ScenarioName[];
+}
+
+const USER_SCENARIOS: readonly ScenarioName[] = ['lifecycle', 'readMix', 'uploads'];
+
+export const LOAD_PROFILES: Readonly<Record<ProfileName, ProfileDefinition>> = {
+  smoke: {
+    description: 'one VU per scenario: proves the scripts and the gates work',
+    defaultDuration: '15s',
+    shape: { kind: 'constant' },
+    vus: { lifecycle: 1, readMix: 1, uploads: 1, statusRead: 1 },
+    thinkTimeS: 0.2,
+    defaultScenarios: USER_SCENARIOS,
+  },
+  average: {
+    description: 'typical production traffic: ramp up, hold, ramp down',
+    defaultDuration: '1m',
+    shape: { kind: 'ramp', up: 0.2, hold: 0.6, down: 0.2 },
+    vus: { lifecycle: 5, readMix: 10, uploads: 2, statusRead: 10 },
+    thinkTimeS: 0.5,
+    defaultScenarios: USER_SCENARIOS,
+  },
+  stress: {
+    description: 'well above average load, to see how the service degrades',
+    defaultDuration: '2m',
+    shape: { kind: 'ramp', up: 0.25, hold: 0.6, down: 0.15 },
+    vus: { lifecycle: 15, readMix: 40, uploads: 6, statusRead: 40 },
+    thinkTimeS: 0.2,
+    defaultScenarios: USER_SCENARIOS,
+  },
+  spike: {
+    description: 'a sudden burst from a small baseline and back',
+    defaultDuration: '1m',
+    shape: { kind: 'spike', baselineShare: 0.1 },
+    vus: { lifecycle: 20, readMix: 60, uploads: 8, statusRead: 60 },
+    thinkTimeS: 0.1,
+    defaultScenarios: USER_SCENARIOS,
+  },
+  soak: {
+    description: 'average load held for a long time (short by default; set DURATION=2h for a real soak)',
+    defaultDuration: '5m',
+    shape: { kind: 'ramp', up: 0.05, hold: 0.9, down: 0.05 },
+    vus: { lifecycle: 5, readMix: 10, uploads: 2, statusRead: 10 },
+    thinkTimeS: 0.5,
+    defaultScenarios: USER_SCENARIOS,
+  },
+  throughput: {
+    description: 'constant VUs without think time, for measuring the load generator itself',
+    defaultDuration: '10s',
+    shape: { kind: 'constant' },
+    vus: { lifecycle: 4, readMix: 10, uploads: 2, statusRead: 10 },
+    thinkTimeS: 0,
+    defaultScenarios: ['statusRead'],
+  },
+};
+
+export function isProfileName(name: string): name is ProfileName {
+  return (PROFILE_NAMES as readonly string[]).includes(name);
+}
+
+export function profileByName(name: string): ProfileDefinition {
+  if (!isProfileName(name)) throw new Error(`unknown load profile "${name}"; known: ${PROFILE_NAMES.join(', ')}`);
+  return LOAD_PROFILES[name];
+}
+
+export function parseScenarioList(list: string | undefined, profile: ProfileDefinition): ScenarioName[] {
+  if (!list) return [...profile.defaultScenarios];
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (!(SCENARIO_NAMES as readonly string[]).includes(n)) throw new Error(`unknown scenario "${n}"; known: ${SCENARIO_NAMES.join(', ')}`);
+  }
+  return names as ScenarioName[];
+}
+
+/** Parses k6-style durations ("90s", "1m30s", "2h", "500ms") to seconds. */
+export function durationSeconds(text: string): number {
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  let total = 0;
+  let consumed = 0;
+  for (const m of text.matchAll(re)) {
+    const n = Number(m[1]);
+    total += m[2] === 'ms' ? n / 1000 : m[2] === 's' ? n : m[2] === 'm' ? n * 60 : n * 3600;
+    consumed += m[0].length;
+  }
+  if (consumed !== text.length || consumed === 0) throw new Error(`invalid duration "${text}" (use e.g. 30s, 2m, 1h30m)`);
+  return total;
+}
+
+const secs = (s: number) => `${Math.max(1, Math.round(s))}s`;
+
+/** Executor configuration for one scenario (the subset of k6's scenario options used here). */
+export type ExecutorConfig =
+  | { executor: 'constant-vus'; vus: number; duration: string }
+  | { executor: 'ramping-vus'; startVUs: number; stages: { duration: string; target: number }[]; gracefulRampDown: string };
+
+export function executorFor(profile: ProfileDefinition, scenario: ScenarioName, duration: string, vusScale = 1): ExecutorConfig {
+  const peak = Math.max(1, Math.round(profile.vus[scenario] * vusScale));
+  const total = durationSeconds(duration);
+  const shape = profile.shape;
+  switch (shape.kind) {
+    case 'constant':
+      return { executor: 'constant-vus', vus: peak, duration: secs(total) };
+    case 'ramp':
+      return {
+        executor: 'ramping-vus',
+        startVUs: 0,
+        gracefulRampDown: '30s',
+        stages: [
+          { duration: secs(total * shape.up), target: peak },
+          { duration: secs(total * shape.hold), target: peak },
+          { duration: secs(total * shape.down), target: 0 },
+        ],
+      };
+    case 'spike': {
+      const base = Math.max(1, Math.round(peak * shape.baselineShare));
+      return {
+        executor: 'ramping-vus',
+        startVUs: base,
+        gracefulRampDown: '30s',
+        stages: [
+          { duration: secs(total * 0.3), target: base },
+          { duration: secs(total * 0.1), target: peak },
+          { duration: secs(total * 0.3), target: peak },
+          { duration: secs(total * 0.1), target: base },
+          { duration: secs(total * 0.2), target: 0 },
+        ],
+      };
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The run report model and its renderings (text, JUnit, JSON). Pure
+ * TypeScript: k6's handleSummary and the Node-side merge of distributed runs
+ * both build a `RunReport` and render it the same way.
+ */
+import { compare, parseThresholdExpression } from './thresholds.ts';
+
+export interface MetricSummary { type: 'counter' | 'gauge' | 'rate' | 'trend'; values: Record<string, number> }
+
+export interface ThresholdResult { metric: string; expression: string; ok: boolean; actual: number | null }
+
+export interface RunMeta {
+  profile: string;
+  scenarios: string[];
+  seed: number;
+  baseUrl: string;
+  contractSample: number;
+  durationMs: number;
+  /** `single` for one k6 process, `merged:N` for N execution segments evaluated together. */
+  evaluation: string;
+  startedAt?: string;
+}
+
+export interface RunReport { meta: RunMeta; passed: boolean; thresholds: ThresholdResult[]; metrics: Record<string, MetricSummary> }
+
+export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
+
+/** The value of one aggregation (as named in a threshold expression) from summarised values. */
+export function aggregationValue(values: Record<string, number>, aggregation: string): number | null {
+  if (aggregation === 'value' && 'value' in values) return values.value;
+  const v = values[aggregation];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+export function thresholdResult(metric: string, expression: string, summary: MetricSummary | undefined): ThresholdResult {
+  const parsed = parseThresholdExpression(expression);
+  const actual = summary ? aggregationValue(summary.values, parsed.aggregation) : null;
+  // No samples: nothing breached it (k6 treats an empty metric the same way).
+  const ok = actual === null ? true : compare(actual, parsed.operator, parsed.value);
+  return { metric, expression, ok, actual };
+}
+
+const fmtNumber = (n: number | null | undefined, unit = ''): string => {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  if (unit === 'ms') return n >= 1000 ? `${(n / 1000).toFixed(2)}s` : `${n.toFixed(n < 10 ? 2 : 0)}ms`;
+  if (unit === '%') return `${(n * 100).toFixed(2)}%`;
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+};
+
+/** Plain-text table; the first `leftColumns` columns are left-aligned, numbers right-aligned. */
+export function table(rows: string[][], leftColumns = 1): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+/** Per-operation rows from `http_req_duration{operation:X}` sub-metrics. */
+export function operationRows(metrics: Record<string, MetricSummary>): { operation: string; values: Record<string, number> }[] {
+  return Object.entries(metrics)
+    .map(([name, m]) => ({ m, op: name.match(/^http_req_duration\{operation:([^}]+)\}$/)?.[1] }))
+    .filter((x): x is { m: MetricSummary; op: string } => Boolean(x.op))
+    .map(({ m, op }) => ({ operation: op, values: m.values }))
+    .sort((a, b) => a.operation.localeCompare(b.operation));
+}
+
+const unitOf = (metric: string, expression: string) =>
+  expression.startsWith('rate') ? '%' : /duration/.test(metric) ? 'ms' : '';
+
+export function renderText(r: RunReport): string {
+  const m = r.metrics;
+  const lines: string[] = [];
+  lines.push(`wfcheck load run — profile ${r.meta.profile} (${r.meta.scenarios.join(', ')}), seed ${r.meta.seed}, ${r.meta.evaluation}`);
+  lines.push(`target ${r.meta.baseUrl}; contract checks on ${fmtNumber(r.meta.contractSample, '%')} of responses; ran ${fmtNumber(r.meta.durationMs, 'ms')}`);
+  lines.push('');
+  lines.push('Operations');
+  const ops = operationRows(m);
+  lines.push(table([['operation', 'requests', 'avg', 'p95', 'p99', 'max'], ...ops.map((o) => [
+    o.operation, fmtNumber(o.values.count), fmtNumber(o.values.avg, 'ms'), fmtNumber(o.values['p(95)'], 'ms'), fmtNumber(o.values['p(99)'], 'ms'), fmtNumber(o.values.max, 'ms'),
+  ])]));
+  lines.push('');
+  const v = (name: string, key: string) => m[name]?.values[key];
+  lines.push(`requests ${fmtNumber(v('http_reqs', 'count'))} (${fmtNumber(v('http_reqs', 'rate'))}/s); failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`);
+  lines.push(`contract: ${fmtNumber(v('contract_checked_responses', 'count') ?? 0)} responses checked, violations ${fmtNumber(v('contract_violations', 'rate') ?? 0, '%')}, warnings ${fmtNumber(v('contract_warnings', 'rate') ?? 0, '%')}`);
+  if (m.workflow_completed || m.workflow_duration) {
+    lines.push(`workflows: completed ${fmtNumber(v('workflow_completed', 'rate'), '%')} of ${fmtNumber((v('workflow_completed', 'passes') ?? 0) + (v('workflow_completed', 'fails') ?? 0))}; end-to-end p95 ${fmtNumber(v('workflow_duration', 'p(95)'), 'ms')}, p99 ${fmtNumber(v('workflow_duration', 'p(99)'), 'ms')}`);
+  }
+  lines.push('');
+  lines.push('Gates');
+  lines.push(table([['', 'metric', 'threshold', 'actual'], ...r.thresholds.map((t) => [
+    t.ok ? 'PASS' : 'FAIL', t.metric, t.expression, fmtNumber(t.actual, unitOf(t.metric, t.expression)),
+  ])], 3));
+  lines.push('');
+  const failed = r.thresholds.filter((t) => !t.ok);
+  lines.push(r.passed ? `VERDICT: PASS — all ${r.thresholds.length} gates met` : `VERDICT: FAIL — ${failed.length} of ${r.thresholds.length} gates breached: ${failed.map((t) => `${t.metric} ${t.expression}`).join('; ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export function renderJUnit(r: RunReport): string {
+  const failures = r.thresholds.filter((t) => !t.ok).length;
+  const cases = r.thresholds.map((t) => {
+    const name = xml(`${t.metric} ${t.expression}`);
+    const body = t.ok ? '' : `<failure message="${xml(`actual ${t.actual ?? 'n/a'} breaches ${t.expression}`)}" type="threshold"/>`;
+    return `    <testcase classname="load.${xml(r.meta.profile)}" name="${name}" time="0">${body}</testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="wfcheck-load" tests="${r.thresholds.length}" failures="${failures}" time="${(r.meta.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="load SLO gates (${xml(r.meta.profile)})" tests="${r.thresholds.length}" failures="${failures}" errors="0" time="${(r.meta.durationMs / 1000).toFixed(3)}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** The files written for a run report, keyed by path (handleSummary's contract). */
+export function reportFiles(dir: string, r: RunReport): Record<string, string> {
+  return {
+    [`${dir}/summary.json`]: `${JSON.stringify(r, null, 2)}\n`,
+    [`${dir}/summary.txt`]: renderText(r),
+    [`${dir}/junit.xml`]: renderJUnit(r),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * wfcheck load suite — the k6 entry point.
+ *
+ *   k6 run load/main.ts   (normally through `npm run load`, which boots the
+ *                          reference target, prepares seeded data and collects reports)
+ *
+ * Env: BASE_URL, API_KEY, PROFILE (smoke|average|stress|spike|soak|throughput),
+ * SCENARIOS (lifecycle,readMix,uploads,statusRead), DURATION, VUS_SCALE, SEED,
+ * LOAD_DATA_FILE, REPORT_DIR, CONTRACT_CHECK_SAMPLE, SLO_* (see lib/thresholds.ts).
+ */
+import http from 'k6/http';
+import exec from 'k6/execution';
+import type { Options, Scenario } from 'k6/options';
+import { loadConfig } from './lib/config.ts';
+import { executorFor, type ScenarioName } from './lib/profiles.ts';
+import { buildThresholds } from './lib/thresholds.ts';
+import { SCENARIO_OPERATIONS, type OperationId } from './lib/operations.ts';
+import { discover, type SetupData } from './lib/discovery.ts';
+import { keywords, strings, uploadSamples } from './lib/data.ts';
+import { reportFiles, renderText, thresholdResult, TREND_STATS, type MetricSummary, type RunReport } from './lib/report.ts';
+import { workflowLifecycle } from './scenarios/lifecycle.ts';
+import { readMix as readMixIteration, statusRead as statusReadIteration } from './scenarios/read-mix.ts';
+import { uploads as uploadsIteration } from './scenarios/uploads.ts';
+
+const cfg = loadConfig(__ENV);
+
+// 429 is back-pressure, not an error: it is retried with a backoff and counted in rate_limited_responses.
+http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
+
+const EXEC_FUNCTION: Record<ScenarioName, string> = {
+  lifecycle: 'lifecycle',
+  readMix: 'readMix',
+  uploads: 'uploads',
+  statusRead: 'statusRead',
+};
+
+const operations: OperationId[] = cfg.scenarios.flatMap((s) => [...SCENARIO_OPERATIONS[s]]);
+
+export const options: Options = {
+  scenarios: Object.fromEntries(cfg.scenarios.map((s) => [s, {
+    ...executorFor(cfg.profile, s, cfg.duration, cfg.vusScale),
+    exec: EXEC_FUNCTION[s],
+    tags: { scenario_name: s },
+  } as Scenario])),
+  thresholds: buildThresholds(operations, cfg.scenarios.includes('lifecycle'), cfg.slo),
+  summaryTrendStats: TREND_STATS,
+  setupTimeout: '120s',
+};
+
+export function setup(): SetupData {
+  console.log(`wfcheck load: profile=${cfg.profileName} scenarios=${cfg.scenarios.join(',')} duration=${cfg.duration} seed=${cfg.seed}`);
+  const needsExecutions = cfg.scenarios.some((s) => s === 'readMix' || s === 'statusRead');
+  const data = discover(cfg, strings, keywords, uploadSamples, needsExecutions);
+  console.log(`discovered ${data.canvasIds.length} workflows, ${data.runnable.length} runnable, ${data.executionIds.length} executions seeded`);
+  for (const s of data.skipped) console.log(`not used for the lifecycle: ${s.canvasId}: ${s.reason}`);
+  if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0) exec.test.abort('no workflow whose required variables can be filled: the lifecycle scenario has nothing to run');
+  if (needsExecutions && data.executionIds.length === 0) exec.test.abort('no execution could be started during setup: the read scenarios have no execution ids to read');
+  if (cfg.scenarios.includes('readMix') && data.canvasIds.length === 0) exec.test.abort('search returned no workflows: the read mix has nothing to read');
+  return data;
+}
+
+export function lifecycle(data: SetupData): void { workflowLifecycle(cfg, data); }
+export function readMix(data: SetupData): void { readMixIteration(cfg, data); }
+export function uploads(): void { uploadsIteration(cfg); }
+export function statusRead(data: SetupData): void { statusReadIteration(cfg, data); }
+
+interface K6SummaryMetric { type: MetricSummary['type']; values: Record<string, number>; thresholds?: Record<string, { ok: boolean }> }
+interface K6SummaryData { metrics: Record<string, K6SummaryMetric>; state: { testRunDurationMs: number } }
+
+export function handleSummary(data: K6SummaryData): Record<string, string> {
+  const metrics: Record<string, MetricSummary> = {};
+  const thresholds: RunReport['thresholds'] = [];
+  for (const [name, m] of Object.entries(data.metrics)) {
+    metrics[name] = { type: m.type, values: m.values };
+    for (const [expression, verdict] of Object.entries(m.thresholds ?? {})) {
+      // k6's own verdict is authoritative; the actual value is added for the report.
+      thresholds.push({ ...thresholdResult(name, expression, metrics[name]), ok: verdict.ok });
+    }
+  }
+  thresholds.sort((a, b) => a.metric.localeCompare(b.metric) || a.expression.localeCompare(b.expression));
+  const report: RunReport = {
+    meta: {
+      profile: cfg.profileName,
+      scenarios: cfg.scenarios,
+      seed: cfg.seed,
+      baseUrl: cfg.baseUrl,
+      contractSample: cfg.contractSample,
+      durationMs: data.state.testRunDurationMs,
+      evaluation: __ENV.K6_EXECUTION_SEGMENT ? `segment ${__ENV.K6_EXECUTION_SEGMENT}` : 'single',
+    },
+    passed: thresholds.every((t) => t.ok),
+    thresholds,
+    metrics,
+  };
+  return { ...reportFiles(cfg.reportDir, report), stdout: renderText(report) };
+}

@@ -1,0 +1,94 @@
+/**
+ * Sets a run report against a saved baseline and lists regressions beyond a
+ * tolerance. Latencies compare relatively (with an absolute floor, since a
+ * 0.8 ms → 1.1 ms change on loopback is noise, not a regression); rates
+ * compare in absolute points.
+ */
+import { operationRows, table, type RunReport } from '../lib/report.ts';
+
+export interface CompareOptions {
+  /** Allowed relative worsening of latencies and throughput, e.g. 0.1 for 10%. */
+  tolerance: number;
+  /** Latency changes smaller than this (ms) never count as regressions. */
+  minLatencyDeltaMs: number;
+  /** Allowed absolute worsening of rates (failed share, completion share), e.g. 0.005 = 0.5 points. */
+  rateTolerance: number;
+}
+
+export const DEFAULT_COMPARE: CompareOptions = { tolerance: 0.1, minLatencyDeltaMs: 5, rateTolerance: 0.005 };
+
+export interface ComparisonRow {
+  measure: string;
+  baseline: number | null;
+  current: number | null;
+  unit: 'ms' | '%' | '/s';
+  /** Relative change for ms and /s, absolute points for %. */
+  change: number | null;
+  regression: boolean;
+  note?: string;
+}
+
+type Direction = 'lower-is-better' | 'higher-is-better';
+
+function row(measure: string, unit: ComparisonRow['unit'], dir: Direction, base: number | undefined, cur: number | undefined, o: CompareOptions): ComparisonRow {
+  const b = base ?? null;
+  const c = cur ?? null;
+  if (b === null || c === null) return { measure, baseline: b, current: c, unit, change: null, regression: false, note: b === null ? 'not in baseline' : 'not in this run' };
+  const worse = dir === 'lower-is-better' ? c - b : b - c;
+  if (unit === '%') {
+    return { measure, baseline: b, current: c, unit, change: c - b, regression: worse > o.rateTolerance };
+  }
+  const relative = b === 0 ? (c === 0 ? 0 : Infinity) : (c - b) / b;
+  const relWorse = dir === 'lower-is-better' ? relative : -relative;
+  const regression = relWorse > o.tolerance && (unit !== 'ms' || worse > o.minLatencyDeltaMs);
+  return { measure, baseline: b, current: c, unit, change: relative, regression };
+}
+
+export function compareReports(baseline: RunReport, current: RunReport, o: CompareOptions = DEFAULT_COMPARE): { rows: ComparisonRow[]; warnings: string[] } {
+  const warnings: string[] = [];
+  if (baseline.meta.profile !== current.meta.profile) warnings.push(`profiles differ: baseline ${baseline.meta.profile}, this run ${current.meta.profile}`);
+  if (baseline.meta.scenarios.join() !== current.meta.scenarios.join()) warnings.push(`scenarios differ: baseline ${baseline.meta.scenarios.join(',')}, this run ${current.meta.scenarios.join(',')}`);
+  const rows: ComparisonRow[] = [];
+  const baseOps = new Map(operationRows(baseline.metrics).map((r) => [r.operation, r.values]));
+  const curOps = new Map(operationRows(current.metrics).map((r) => [r.operation, r.values]));
+  for (const op of [...new Set([...baseOps.keys(), ...curOps.keys()])].sort()) {
+    for (const stat of ['p(95)', 'p(99)']) {
+      rows.push(row(`${op} ${stat}`, 'ms', 'lower-is-better', baseOps.get(op)?.[stat], curOps.get(op)?.[stat], o));
+    }
+  }
+  const v = (r: RunReport, metric: string, key: string) => r.metrics[metric]?.values[key];
+  rows.push(row('throughput (http_reqs)', '/s', 'higher-is-better', v(baseline, 'http_reqs', 'rate'), v(current, 'http_reqs', 'rate'), o));
+  rows.push(row('failed requests', '%', 'lower-is-better', v(baseline, 'http_req_failed', 'rate'), v(current, 'http_req_failed', 'rate'), o));
+  rows.push(row('contract violations', '%', 'lower-is-better', v(baseline, 'contract_violations', 'rate') ?? 0, v(current, 'contract_violations', 'rate') ?? 0, { ...o, rateTolerance: 0 }));
+  if (baseline.metrics.workflow_duration || current.metrics.workflow_duration) {
+    rows.push(row('workflow duration p(95)', 'ms', 'lower-is-better', v(baseline, 'workflow_duration', 'p(95)'), v(current, 'workflow_duration', 'p(95)'), o));
+    rows.push(row('workflow completion', '%', 'higher-is-better', v(baseline, 'workflow_completed', 'rate'), v(current, 'workflow_completed', 'rate'), o));
+  }
+  return { rows, warnings };
+}
+
+function fmt(n: number | null, unit: ComparisonRow['unit']): string {
+  if (n === null) return '—';
+  if (unit === '%') return `${(n * 100).toFixed(2)}%`;
+  if (unit === '/s') return `${n.toFixed(1)}/s`;
+  return `${n.toFixed(2)}ms`;
+}
+
+function fmtChange(r: ComparisonRow): string {
+  if (r.change === null) return r.note ?? '';
+  if (r.unit === '%') return `${r.change >= 0 ? '+' : ''}${(r.change * 100).toFixed(2)} pts`;
+  if (!Number.isFinite(r.change)) return 'new';
+  return `${r.change >= 0 ? '+' : ''}${(r.change * 100).toFixed(1)}%`;
+}
+
+export function renderComparison(rows: ComparisonRow[], warnings: string[], o: CompareOptions): string {
+  const lines = warnings.map((w) => `warning: ${w}`);
+  lines.push(table([['', 'measure', 'baseline', 'current', 'change'], ...rows.map((r) => [
+    r.regression ? 'REGRESSED' : r.change === null ? '' : 'ok', r.measure, fmt(r.baseline, r.unit), fmt(r.current, r.unit), fmtChange(r),
+  ])], 2));
+  const regressed = rows.filter((r) => r.regression);
+  lines.push('');
+  lines.push(`tolerance: latencies/throughput ±${(o.tolerance * 100).toFixed(0)}% (latency changes under ${o.minLatencyDeltaMs}ms ignored), rates ±${(o.rateTolerance * 100).toFixed(2)} pts, contract violations 0`);
+  lines.push(regressed.length === 0 ? 'COMPARISON: no regression beyond tolerance' : `COMPARISON: ${regressed.length} regression(s): ${regressed.map((r) => r.measure).join('; ')}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,141 @@
+/**
+ * Runs the k6 entry (load/main.ts) as a child process: passes configuration
+ * through env, streams its output with secrets redacted, collects contract
+ * violation lines into the report folder, and samples its memory.
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { redactSecrets, registerSecret } from '../../scripts/redact.ts';
+import type { RunReport } from '../lib/report.ts';
+import { durationSeconds, profileByName } from '../lib/profiles.ts';
+import { dashboardPeriod } from './run-dir.ts';
+
+export const LOAD_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const K6_ENTRY = join(LOAD_DIR, 'main.ts');
+const VIOLATION_MARKER = 'CONTRACT-VIOLATION ';
+
+/** k6 exit codes the runner interprets (see k6's errext/exitcodes). */
+export const K6_EXIT = { ok: 0, thresholdsFailed: 99, scriptException: 107, scriptAborted: 108 } as const;
+
+export interface K6RunOptions {
+  k6: string;
+  baseUrl: string;
+  apiKey: string;
+  profile: string;
+  seed: number;
+  reportDir: string;
+  dataFile: string;
+  scenarios?: string;
+  duration?: string;
+  /** Extra env for the script (SLO_*, CONTRACT_CHECK_SAMPLE, THINK_TIME_S, …). */
+  env?: Record<string, string>;
+  /** Write the web-dashboard HTML export to reportDir/dashboard.html. */
+  dashboard?: boolean;
+  /** Execution segment of a distributed run; label names the part in logs and report. */
+  segment?: { segment: string; sequence: string; label: string };
+  /** Write every metric sample as NDJSON (for merging distributed runs). */
+  jsonOut?: string;
+  /** Do not echo k6 output (tests, benchmarks); it is still written to reportDir/k6.log. */
+  quiet?: boolean;
+  /** Prefix for echoed lines (distributed runs). */
+  prefix?: string;
+  extraArgs?: string[];
+}
+
+export interface K6RunResult {
+  exitCode: number;
+  /** Highest resident memory of the k6 process, in KiB (Linux /proc; undefined elsewhere). */
+  peakRssKb?: number;
+  report?: RunReport;
+  violationsFile: string;
+  violationCount: number;
+}
+
+function readPeakRss(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = status.match(/VmHWM:\s+(\d+)\s+kB/);
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
+  registerSecret(o.apiKey, 'API_KEY');
+  mkdirSync(o.reportDir, { recursive: true });
+  const violationsFile = join(o.reportDir, 'violations.ndjson');
+  const logFile = join(o.reportDir, 'k6.log');
+  const args = ['run', '--quiet', '--no-color'];
+  if (o.segment) args.push('--execution-segment', o.segment.segment, '--execution-segment-sequence', o.segment.sequence);
+  if (o.jsonOut) args.push('--out', `json=${o.jsonOut}`);
+  args.push(...(o.extraArgs ?? []), K6_ENTRY);
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...o.env,
+    BASE_URL: o.baseUrl,
+    API_KEY: o.apiKey,
+    PROFILE: o.profile,
+    SEED: String(o.seed),
+    LOAD_DATA_FILE: resolve(o.dataFile),
+    REPORT_DIR: resolve(o.reportDir),
+    K6_NO_USAGE_REPORT: 'true',
+  };
+  if (o.scenarios) env.SCENARIOS = o.scenarios;
+  if (o.duration) env.DURATION = o.duration;
+  if (o.segment) env.SEGMENT_LABEL = o.segment.label;
+  if (o.dashboard) {
+    env.K6_WEB_DASHBOARD = 'true';
+    // No listening port: nothing waits for a browser, and parallel runs cannot collide.
+    env.K6_WEB_DASHBOARD_PORT = '-1';
+    env.K6_WEB_DASHBOARD_EXPORT = join(resolve(o.reportDir), 'dashboard.html');
+    env.K6_WEB_DASHBOARD_PERIOD = dashboardPeriod(durationSeconds(o.duration || profileByName(o.profile).defaultDuration));
+  }
+  const child = spawn(o.k6, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let peakRssKb: number | undefined;
+  const sampler = setInterval(() => {
+    const kb = child.pid ? readPeakRss(child.pid) : undefined;
+    if (kb !== undefined) peakRssKb = Math.max(peakRssKb ?? 0, kb);
+  }, 200);
+  let violationCount = 0;
+  const handleLine = (raw: string, toStderr: boolean) => {
+    const line = redactSecrets(raw);
+    appendFileSync(logFile, `${line}\n`);
+    const at = line.indexOf(VIOLATION_MARKER);
+    if (at >= 0) {
+      // k6 wraps console output in its log format; the JSON payload is escaped inside msg="…".
+      const payload = extractLogMessage(line.slice(at + VIOLATION_MARKER.length));
+      appendFileSync(violationsFile, `${payload}\n`);
+      violationCount++;
+    }
+    if (!o.quiet) (toStderr ? process.stderr : process.stdout).write(`${o.prefix ?? ''}${line}\n`);
+  };
+  createInterface({ input: child.stdout }).on('line', (l) => handleLine(l, false));
+  createInterface({ input: child.stderr }).on('line', (l) => handleLine(l, true));
+  const exitCode = await new Promise<number>((ok, fail) => {
+    child.on('error', fail);
+    child.on('close', (code, signal) => ok(code ?? (signal ? 128 : 1)));
+  });
+  clearInterval(sampler);
+  const summaryFile = join(o.reportDir, 'summary.json');
+  const report = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as RunReport) : undefined;
+  return { exitCode, peakRssKb, report, violationsFile, violationCount };
+}
+
+/** Recovers the console message from a k6 log line (`… msg="<escaped>" source=console`). */
+function extractLogMessage(rest: string): string {
+  const end = rest.lastIndexOf('" source=console');
+  const body = end >= 0 ? rest.slice(0, end) : rest;
+  try {
+    return JSON.stringify(JSON.parse(JSON.parse(`"${body}"`)));
+  } catch {
+    try {
+      return JSON.stringify(JSON.parse(body));
+    } catch {
+      return JSON.stringify({ unparsed: body });
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/** Read mix: the calls a dashboard or an integration makes most (search, detail, status, output). */
+import { sleep } from 'k6';
+import type { LoadConfig } from '../lib/config.ts';
+import { api } from '../lib/api.ts';
+import type { SetupData } from '../lib/discovery.ts';
+import { pick } from '../lib/data.ts';
+import { vuRandom } from '../lib/vu-random.ts';
+
+/** Relative weights of the reads (status polling dominates real traffic). */
+const WEIGHTS = { search: 20, detail: 25, status: 35, output: 20 } as const;
+
+export function readMix(cfg: LoadConfig, data: SetupData): void {
+  const rnd = vuRandom(cfg.seed);
+  let roll = rnd() * (WEIGHTS.search + WEIGHTS.detail + WEIGHTS.status + WEIGHTS.output);
+  if ((roll -= WEIGHTS.search) < 0) {
+    api.searchWorkflows(cfg, { keyword: pick(data.keywords, rnd), page: 1, pageSize: 20 });
+  } else if ((roll -= WEIGHTS.detail) < 0) {
+    api.getWorkflowDetail(cfg, pick(data.canvasIds, rnd));
+  } else if ((roll -= WEIGHTS.status) < 0) {
+    api.getExecutionStatus(cfg, pick(data.executionIds, rnd));
+  } else {
+    api.getExecutionOutput(cfg, pick(data.executionIds, rnd));
+  }
+  if (cfg.thinkTimeS > 0) sleep(cfg.thinkTimeS);
+}
+
+/** Status reads only, no think time unless asked: the scenario used to measure the load generator. */
+export function statusRead(cfg: LoadConfig, data: SetupData): void {
+  api.getExecutionStatus(cfg, pick(data.executionIds, vuRandom(cfg.seed)));
+  if (cfg.thinkTimeS > 0) sleep(cfg.thinkTimeS);
+}
