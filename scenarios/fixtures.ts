@@ -1,0 +1,103 @@
+/**
+ * The conformance test fixture. Suites import `test` from here, never from
+ * @playwright/test: it gives them tenant-scoped, contract-checked clients
+ * (`api`, `apiB`) and a `verdict` that ties every result to a requirement ID.
+ * Playwright's own `request` fixture is disabled so no response can bypass
+ * the contract checks.
+ */
+import { test as base, expect, type TestInfo } from '@playwright/test';
+import type { Faker } from '@faker-js/faker';
+import { seededFaker } from '../fixtures/data/seeded.ts';
+import { citedRequirements, EvidenceWriter, type TestRef } from '../scripts/report/evidence.ts';
+import { redactSecrets } from '../scripts/redact.ts';
+import { ApiClient } from './support/client.ts';
+import { loadConfig, type RunConfig } from './support/config.ts';
+import { Verdict } from './support/verdict.ts';
+import { discoverWorkflows, type Discovery } from './support/workflows.ts';
+
+export { expect };
+
+interface WorkerFixtures {
+  config: RunConfig;
+  evidence: EvidenceWriter;
+  discovery: Discovery;
+}
+
+interface TestFixtures {
+  testRef: TestRef;
+  verdict: Verdict;
+  api: ApiClient;
+  /** Second tenant's client; undefined when API_KEY_B is not given. */
+  apiB: ApiClient | undefined;
+  /** Faker seeded from the run seed and this test's title: same values on every replay. */
+  faker: Faker;
+}
+
+function refOf(info: TestInfo): TestRef {
+  return { id: info.testId, file: info.file.replace(/^.*\/scenarios\//, 'scenarios/'), title: info.titlePath.slice(1).join(' › ') };
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  config: [async ({}, use) => use(loadConfig()), { scope: 'worker' }],
+
+  evidence: [
+    async ({ config }, use, workerInfo) => use(new EvidenceWriter(config.evidenceDir, `worker-${workerInfo.parallelIndex}-${process.pid}`)),
+    { scope: 'worker' },
+  ],
+
+  discovery: [
+    async ({ config, evidence }, use) => {
+      const verdict = new Verdict(evidence, undefined, config.strict, undefined);
+      const api = new ApiClient(config, { name: 'A', apiKey: config.apiKey }, evidence, verdict, undefined);
+      await use(await discoverWorkflows(api, config));
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+
+  testRef: async ({}, use, info) => use(refOf(info)),
+
+  verdict: [
+    async ({ config, evidence, testRef }, use, info) => {
+      const cited = citedRequirements(info.titlePath.join(' '));
+      const started = Date.now();
+      evidence.write({ kind: 'test-begin', test: testRef, citedRequirements: cited, at: new Date().toISOString() });
+      const verdict = new Verdict(evidence, testRef, config.strict, {
+        softFail: (message) => expect.soft(false, message).toBe(true),
+        annotate: (type, description) => info.annotations.push({ type, description }),
+      });
+      await use(verdict);
+      const skip = info.annotations.find((a) => a.type === 'skip' || a.type === 'fixme');
+      const error = info.errors.map((e) => e.message ?? e.value ?? '').join('\n').trim();
+      evidence.write({
+        kind: 'test-end',
+        test: testRef,
+        citedRequirements: cited,
+        status: info.status ?? 'failed',
+        error: error ? redactSecrets(error.replace(/\u001b\[[0-9;]*m/g, '')).slice(0, 4000) : undefined,
+        skipReason: skip?.description,
+        durationMs: Date.now() - started,
+        at: new Date().toISOString(),
+      });
+    },
+    { auto: true },
+  ],
+
+  api: async ({ config, evidence, verdict, testRef }, use) => {
+    await use(new ApiClient(config, { name: 'A', apiKey: config.apiKey }, evidence, verdict, testRef));
+  },
+
+  apiB: async ({ config, evidence, verdict, testRef }, use) => {
+    await use(config.apiKeyB ? new ApiClient(config, { name: 'B', apiKey: config.apiKeyB }, evidence, verdict, testRef) : undefined);
+  },
+
+  faker: async ({ config }, use, info) => use(seededFaker(config.seed, info.titlePath.slice(1).join(' › '))),
+
+  // Every response must go through the contract-checked client.
+  request: async ({}, use) => {
+    await use(new Proxy({} as never, {
+      get() {
+        throw new Error('use the `api` fixture (contract-checked) instead of `request` in conformance suites');
+      },
+    }));
+  },
+});

@@ -1,0 +1,280 @@
+/**
+ * The contract-checked API client: the only way the suites talk to a target.
+ *
+ * Every response — including deliberately malformed requests — is recorded
+ * (request redacted, response excerpt, curl reproducer) and run through
+ * `checkResponse`; its findings become verdicts against their requirement IDs.
+ *
+ * Node's fetch is used rather than Playwright's request context because a
+ * conformance tool must survive hostile targets: the body is read as a stream
+ * with a size cap, one deadline covers connect + headers + body, and transport
+ * errors keep their cause (refused, reset, parse error) so the failure names
+ * the fault instead of hanging or exhausting memory.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { checkResponse, operationFor, type OperationId, type Violation } from '../../contracts/check.ts';
+import type { EvidenceWriter, ExchangeRecord, TestRef } from '../../scripts/report/evidence.ts';
+import { redactHeaders, redactSecrets } from '../../scripts/redact.ts';
+import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../../scripts/report/reproducer.ts';
+import type { FileSpec } from '../../fixtures/data/files.ts';
+import { clausesCheckedFor, levelOf } from './catalogue.ts';
+import type { RunConfig } from './config.ts';
+import type { Verdict } from './verdict.ts';
+
+export interface Tenant {
+  /** 'A' uses API_KEY, 'B' uses API_KEY_B. */
+  name: 'A' | 'B';
+  apiKey: string;
+}
+
+/**
+ * Authorization sent with a request: the tenant's key (default), none at all,
+ * or a literal header value (auth variants; may embed the key via {key}).
+ */
+export type AuthMode = { kind: 'tenant' } | { kind: 'none' } | { kind: 'literal'; value: string };
+
+export interface RequestSpec {
+  method: string;
+  /** Path after the base URL, already encoded (use `seg()` for ids). */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  json?: unknown;
+  /** Raw body (sent as is) with its content type. */
+  raw?: { body: string | Uint8Array; contentType?: string };
+  /** Multipart upload: files under `field` (default "files"). */
+  multipart?: { field?: string; files: FileSpec[] };
+  auth?: AuthMode;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  /** What the call is for, shown in evidence. */
+  label?: string;
+  /** Return transport faults as an exchange instead of throwing. */
+  allowFault?: boolean;
+}
+
+export interface Exchange {
+  record: ExchangeRecord;
+  /** Undefined when the exchange failed at transport level. */
+  status?: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed body when it is JSON. */
+  json?: unknown;
+  operation?: OperationId;
+  violations: Violation[];
+  fault?: { kind: string; message: string };
+}
+
+export class TransportFault extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+    readonly exchange: Exchange,
+  ) {
+    super(message);
+    this.name = 'TransportFault';
+  }
+}
+
+/** Encodes one path segment (ids are opaque strings: slashes, dots and unicode stay inside the segment). */
+export function seg(id: string): string {
+  return encodeURIComponent(id);
+}
+
+const EXCERPT = 2000;
+let sequence = 0;
+
+function classifyFault(err: unknown, timeoutMs: number): { kind: string; message: string } {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return { kind: 'timeout', message: `no complete response within ${timeoutMs} ms` };
+  const code = e?.cause?.code ?? '';
+  const detail = e?.cause?.message ?? e?.message ?? String(err);
+  if (code === 'ECONNREFUSED') return { kind: 'connection-refused', message: `connection refused (${detail})` };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'connection-reset', message: `connection reset or closed mid-response (${detail})` };
+  if (code.startsWith('HPE_') || code === 'UND_ERR_INVALID_ARG') return { kind: 'protocol-error', message: `malformed HTTP response (${code}: ${detail})` };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout', message: detail };
+  return { kind: 'network-error', message: `${code ? code + ': ' : ''}${detail}` };
+}
+
+async function readCapped(res: Response, maxBytes: number): Promise<{ bytes: Uint8Array; total: number; truncated: boolean }> {
+  if (!res.body) return { bytes: new Uint8Array(), total: 0, truncated: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      const keep = value.subarray(0, Math.max(0, value.length - (total - maxBytes)));
+      chunks.push(keep);
+      return { bytes: Buffer.concat(chunks), total, truncated: true };
+    }
+    chunks.push(value);
+  }
+  return { bytes: Buffer.concat(chunks), total, truncated: false };
+}
+
+function excerpt(text: string): string {
+  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}… (${text.length} chars)` : text;
+}
+
+export class ApiClient {
+  constructor(
+    readonly config: RunConfig,
+    readonly tenant: Tenant,
+    private readonly writer: EvidenceWriter,
+    private readonly verdict: Verdict,
+    private readonly test: TestRef | undefined,
+  ) {}
+
+  /** Contract clauses already credited with a pass in this test (one record per clause is enough evidence). */
+  private readonly credited = new Set<string>();
+
+  async send(spec: RequestSpec): Promise<Exchange> {
+    const url = new URL(this.config.baseUrl + spec.path);
+    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { accept: 'application/json', ...(spec.headers ?? {}) };
+    const auth = spec.auth ?? { kind: 'tenant' };
+    if (auth.kind === 'tenant') headers.authorization = `Bearer ${this.tenant.apiKey}`;
+    if (auth.kind === 'literal') headers.authorization = auth.value;
+
+    let body: BodyInit | undefined;
+    let bodyBytes = 0;
+    let bodyText: string | undefined;
+    let repro: ReproBody | undefined;
+    if (spec.json !== undefined) {
+      bodyText = JSON.stringify(spec.json);
+      headers['content-type'] ??= 'application/json';
+      body = bodyText;
+    } else if (spec.raw) {
+      body = typeof spec.raw.body === 'string' ? spec.raw.body : new Uint8Array(spec.raw.body);
+      bodyText = typeof spec.raw.body === 'string' ? spec.raw.body : Buffer.from(spec.raw.body).toString('latin1');
+      if (spec.raw.contentType) headers['content-type'] = spec.raw.contentType;
+    } else if (spec.multipart) {
+      const field = spec.multipart.field ?? 'files';
+      const form = new FormData();
+      for (const f of spec.multipart.files) form.append(field, new Blob([new Uint8Array(f.content)], { type: f.type }), f.name);
+      body = form;
+      bodyBytes = spec.multipart.files.reduce((n, f) => n + f.content.length, 0);
+      repro = { kind: 'multipart', field, files: spec.multipart.files.map((f) => ({ name: f.name, type: f.type, bytes: f.content.length })) };
+      headers['content-type'] = 'multipart/form-data';
+    }
+    if (bodyText !== undefined) {
+      bodyBytes = Buffer.byteLength(bodyText);
+      repro = bodyBytes <= INLINE_BODY_LIMIT ? { kind: 'text', text: bodyText } : { kind: 'file', path: this.saveBody(bodyText) };
+    }
+    // fetch computes the multipart content type (with its boundary) itself.
+    const sendHeaders = { ...headers };
+    if (spec.multipart) delete sendHeaders['content-type'];
+
+    const id = `${process.pid}-${++sequence}`;
+    const timeoutMs = spec.timeoutMs ?? this.config.requestTimeoutMs;
+    const started = performance.now();
+    const mapped = operationFor(spec.method, spec.path);
+    const exchange: Exchange = { record: undefined as unknown as ExchangeRecord, headers: {}, text: '', operation: mapped?.operation, violations: [] };
+    let response: ExchangeRecord['response'];
+    try {
+      const res = await fetch(url, { method: spec.method, headers: sendHeaders, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      const read = await readCapped(res, this.config.maxBodyBytes);
+      exchange.status = res.status;
+      res.headers.forEach((value, name) => (exchange.headers[name] = value));
+      exchange.text = Buffer.from(read.bytes).toString('utf8');
+      response = { status: res.status, headers: redactHeaders(exchange.headers), bodyExcerpt: redactSecrets(excerpt(exchange.text)), bodyBytes: read.total, truncated: read.truncated };
+      if (read.truncated) exchange.fault = { kind: 'body-too-large', message: `response body exceeds ${this.config.maxBodyBytes} bytes (WFCHECK_MAX_BODY_BYTES); reading stopped` };
+    } catch (err) {
+      exchange.fault = classifyFault(err, timeoutMs);
+    }
+    const durationMs = Math.round(performance.now() - started);
+
+    if (exchange.status !== undefined && !exchange.fault) {
+      try {
+        exchange.json = JSON.parse(exchange.text);
+      } catch {
+        exchange.json = undefined;
+      }
+      if (mapped) exchange.violations = checkResponse({ operation: mapped.operation, status: exchange.status, headers: exchange.headers, body: exchange.text });
+    }
+
+    exchange.record = {
+      kind: 'exchange',
+      id,
+      test: this.test,
+      at: new Date().toISOString(),
+      label: spec.label,
+      tenant: this.tenant.name,
+      method: spec.method,
+      url: redactSecrets(url.toString()),
+      operation: mapped?.operation,
+      request: { headers: redactHeaders(headers), bodyExcerpt: bodyText !== undefined ? redactSecrets(excerpt(bodyText)) : repro?.kind === 'multipart' ? `(multipart: ${repro.files.map((f) => `${f.name} ${f.bytes} B ${f.type}`).join(', ')})` : undefined, bodyBytes },
+      response,
+      fault: exchange.fault,
+      violations: exchange.violations.map((v) => ({ ...v, actual: redactSecrets(v.actual) })),
+      durationMs,
+      curl: curlFor({ method: spec.method, url: url.toString(), headers, body: repro }, this.config.baseUrl),
+    };
+    this.writer.write(exchange.record);
+    this.judge(exchange);
+
+    if (exchange.fault && !spec.allowFault) {
+      throw new TransportFault(exchange.fault.kind, `${spec.method} ${spec.path}: ${exchange.fault.message}\nreproduce: ${exchange.record.curl}`, exchange);
+    }
+    return exchange;
+  }
+
+  /** Turns contract findings into verdicts; clean responses credit the clauses they were checked against. */
+  private judge(ex: Exchange): void {
+    if (!ex.operation || ex.status === undefined || ex.fault) return;
+    const failed = new Set<string>();
+    for (const v of ex.violations) {
+      failed.add(v.requirementId);
+      this.verdict.contract(v.requirementId, v.level, false, { message: v.message, expected: v.expected, actual: v.actual, exchangeId: ex.record.id });
+    }
+    for (const id of clausesCheckedFor(ex.operation, ex.status)) {
+      if (failed.has(id) || this.credited.has(id)) continue;
+      this.credited.add(id);
+      this.verdict.contract(id, levelOf(id) ?? 'must', true, { message: `${ex.operation} ${ex.status} response conforms`, exchangeId: ex.record.id });
+    }
+  }
+
+  private saveBody(text: string): string {
+    const name = createHash('sha1').update(text).digest('hex').slice(0, 16) + '.txt';
+    const dir = join(dirname(this.config.evidenceDir), 'bodies');
+    const path = join(dir, name);
+    if (!existsSync(path)) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path, redactSecrets(text));
+    }
+    return path;
+  }
+
+  // ---- the eight operations (ids are encoded as one path segment) ----
+
+  run(canvasId: string, body: unknown, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
+    return this.send({ method: 'POST', path: `/openapi/workflow/${seg(canvasId)}/run`, json: body, label: 'run', ...extra });
+  }
+  abort(executionId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
+    return this.send({ method: 'POST', path: `/openapi/workflow/${seg(executionId)}/abort`, label: 'abort', ...extra });
+  }
+  status(executionId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
+    return this.send({ method: 'GET', path: `/openapi/workflow/${seg(executionId)}/status`, label: 'status', ...extra });
+  }
+  output(executionId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
+    return this.send({ method: 'GET', path: `/openapi/workflow/${seg(executionId)}/output`, label: 'output', ...extra });
+  }
+  search(query: Record<string, string | number | undefined> = {}, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
+    return this.send({ method: 'GET', path: '/openapi/workflows', query, label: 'search', ...extra });
+  }
+  detail(canvasId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
+    return this.send({ method: 'GET', path: `/openapi/workflows/${seg(canvasId)}`, label: 'detail', ...extra });
+  }
+  upload(files: FileSpec[], extra: Partial<RequestSpec> = {}): Promise<Exchange> {
+    return this.send({ method: 'POST', path: '/openapi/files/upload', multipart: { files }, label: 'upload', ...extra });
+  }
+  generate(body: unknown, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
+    return this.send({ method: 'POST', path: '/openapi/copilot/workflow/generate', json: body, label: 'generate', ...extra });
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * Builds the conformance verdict from the evidence the suites wrote: each
+ * requirement of the catalogue → pass / fail / warn / waived / observed /
+ * not run, with evidence; waivers applied; operation × status coverage;
+ * the values observed for every point the spec leaves open.
+ *
+ * Pure: takes the catalogue, records and waivers as input, so it can be unit
+ * tested without running anything.
+ */
+import type { CheckRecord, EvidenceRecord, ExchangeRecord, Level, ObservationRecord, TestEndRecord } from './evidence.ts';
+import type { Waiver, WaiverSet } from './waivers.ts';
+
+export interface CatalogueEntry {
+  id: string;
+  section: string;
+  level: Level;
+  text: string;
+  why?: string;
+}
+
+export type VerdictValue = 'pass' | 'fail' | 'warn' | 'waived' | 'observed' | 'not-run';
+
+export interface EvidenceItem {
+  test?: string;
+  source: CheckRecord['source'];
+  message: string;
+  expected?: string;
+  actual?: string;
+  request?: string;
+  response?: string;
+  curl?: string;
+}
+
+export interface ObservedValue {
+  key: string;
+  values: { value: string; count: number }[];
+}
+
+export interface RequirementResult extends CatalogueEntry {
+  verdict: VerdictValue;
+  /** The verdict before waivers (fail or warn for a waived requirement). */
+  rawVerdict: VerdictValue;
+  waiver?: Waiver;
+  passes: number;
+  failures: EvidenceItem[];
+  failureCount: number;
+  notRunReasons: string[];
+  observations: ObservedValue[];
+  tests: string[];
+}
+
+export interface RunMeta {
+  seed: number;
+  baseUrl: string;
+  targetKind: 'reference' | 'external';
+  targetHow?: string;
+  strict: boolean;
+  startedAt: string;
+  wallTimeMs?: number;
+  bootMs?: number;
+  /** Set when the run did not complete (deadline hit, runner crashed). */
+  incomplete?: string;
+  runnerExitCode?: number | null;
+  command?: string;
+}
+
+export interface CoverageRow {
+  operation: string;
+  /** status (or fault kind) → count of responses */
+  counts: Record<string, number>;
+  listed: number[];
+  listedUnseen: number[];
+}
+
+export interface ConformanceReport {
+  meta: RunMeta;
+  summary: {
+    catalogue: number;
+    exercised: number;
+    byVerdict: Record<VerdictValue, number>;
+    newFailures: number;
+    waivedFailures: number;
+    waiversNowPassing: number;
+    tests: { total: number; passed: number; failed: number; skipped: number; unfinished: number };
+    exchanges: number;
+    faults: number;
+  };
+  requirements: RequirementResult[];
+  waivers: {
+    source?: string;
+    waivedFailures: { id: string; reason: string; verdict: VerdictValue }[];
+    newFailures: string[];
+    nowPassing: { id: string; reason: string }[];
+    notExercised: { id: string; reason: string }[];
+    expired: Waiver[];
+    problems: string[];
+  };
+  coverage: CoverageRow[];
+  observations: { requirementId: string; text: string; observed: ObservedValue[] }[];
+  faults: { test?: string; kind: string; message: string; request: string; curl: string }[];
+  failedTests: { test: string; status: string; error?: string }[];
+  unknownRequirementIds: string[];
+  unreadableEvidenceLines: number;
+  exitCode: number;
+}
+
+const MAX_FAILURE_EVIDENCE = 5;
+const MAX_VALUES_PER_KEY = 12;
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text;
+}
+
+function aggregateObservations(records: ObservationRecord[]): ObservedValue[] {
+  const byKey = new Map<string, Map<string, number>>();
+  for (const r of records) {
+    const values = byKey.get(r.key) ?? new Map<string, number>();
+    const v = show(r.value).slice(0, 300);
+    values.set(v, (values.get(v) ?? 0) + 1);
+    byKey.set(r.key, values);
+  }
+  return [...byKey.entries()].map(([key, values]) => ({
+    key,
+    values: [...values.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_VALUES_PER_KEY).map(([value, count]) => ({ value, count })),
+  }));
+}
+
+export interface BuildInput {
+  catalogue: readonly CatalogueEntry[];
+  records: readonly EvidenceRecord[];
+  waivers: WaiverSet;
+  meta: RunMeta;
+  /** Listed status codes per operation (from the generated contract tables). */
+  listedStatuses: Record<string, number[]>;
+  unreadableEvidenceLines?: number;
+}
+
+/**
+ * Derives check records from how tests ended: a test that failed without
+ * stating which clause broke (a transport fault, a poll timeout, a crash)
+ * fails the clauses its title cites; a skipped or unfinished test leaves
+ * them "not run".
+ */
+function checksFromTestEnds(records: readonly EvidenceRecord[], levelOf: (id: string) => Level | undefined): CheckRecord[] {
+  const out: CheckRecord[] = [];
+  const ended = new Map<string, TestEndRecord>();
+  const failedIn = new Map<string, Set<string>>(); // test id → requirement ids with a recorded failure
+  const anyFailIn = new Set<string>();
+  for (const r of records) {
+    if (r.kind === 'test-end') ended.set(r.test.id, r);
+    if (r.kind === 'check' && r.outcome === 'fail' && r.test) {
+      const set = failedIn.get(r.test.id) ?? new Set<string>();
+      set.add(r.requirementId);
+      failedIn.set(r.test.id, set);
+      if (r.level === 'must') anyFailIn.add(r.test.id);
+    }
+  }
+  const at = new Date().toISOString();
+  for (const r of records) {
+    if (r.kind !== 'test-begin') continue;
+    const end = ended.get(r.test.id);
+    for (const id of r.citedRequirements) {
+      const level = levelOf(id) ?? 'must';
+      const base = { kind: 'check' as const, requirementId: id, source: 'test-end' as const, test: r.test, at };
+      if (!end) {
+        out.push({ ...base, level, outcome: 'not-run', message: 'the test did not finish (run interrupted or worker crashed)' });
+      } else if (end.status === 'skipped') {
+        out.push({ ...base, level, outcome: 'not-run', message: end.skipReason ? `skipped: ${end.skipReason}` : 'skipped' });
+      } else if (end.status === 'interrupted') {
+        out.push({ ...base, level, outcome: 'not-run', message: 'interrupted by the run deadline' });
+      } else if (end.status === 'failed' || end.status === 'timedOut') {
+        if (failedIn.get(r.test.id)?.has(id)) continue;
+        if (anyFailIn.has(r.test.id) && level !== 'observe') {
+          out.push({ ...base, level, outcome: 'not-run', message: 'could not be evaluated: the test stopped after another requirement failed' });
+        } else if (level === 'observe') {
+          out.push({ ...base, level, outcome: 'not-run', message: `the test ended ${end.status} before the value was observed: ${(end.error ?? '').slice(0, 300)}` });
+        } else {
+          // A test that broke off without naming the clause is a failure of the clauses it exercises,
+          // at full strength: a transport fault or a hang is never a mere warning.
+          out.push({ ...base, level: 'must', outcome: 'fail', message: `test ${end.status === 'timedOut' ? 'timed out' : 'failed'}: ${end.error ?? '(no error message)'}` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function excerptOf(x: ExchangeRecord): { request: string; response: string } {
+  const request = `${x.method} ${x.url}\n${Object.entries(x.request.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}${x.request.bodyExcerpt ? `\n\n${x.request.bodyExcerpt.slice(0, 800)}` : ''}`;
+  const response = x.response
+    ? `HTTP ${x.response.status}\n${Object.entries(x.response.headers).filter(([k]) => /content-type|content-length/i.test(k)).map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${x.response.bodyExcerpt.slice(0, 1200)}`
+    : `(no response: ${x.fault?.kind}: ${x.fault?.message})`;
+  return { request, response };
+}
+
+export function buildReport(input: BuildInput): ConformanceReport {
+  const { catalogue, records, waivers, meta } = input;
+  const levels = new Map(catalogue.map((c) => [c.id, c.level]));
+  const levelOf = (id: string) => levels.get(id);
+  const checks: CheckRecord[] = [...records.filter((r): r is CheckRecord => r.kind === 'check'), ...checksFromTestEnds(records, levelOf)];
+  const observations = records.filter((r): r is ObservationRecord => r.kind === 'observation');
+  const exchanges = new Map(records.filter((r): r is ExchangeRecord => r.kind === 'exchange').map((x) => [x.id, x]));
+  const waiverOf = new Map(waivers.active.map((w) => [w.id, w]));
+
+  const checksById = new Map<string, CheckRecord[]>();
+  for (const c of checks) checksById.set(c.requirementId, [...(checksById.get(c.requirementId) ?? []), c]);
+  const obsById = new Map<string, ObservationRecord[]>();
+  for (const o of observations) obsById.set(o.requirementId, [...(obsById.get(o.requirementId) ?? []), o]);
+  const testsById = new Map<string, Set<string>>();
+  for (const r of records) {
+    if (r.kind === 'test-begin') for (const id of r.citedRequirements) testsById.set(id, (testsById.get(id) ?? new Set()).add(r.test.title));
+  }
+
+  const requirements: RequirementResult[] = catalogue.map((entry) => {
+    const mine = checksById.get(entry.id) ?? [];
+    const fails = mine.filter((c) => c.outcome === 'fail');
+    const passes = mine.filter((c) => c.outcome === 'pass').length;
+    const notRun = mine.filter((c) => c.outcome === 'not-run');
+    const obs = obsById.get(entry.id) ?? [];
+    let raw: VerdictValue;
+    const hardFail = fails.some((c) => c.level === 'must' || (c.level === 'should' && meta.strict));
+    if (hardFail) raw = 'fail';
+    else if (fails.length > 0) raw = 'warn';
+    else if (passes > 0) raw = 'pass';
+    else if (obs.length > 0) raw = 'observed';
+    else raw = 'not-run';
+    const waiver = waiverOf.get(entry.id);
+    const verdict: VerdictValue = waiver && (raw === 'fail' || raw === 'warn') ? 'waived' : raw;
+    const failures = fails.slice(0, MAX_FAILURE_EVIDENCE).map((c): EvidenceItem => {
+      const x = c.exchangeId ? exchanges.get(c.exchangeId) : undefined;
+      return { test: c.test?.title, source: c.source, message: c.message, expected: c.expected, actual: c.actual, ...(x ? { ...excerptOf(x), curl: x.curl } : {}) };
+    });
+    const reasons = [...new Set(notRun.map((c) => c.message))];
+    if (raw === 'not-run' && reasons.length === 0) reasons.push(testsById.has(entry.id) ? 'no result recorded' : 'no suite exercised this requirement in this run');
+    return {
+      ...entry,
+      verdict,
+      rawVerdict: raw,
+      ...(waiver ? { waiver } : {}),
+      passes,
+      failures,
+      failureCount: fails.length,
+      notRunReasons: raw === 'not-run' ? reasons : [],
+      observations: aggregateObservations(obs),
+      tests: [...(testsById.get(entry.id) ?? [])].sort(),
+    };
+  });
+
+  const known = new Set(catalogue.map((c) => c.id));
+  const unknownRequirementIds = [...new Set([...checks.map((c) => c.requirementId), ...observations.map((o) => o.requirementId)].filter((id) => !known.has(id)))].sort();
+  // A failure recorded against an ID the catalogue lacks must not vanish: it fails the run too.
+  const unknownFailures = checks.filter((c) => c.outcome === 'fail' && !known.has(c.requirementId) && (c.level === 'must' || meta.strict));
+
+  const byVerdict: Record<VerdictValue, number> = { pass: 0, fail: 0, warn: 0, waived: 0, observed: 0, 'not-run': 0 };
+  for (const r of requirements) byVerdict[r.verdict]++;
+
+  const coverageMap = new Map<string, Record<string, number>>();
+  let faults = 0;
+  for (const x of exchanges.values()) {
+    const op = x.operation ?? '(outside the interface)';
+    const key = x.response ? String(x.response.status) : `fault:${x.fault?.kind ?? 'unknown'}`;
+    if (!x.response) faults++;
+    const counts = coverageMap.get(op) ?? {};
+    counts[key] = (counts[key] ?? 0) + 1;
+    coverageMap.set(op, counts);
+  }
+  const coverage: CoverageRow[] = [...new Set([...Object.keys(input.listedStatuses), ...coverageMap.keys()])].map((operation) => {
+    const counts = coverageMap.get(operation) ?? {};
+    const listed = input.listedStatuses[operation] ?? [];
+    return { operation, counts, listed, listedUnseen: listed.filter((s) => !counts[String(s)]) };
+  });
+
+  const testEnds = records.filter((r): r is TestEndRecord => r.kind === 'test-end');
+  const begun = new Set(records.filter((r) => r.kind === 'test-begin').map((r) => (r as { test: { id: string } }).test.id));
+  const endedIds = new Set(testEnds.map((t) => t.test.id));
+  const failedTests = testEnds.filter((t) => t.status === 'failed' || t.status === 'timedOut').map((t) => ({ test: t.test.title, status: t.status, error: t.error?.slice(0, 1500) }));
+
+  const newFailures = requirements.filter((r) => r.verdict === 'fail').map((r) => r.id);
+  const waivedFailures = requirements.filter((r) => r.verdict === 'waived').map((r) => ({ id: r.id, reason: r.waiver!.reason, verdict: r.rawVerdict }));
+  const nowPassing = requirements.filter((r) => r.waiver && r.rawVerdict === 'pass').map((r) => ({ id: r.id, reason: r.waiver!.reason }));
+  const notExercised = requirements.filter((r) => r.waiver && (r.rawVerdict === 'not-run' || r.rawVerdict === 'observed')).map((r) => ({ id: r.id, reason: r.waiver!.reason }));
+
+  const exitCode = newFailures.length > 0 || unknownFailures.length > 0 ? 1 : meta.incomplete ? 2 : 0;
+
+  return {
+    meta,
+    summary: {
+      catalogue: catalogue.length,
+      exercised: requirements.filter((r) => r.rawVerdict !== 'not-run').length,
+      byVerdict,
+      newFailures: newFailures.length + unknownFailures.length,
+      waivedFailures: waivedFailures.length,
+      waiversNowPassing: nowPassing.length,
+      tests: {
+        total: begun.size,
+        passed: testEnds.filter((t) => t.status === 'passed').length,
+        failed: failedTests.length,
+        skipped: testEnds.filter((t) => t.status === 'skipped').length,
+        unfinished: [...begun].filter((id) => !endedIds.has(id)).length + testEnds.filter((t) => t.status === 'interrupted').length,
+      },
+      exchanges: exchanges.size,
+      faults,
+    },
+    requirements,
+    waivers: { source: waivers.source, waivedFailures, newFailures: [...newFailures, ...new Set(unknownFailures.map((c) => c.requirementId))], nowPassing, notExercised, expired: waivers.expired, problems: waivers.problems },
+    coverage,
+    observations: requirements.filter((r) => r.observations.length > 0).map((r) => ({ requirementId: r.id, text: r.text, observed: r.observations })),
+    faults: [...exchanges.values()].filter((x) => x.fault).slice(0, 50).map((x) => ({ test: x.test?.title, kind: x.fault!.kind, message: x.fault!.message, request: `${x.method} ${x.url}`, curl: x.curl })),
+    failedTests,
+    unknownRequirementIds,
+    unreadableEvidenceLines: input.unreadableEvidenceLines ?? 0,
+    exitCode,
+  };
+}

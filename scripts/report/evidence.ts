@@ -1,0 +1,138 @@
+/**
+ * The evidence format: what the conformance fixtures write while tests run
+ * (one JSONL file per worker) and what the report builder reads afterwards.
+ *
+ * Records are appended synchronously as they happen, so a run that is killed
+ * half-way still leaves everything it learnt on disk and the report stays
+ * complete (what was not reached is "not run").
+ */
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Level = 'must' | 'should' | 'observe';
+
+export interface TestRef {
+  /** Playwright test id (stable for a given file + title). */
+  id: string;
+  file: string;
+  title: string;
+}
+
+export interface ExchangeRecord {
+  kind: 'exchange';
+  id: string;
+  test?: TestRef;
+  at: string;
+  label?: string;
+  tenant: string;
+  method: string;
+  url: string;
+  operation?: string;
+  request: { headers: Record<string, string>; bodyExcerpt?: string; bodyBytes: number };
+  response?: { status: number; headers: Record<string, string>; bodyExcerpt: string; bodyBytes: number; truncated: boolean };
+  fault?: { kind: string; message: string };
+  violations: ViolationRecord[];
+  durationMs: number;
+  curl: string;
+}
+
+export interface ViolationRecord {
+  requirementId: string;
+  level: Level;
+  pointer: string;
+  expected: string;
+  actual: string;
+  message: string;
+}
+
+export type CheckOutcome = 'pass' | 'fail' | 'not-run';
+
+export interface CheckRecord {
+  kind: 'check';
+  requirementId: string;
+  level: Level;
+  outcome: CheckOutcome;
+  /** Where the result came from: an explicit suite check, the contract check of a response, or the test's end state. */
+  source: 'suite' | 'contract' | 'test-end';
+  test?: TestRef;
+  message: string;
+  expected?: string;
+  actual?: string;
+  exchangeId?: string;
+  at: string;
+}
+
+export interface ObservationRecord {
+  kind: 'observation';
+  requirementId: string;
+  key: string;
+  value: unknown;
+  test?: TestRef;
+  exchangeId?: string;
+  at: string;
+}
+
+export interface TestBeginRecord {
+  kind: 'test-begin';
+  test: TestRef;
+  citedRequirements: string[];
+  at: string;
+}
+
+export interface TestEndRecord {
+  kind: 'test-end';
+  test: TestRef;
+  citedRequirements: string[];
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+  error?: string;
+  skipReason?: string;
+  durationMs: number;
+  at: string;
+}
+
+export interface NoteRecord {
+  kind: 'note';
+  topic: string;
+  message: string;
+  test?: TestRef;
+  at: string;
+}
+
+export type EvidenceRecord = ExchangeRecord | CheckRecord | ObservationRecord | TestBeginRecord | TestEndRecord | NoteRecord;
+
+export const DEFAULT_EVIDENCE_DIR = 'reports/conformance/evidence';
+
+/** Appends records to one JSONL file. Synchronous on purpose: nothing is lost if the process dies. */
+export class EvidenceWriter {
+  readonly file: string;
+  constructor(dir: string, name: string) {
+    mkdirSync(dir, { recursive: true });
+    this.file = join(dir, `${name}.jsonl`);
+  }
+  write(record: EvidenceRecord): void {
+    appendFileSync(this.file, JSON.stringify(record) + '\n');
+  }
+}
+
+/** Reads every record of every JSONL file in `dir`; a torn last line (killed writer) is skipped. */
+export function readEvidence(dir: string): { records: EvidenceRecord[]; unreadableLines: number } {
+  const records: EvidenceRecord[] = [];
+  let unreadableLines = 0;
+  if (!existsSync(dir)) return { records, unreadableLines };
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
+    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        records.push(JSON.parse(line) as EvidenceRecord);
+      } catch {
+        unreadableLines++;
+      }
+    }
+  }
+  return { records, unreadableLines };
+}
+
+/** Requirement IDs cited in a test title, written in square brackets: `[SEARCH-PAGE-1-BASED]`. */
+export function citedRequirements(title: string): string[] {
+  return [...title.matchAll(/\[([A-Z0-9][A-Z0-9-]*[A-Z0-9*])\]/g)].map((m) => m[1]);
+}
