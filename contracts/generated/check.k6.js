@@ -261,7 +261,6 @@ var SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "RUN-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -332,7 +331,6 @@ var SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "STATUS-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -476,7 +474,6 @@ var SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "OUTPUT-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -495,7 +492,6 @@ var SCHEMA_BUNDLE = {
           "$ref": "#/$defs/Envelope"
         },
         {
-          "type": "object",
           "properties": {
             "data": {
               "x-requirement": "ABORT-200-NO-DATA",
@@ -531,7 +527,6 @@ var SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "SEARCH-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -659,7 +654,6 @@ var SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "DETAIL-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -729,7 +723,6 @@ var SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "UPLOAD-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -810,7 +803,6 @@ var SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "GENERATE-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -1078,7 +1070,7 @@ var require_formats = __commonJS({
   }
 });
 var AbortResponse = validate21;
-var schema32 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "type": "object", "properties": { "data": { "x-requirement": "ABORT-200-NO-DATA", "description": "The abort response is an envelope without data (\xA74.2); a JSON null is read as absent.", "type": "null" } } }] };
+var schema32 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "properties": { "data": { "x-requirement": "ABORT-200-NO-DATA", "description": "The abort response is an envelope without data (\xA74.2); a JSON null is read as absent.", "type": "null" } } }] };
 var schema33 = { "x-requirement": "{op}-200-ENVELOPE", "type": "object", "required": ["success"], "properties": { "success": { "x-requirement": "{op}-200-ENVELOPE", "type": "boolean", "description": "Whether the operation succeeded." }, "errCode": { "x-requirement": "{op}-200-ENVELOPE", "type": "string" }, "errMsg": { "x-requirement": "{op}-200-ENVELOPE", "type": "string" }, "traceId": { "x-requirement": "{op}-200-ENVELOPE", "type": "string" }, "stack": { "x-requirement": "{op}-200-ENVELOPE", "type": "string", "description": "Error stack; returned only in a development environment." } }, "description": "Envelope shared by every successful JSON response (\xA72.1). `data` (object or array, optional) is\nconstrained per operation, since its shape is specific to the operation (and absent for abort).\n" };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
@@ -1182,21 +1174,13 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.allOf[1].type, parentSchema: schema32.allOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
   }
   validate21.errors = vErrors;
   return errors === 0;
 }
 validate21.evaluated = { "props": { "data": true, "success": true, "errCode": true, "errMsg": true, "traceId": true, "stack": true }, "dynamicProps": false, "dynamicItems": false };
 var DetailResponse = validate22;
-var schema34 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "DETAIL-200-DATA", "type": "object", "required": ["data"], "properties": { "data": { "x-requirement": "DETAIL-200-DATA", "$ref": "#/$defs/WorkflowPlan" } } }] };
+var schema34 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "DETAIL-200-DATA", "required": ["data"], "properties": { "data": { "x-requirement": "DETAIL-200-DATA", "$ref": "#/$defs/WorkflowPlan" } } }] };
 var schema36 = { "x-requirement": "PLAN-FIELDS", "type": "object", "required": ["title", "tasks"], "properties": { "title": { "x-requirement": "PLAN-FIELDS", "type": "string" }, "tasks": { "x-requirement": "PLAN-FIELDS", "type": "array", "items": { "x-requirement": "PLAN-FIELDS", "$ref": "#/$defs/PlanTask" } }, "variables": { "x-requirement": "PLAN-FIELDS", "type": "array", "items": { "x-requirement": "PLAN-FIELDS", "$ref": "#/$defs/PlanVariable" } } } };
 var schema37 = { "x-requirement": "PLAN-TASK-FIELDS", "type": "object", "required": ["id", "title", "prompt", "toolsets"], "properties": { "id": { "x-requirement": "PLAN-TASK-FIELDS", "type": "string" }, "title": { "x-requirement": "PLAN-TASK-FIELDS", "type": "string" }, "prompt": { "x-requirement": "PLAN-TASK-FIELDS", "type": "string" }, "toolsets": { "x-requirement": "PLAN-TASK-FIELDS", "type": "array", "items": { "x-requirement": "PLAN-TASK-FIELDS", "type": "string" } }, "dependentTasks": { "x-requirement": "PLAN-TASK-FIELDS", "type": "array", "items": { "x-requirement": "PLAN-TASK-FIELDS", "type": "string" } } } };
 var schema38 = { "x-requirement": "PLAN-VARIABLE-FIELDS", "type": "object", "required": ["name"], "properties": { "name": { "x-requirement": "PLAN-VARIABLE-FIELDS", "type": "string" }, "variableType": { "x-requirement": "VARIABLE-TYPE-ENUM", "type": "string", "enum": ["string", "option", "resource"] }, "required": { "x-requirement": "PLAN-VARIABLE-FIELDS", "type": "boolean" }, "options": { "x-requirement": "PLAN-VARIABLE-FIELDS", "type": "array", "items": { "x-requirement": "PLAN-VARIABLE-FIELDS", "type": "string" } } } };
@@ -1617,14 +1601,6 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.allOf[1].type, parentSchema: schema34.allOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
   }
   validate22.errors = vErrors;
   return errors === 0;
@@ -1732,7 +1708,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate25.evaluated = { "props": { "statusCode": true, "message": true, "error": true, "modelResponse": true }, "dynamicProps": false, "dynamicItems": false };
 var GenerateResponse = validate26;
-var schema40 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "GENERATE-200-DATA", "type": "object", "required": ["data"], "properties": { "data": { "x-requirement": "GENERATE-200-DATA", "$ref": "#/$defs/GenerateData" } } }] };
+var schema40 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "GENERATE-200-DATA", "required": ["data"], "properties": { "data": { "x-requirement": "GENERATE-200-DATA", "$ref": "#/$defs/GenerateData" } } }] };
 var schema42 = { "x-requirement": "GENERATE-200-DATA", "type": "object", "required": ["workflowPlan"], "properties": { "canvasId": { "x-requirement": "GENERATE-200-DATA", "type": "string" }, "workflowPlan": { "x-requirement": "GENERATE-200-DATA", "$ref": "#/$defs/WorkflowPlan" } } };
 function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
@@ -1890,21 +1866,13 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.allOf[1].type, parentSchema: schema40.allOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
   }
   validate26.errors = vErrors;
   return errors === 0;
 }
 validate26.evaluated = { "props": { "data": true, "success": true, "errCode": true, "errMsg": true, "traceId": true, "stack": true }, "dynamicProps": false, "dynamicItems": false };
 var OutputResponse = validate30;
-var schema43 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "OUTPUT-200-DATA", "type": "object", "required": ["data"], "properties": { "data": { "x-requirement": "OUTPUT-200-DATA", "$ref": "#/$defs/OutputData" } } }] };
+var schema43 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "OUTPUT-200-DATA", "required": ["data"], "properties": { "data": { "x-requirement": "OUTPUT-200-DATA", "$ref": "#/$defs/OutputData" } } }] };
 var schema45 = { "x-requirement": "OUTPUT-200-DATA", "type": "object", "properties": { "output": { "x-requirement": "OUTPUT-200-DATA", "type": "array", "items": { "x-requirement": "OUTPUT-200-DATA", "$ref": "#/$defs/OutputNode" } }, "files": { "x-requirement": "OUTPUT-200-DATA", "type": "array", "items": { "x-requirement": "OUTPUT-200-DATA", "$ref": "#/$defs/OutputFile" } } } };
 var schema51 = { "x-requirement": "OUTPUT-FILE-FIELDS", "type": "object", "description": "Unit of size and set of values of type are not shown by the specification.", "required": ["name", "type"], "properties": { "name": { "x-requirement": "OUTPUT-FILE-FIELDS", "type": "string" }, "type": { "x-requirement": "OUTPUT-FILE-FIELDS", "type": "string" }, "size": { "x-requirement": "OUTPUT-FILE-FIELDS", "type": "number" }, "nodeId": { "x-requirement": "OUTPUT-FILE-FIELDS", "type": "string" }, "url": { "x-requirement": "OUTPUT-FILE-FIELDS", "type": "string" } } };
 var schema46 = { "x-requirement": "OUTPUT-NODE-FIELDS", "type": "object", "required": ["nodeId"], "properties": { "nodeId": { "x-requirement": "OUTPUT-NODE-FIELDS", "type": "string" }, "title": { "x-requirement": "OUTPUT-NODE-FIELDS", "type": "string" }, "status": { "x-requirement": "OUTPUT-NODE-FIELDS", "$ref": "#/$defs/NodeStatus" }, "errorMessage": { "x-requirement": "OUTPUT-NODE-FIELDS", "type": "string" }, "startTime": { "x-requirement": "OUTPUT-NODE-FIELDS", "$ref": "#/$defs/DateTime" }, "endTime": { "x-requirement": "OUTPUT-NODE-FIELDS", "$ref": "#/$defs/DateTime" }, "messages": { "x-requirement": "OUTPUT-NODE-FIELDS", "type": "array", "items": { "x-requirement": "OUTPUT-NODE-FIELDS", "$ref": "#/$defs/OutputMessage" } } } };
@@ -2402,21 +2370,13 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.allOf[1].type, parentSchema: schema43.allOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
   }
   validate30.errors = vErrors;
   return errors === 0;
 }
 validate30.evaluated = { "props": { "data": true, "success": true, "errCode": true, "errMsg": true, "traceId": true, "stack": true }, "dynamicProps": false, "dynamicItems": false };
 var RunResponse = validate35;
-var schema52 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "RUN-200-DATA", "type": "object", "required": ["data"], "properties": { "data": { "x-requirement": "RUN-200-DATA", "$ref": "#/$defs/RunData" } } }] };
+var schema52 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "RUN-200-DATA", "required": ["data"], "properties": { "data": { "x-requirement": "RUN-200-DATA", "$ref": "#/$defs/RunData" } } }] };
 var schema54 = { "x-requirement": "RUN-200-DATA", "type": "object", "description": "The run response carries only executionId and status inside data (\xA72.2).", "properties": { "executionId": { "x-requirement": "RUN-200-DATA", "type": "string" }, "status": { "x-requirement": "RUN-200-DATA", "$ref": "#/$defs/ExecutionStatus" } }, "additionalProperties": { "x-requirement": "RUN-200-ONLY-EXECUTIONID-STATUS", "not": { "x-requirement": "RUN-200-ONLY-EXECUTIONID-STATUS" } } };
 var schema55 = { "x-requirement": "EXEC-STATUS-ENUM", "type": "string", "enum": ["init", "executing", "finish", "failed"] };
 function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
@@ -2592,21 +2552,13 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema52.allOf[1].type, parentSchema: schema52.allOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
   }
   validate35.errors = vErrors;
   return errors === 0;
 }
 validate35.evaluated = { "props": { "data": true, "success": true, "errCode": true, "errMsg": true, "traceId": true, "stack": true }, "dynamicProps": false, "dynamicItems": false };
 var SearchResponse = validate38;
-var schema56 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "SEARCH-200-DATA", "type": "object", "required": ["data"], "properties": { "data": { "x-requirement": "SEARCH-200-DATA", "type": "array", "items": { "x-requirement": "SEARCH-200-DATA", "$ref": "#/$defs/SearchItem" } } } }] };
+var schema56 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "SEARCH-200-DATA", "required": ["data"], "properties": { "data": { "x-requirement": "SEARCH-200-DATA", "type": "array", "items": { "x-requirement": "SEARCH-200-DATA", "$ref": "#/$defs/SearchItem" } } } }] };
 var schema58 = { "x-requirement": "SEARCH-ITEM-FIELDS", "type": "object", "required": ["canvasId", "title"], "properties": { "canvasId": { "x-requirement": "SEARCH-ITEM-FIELDS", "type": "string" }, "title": { "x-requirement": "SEARCH-ITEM-FIELDS", "type": "string" } } };
 function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
@@ -2776,21 +2728,13 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-  } else {
-    const err14 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.allOf[1].type, parentSchema: schema56.allOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err14];
-    } else {
-      vErrors.push(err14);
-    }
-    errors++;
   }
   validate38.errors = vErrors;
   return errors === 0;
 }
 validate38.evaluated = { "props": { "data": true, "success": true, "errCode": true, "errMsg": true, "traceId": true, "stack": true }, "dynamicProps": false, "dynamicItems": false };
 var StatusResponse = validate39;
-var schema59 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "STATUS-200-DATA", "type": "object", "required": ["data"], "properties": { "data": { "x-requirement": "STATUS-200-DATA", "$ref": "#/$defs/StatusData" } } }] };
+var schema59 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "STATUS-200-DATA", "required": ["data"], "properties": { "data": { "x-requirement": "STATUS-200-DATA", "$ref": "#/$defs/StatusData" } } }] };
 var schema61 = { "x-requirement": "STATUS-200-DATA", "type": "object", "properties": { "executionId": { "x-requirement": "STATUS-200-DATA", "type": "string" }, "status": { "x-requirement": "STATUS-200-DATA", "$ref": "#/$defs/ExecutionStatus" }, "nodeExecutions": { "x-requirement": "STATUS-200-DATA", "type": "array", "items": { "x-requirement": "STATUS-200-DATA", "$ref": "#/$defs/NodeExecution" } }, "createdAt": { "x-requirement": "STATUS-200-DATA", "$ref": "#/$defs/DateTime" } } };
 var schema63 = { "x-requirement": "STATUS-NODE-FIELDS", "type": "object", "required": ["nodeId"], "properties": { "nodeId": { "x-requirement": "STATUS-NODE-FIELDS", "type": "string" }, "status": { "x-requirement": "STATUS-NODE-FIELDS", "$ref": "#/$defs/NodeStatus" }, "title": { "x-requirement": "STATUS-NODE-FIELDS", "type": "string" }, "errorMessage": { "x-requirement": "STATUS-NODE-FIELDS", "type": "string" } } };
 function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
@@ -3087,21 +3031,13 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema59.allOf[1].type, parentSchema: schema59.allOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
   }
   validate39.errors = vErrors;
   return errors === 0;
 }
 validate39.evaluated = { "props": { "data": true, "success": true, "errCode": true, "errMsg": true, "traceId": true, "stack": true }, "dynamicProps": false, "dynamicItems": false };
 var UploadResponse = validate44;
-var schema66 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "UPLOAD-200-DATA", "type": "object", "required": ["data"], "properties": { "data": { "x-requirement": "UPLOAD-200-DATA", "$ref": "#/$defs/UploadData" } } }] };
+var schema66 = { "allOf": [{ "$ref": "#/$defs/Envelope" }, { "x-requirement": "UPLOAD-200-DATA", "required": ["data"], "properties": { "data": { "x-requirement": "UPLOAD-200-DATA", "$ref": "#/$defs/UploadData" } } }] };
 var schema68 = { "x-requirement": "UPLOAD-200-DATA", "type": "object", "required": ["files"], "properties": { "files": { "x-requirement": "UPLOAD-200-DATA", "type": "array", "items": { "x-requirement": "UPLOAD-200-DATA", "$ref": "#/$defs/UploadedFile" } } } };
 var schema69 = { "x-requirement": "UPLOAD-200-DATA", "type": "object", "required": ["fileKey", "fileName"], "properties": { "fileKey": { "x-requirement": "UPLOAD-200-DATA", "type": "string" }, "fileName": { "x-requirement": "UPLOAD-200-DATA", "type": "string" } } };
 function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
@@ -3311,14 +3247,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema66.allOf[1].type, parentSchema: schema66.allOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
   }
   validate44.errors = vErrors;
   return errors === 0;

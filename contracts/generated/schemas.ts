@@ -116,7 +116,6 @@ export const SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "RUN-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -187,7 +186,6 @@ export const SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "STATUS-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -331,7 +329,6 @@ export const SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "OUTPUT-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -350,7 +347,6 @@ export const SCHEMA_BUNDLE = {
           "$ref": "#/$defs/Envelope"
         },
         {
-          "type": "object",
           "properties": {
             "data": {
               "x-requirement": "ABORT-200-NO-DATA",
@@ -386,7 +382,6 @@ export const SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "SEARCH-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -514,7 +509,6 @@ export const SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "DETAIL-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -584,7 +578,6 @@ export const SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "UPLOAD-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
@@ -665,7 +658,6 @@ export const SCHEMA_BUNDLE = {
         },
         {
           "x-requirement": "GENERATE-200-DATA",
-          "type": "object",
           "required": [
             "data"
           ],
