@@ -135,6 +135,9 @@ export function newAjv(options: { standalone: boolean }) {
   const Ajv = cjsDefault(Ajv2020);
   const ajv = new Ajv({
     strict: true,
+    // Each operation's response is allOf [Envelope, its data part]; the part leaves `type: object` to the
+    // envelope so that a body of the wrong type is reported once, as an envelope fault.
+    strictTypes: false,
     // Every error, not just the first: a report should show all that a response breaks.
     allErrors: true,
     // Errors carry their parentSchema, whose x-requirement names the clause they break.
