@@ -50,10 +50,10 @@ export const options: Options = {
 export function setup(): SetupData {
   console.log(`wfcheck load: profile=${cfg.profileName} scenarios=${cfg.scenarios.join(',')} duration=${cfg.duration} seed=${cfg.seed}`);
   const needsExecutions = cfg.scenarios.some((s) => s === 'readMix' || s === 'statusRead');
-  const data = discover(cfg, strings, keywords, uploadSamples, needsExecutions);
-  console.log(`discovered ${data.canvasIds.length} workflows, ${data.runnable.length} runnable, ${data.executionIds.length} executions seeded`);
+  const data = discover(cfg, strings, keywords, uploadSamples);
+  console.log(`discovered ${data.canvasIds.length} workflows; ${data.runnable.length} used for the lifecycle; ${data.executionIds.length} executions to read`);
   for (const s of data.skipped) console.log(`not used for the lifecycle: ${s.canvasId}: ${s.reason}`);
-  if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0) exec.test.abort('no workflow whose required variables can be filled: the lifecycle scenario has nothing to run');
+  if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0) exec.test.abort('no workflow whose required variables can be filled and whose trial run finished: the lifecycle scenario has nothing to run');
   if (needsExecutions && data.executionIds.length === 0) exec.test.abort('no execution could be started during setup: the read scenarios have no execution ids to read');
   if (cfg.scenarios.includes('readMix') && data.canvasIds.length === 0) exec.test.abort('search returned no workflows: the read mix has nothing to read');
   return data;

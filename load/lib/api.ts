@@ -26,6 +26,8 @@ interface Call {
   query?: Record<string, string | number>;
   body?: string | ArrayBuffer;
   contentType?: string;
+  /** Statuses that are not failures for this call (discovery probes expect 403/404 from some workflows). */
+  alsoExpected?: number[];
 }
 
 const MAX_BACKOFF_S = 8;
@@ -73,7 +75,11 @@ export function send(cfg: LoadConfig, call: Call): Response {
   const url = cfg.baseUrl + fillTemplate(call.template, call.params) + queryString(call.query);
   const headers: Record<string, string> = { Authorization: `Bearer ${cfg.apiKey}`, Accept: 'application/json' };
   if (call.contentType) headers['Content-Type'] = call.contentType;
-  const params = { headers, tags: { operation: call.operation, name: call.template } };
+  const params = {
+    headers,
+    tags: { operation: call.operation, name: call.template },
+    ...(call.alsoExpected ? { responseCallback: http.expectedStatuses({ min: 200, max: 399 }, 429, ...call.alsoExpected) } : {}),
+  };
   for (let attempt = 0; ; attempt++) {
     const res = http.request(call.method, url, call.body ?? null, params) as Response;
     checkContract({ operation: call.operation, method: call.method, url, status: res.status, headers: res.headers, body: bodyText(res) }, cfg.contractSample);
@@ -98,10 +104,10 @@ export const api = {
     send(cfg, { operation: 'searchWorkflows', method: 'GET', template: '/openapi/workflows', query: query as Record<string, string | number> }),
   getWorkflowDetail: (cfg: LoadConfig, canvasId: string) =>
     send(cfg, { operation: 'getWorkflowDetail', method: 'GET', template: '/openapi/workflows/{canvasId}', params: { canvasId } }),
-  runWorkflow: (cfg: LoadConfig, canvasId: string, variables: Record<string, unknown>) =>
+  runWorkflow: (cfg: LoadConfig, canvasId: string, variables: Record<string, unknown>, alsoExpected?: number[]) =>
     send(cfg, {
       operation: 'runWorkflow', method: 'POST', template: '/openapi/workflow/{canvasId}/run', params: { canvasId },
-      body: JSON.stringify({ variables }), contentType: 'application/json',
+      body: JSON.stringify({ variables }), contentType: 'application/json', alsoExpected,
     }),
   getExecutionStatus: (cfg: LoadConfig, executionId: string) =>
     send(cfg, { operation: 'getExecutionStatus', method: 'GET', template: '/openapi/workflow/{executionId}/status', params: { executionId } }),

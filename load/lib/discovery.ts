@@ -1,34 +1,38 @@
 /**
  * Discovers what to drive through the API itself (search → detail →
- * variables), in k6's setup(): the harness knows nothing about a target
- * beyond BASE_URL and API_KEY.
+ * variables → one trial run each), in k6's setup(): the harness knows nothing
+ * about a target beyond BASE_URL and API_KEY.
+ *
+ * The trial run matters: a workflow may be closed to the API (403), or be one
+ * that always fails. The lifecycle scenario measures how reliably the service
+ * finishes executions that can finish, so it only drives workflows whose trial
+ * execution reached `finish`; the others are listed with the reason.
  */
 import { sleep } from 'k6';
 import type { LoadConfig } from './config.ts';
 import { api, json } from './api.ts';
-import type { DetailBody, RunBody, SearchBody, UploadBody } from './bodies.ts';
+import type { DetailBody, RunBody, SearchBody, StatusBody, UploadBody } from './bodies.ts';
 import { pick, seededRandom } from './data.ts';
 import type { UploadSample } from './data-shape.ts';
 
 export interface RunnableWorkflow { canvasId: string; title: string; variables: Record<string, unknown> }
 
 export interface SetupData {
-  /** Workflows whose required variables could all be filled. */
+  /** Workflows whose required variables could be filled and whose trial run finished. */
   runnable: RunnableWorkflow[];
   /** Every canvas id found by search (read mix: detail). */
   canvasIds: string[];
-  /** Executions started during setup (read mix: status, output). */
+  /** Executions started by the trial runs (read mix: status, output). */
   executionIds: string[];
   /** Search keywords: words from discovered titles plus seeded ones. */
   keywords: string[];
-  /** Workflows skipped for the lifecycle, with the reason (printed, for transparency). */
+  /** Workflows not used for the lifecycle, with the reason (printed, for transparency). */
   skipped: { canvasId: string; reason: string }[];
 }
 
 const PAGE_SIZE = 50;
 const MAX_PAGES = 20;
 const MAX_DETAILS = 40;
-const SEED_EXECUTIONS = 5;
 
 type Variable = NonNullable<NonNullable<DetailBody['data']>['variables']>[number];
 
@@ -75,10 +79,34 @@ function fillVariables(cfg: LoadConfig, vars: readonly Variable[], rnd: () => nu
   return values;
 }
 
-export function discover(cfg: LoadConfig, strings: readonly string[], seedKeywords: readonly string[], files: readonly UploadSample[], needExecutions: boolean): SetupData {
+/** Runs every candidate once and waits for the executions to end; returns the final status per execution. */
+function trialRuns(cfg: LoadConfig, candidates: RunnableWorkflow[], skipped: SetupData['skipped']): { wf: RunnableWorkflow; executionId: string; status?: string }[] {
+  const started: { wf: RunnableWorkflow; executionId: string; status?: string }[] = [];
+  for (const wf of candidates) {
+    // 400/403/404 are legal answers here (e.g. a workflow closed to the API): expected, not failures.
+    const res = api.runWorkflow(cfg, wf.canvasId, wf.variables, [400, 403, 404]);
+    const id = res.status === 200 ? json<RunBody>(res)?.data?.executionId : undefined;
+    if (id) started.push({ wf, executionId: id });
+    else skipped.push({ canvasId: wf.canvasId, reason: `trial run answered ${res.status}` });
+  }
+  const deadline = Date.now() + cfg.workflowTimeoutMs;
+  let pending = started.filter((s) => !s.status);
+  while (pending.length > 0 && Date.now() < deadline) {
+    sleep(cfg.pollIntervalMs / 1000);
+    for (const s of pending) {
+      const res = api.getExecutionStatus(cfg, s.executionId);
+      const status = res.status === 200 ? json<StatusBody>(res)?.data?.status : undefined;
+      if (status === 'finish' || status === 'failed') s.status = status;
+    }
+    pending = started.filter((s) => !s.status);
+  }
+  return started;
+}
+
+export function discover(cfg: LoadConfig, strings: readonly string[], seedKeywords: readonly string[], files: readonly UploadSample[]): SetupData {
   const rnd = seededRandom(cfg.seed);
   const workflows = searchAll(cfg);
-  const runnable: RunnableWorkflow[] = [];
+  const candidates: RunnableWorkflow[] = [];
   const skipped: SetupData['skipped'] = [];
   for (const wf of workflows.slice(0, MAX_DETAILS)) {
     const res = api.getWorkflowDetail(cfg, wf.canvasId);
@@ -86,23 +114,17 @@ export function discover(cfg: LoadConfig, strings: readonly string[], seedKeywor
     if (!plan) { skipped.push({ canvasId: wf.canvasId, reason: `detail answered ${res.status}` }); continue; }
     const filled = fillVariables(cfg, plan.variables ?? [], rnd, strings, files);
     if (typeof filled === 'string') skipped.push({ canvasId: wf.canvasId, reason: filled });
-    else runnable.push({ canvasId: wf.canvasId, title: wf.title, variables: filled });
+    else candidates.push({ canvasId: wf.canvasId, title: wf.title, variables: filled });
   }
-  const executionIds: string[] = [];
-  if (needExecutions) {
-    for (let i = 0; i < SEED_EXECUTIONS && runnable.length > 0; i++) {
-      const wf = runnable[i % runnable.length];
-      const res = api.runWorkflow(cfg, wf.canvasId, wf.variables);
-      const id = res.status === 200 ? json<RunBody>(res)?.data?.executionId : undefined;
-      if (id) executionIds.push(id);
-      sleep(0.05);
-    }
+  const trials = trialRuns(cfg, candidates, skipped);
+  for (const t of trials) {
+    if (t.status !== 'finish') skipped.push({ canvasId: t.wf.canvasId, reason: t.status ? `trial execution ended ${t.status}` : `trial execution did not end within ${cfg.workflowTimeoutMs} ms` });
   }
-  const titleWords = workflows.flatMap((w) => w.title.split(/\s+/)).filter((w) => w.length >= 3);
+  const titleWords = workflows.flatMap((w) => w.title.split(/\s+/)).filter((w) => /^[\p{L}\p{N}]{3,}$/u.test(w));
   return {
-    runnable,
+    runnable: trials.filter((t) => t.status === 'finish').map((t) => t.wf),
     canvasIds: workflows.map((w) => w.canvasId),
-    executionIds,
+    executionIds: trials.map((t) => t.executionId),
     keywords: [...new Set([...titleWords.slice(0, 50), ...seedKeywords])],
     skipped,
   };

@@ -43,6 +43,8 @@ export interface K6RunOptions {
   /** Prefix for echoed lines (distributed runs). */
   prefix?: string;
   extraArgs?: string[];
+  /** Called with every (redacted) output line, e.g. to act once setup() is done. */
+  onLine?: (line: string) => void;
 }
 
 export interface K6RunResult {
@@ -104,6 +106,7 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
   const handleLine = (raw: string, toStderr: boolean) => {
     const line = redactSecrets(raw);
     appendFileSync(logFile, `${line}\n`);
+    o.onLine?.(line);
     const at = line.indexOf(VIOLATION_MARKER);
     if (at >= 0) {
       // k6 wraps console output in its log format; the JSON payload is escaped inside msg="…".
