@@ -39,6 +39,8 @@ export interface RequestSpec {
   method: string;
   /** Path after the base URL, already encoded (use `seg()` for ids). */
   path: string;
+  /** An absolute URL outside the interface (e.g. a file's url); no contract applies, and the key is sent only to the base URL's origin. */
+  absoluteUrl?: string;
   query?: Record<string, string | number | undefined>;
   json?: unknown;
   /** Raw body (sent as is) with its content type. */
@@ -135,10 +137,11 @@ export class ApiClient {
   private readonly credited = new Set<string>();
 
   async send(spec: RequestSpec): Promise<Exchange> {
-    const url = new URL(this.config.baseUrl + spec.path);
+    const url = new URL(spec.absoluteUrl ?? this.config.baseUrl + spec.path);
+    const sameOrigin = url.origin === new URL(this.config.baseUrl).origin;
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', ...(spec.headers ?? {}) };
-    const auth = spec.auth ?? { kind: 'tenant' };
+    const auth = spec.auth ?? (sameOrigin ? { kind: 'tenant' } : { kind: 'none' });
     if (auth.kind === 'tenant') headers.authorization = `Bearer ${this.tenant.apiKey}`;
     if (auth.kind === 'literal') headers.authorization = auth.value;
 
@@ -174,7 +177,7 @@ export class ApiClient {
     const id = `${process.pid}-${++sequence}`;
     const timeoutMs = spec.timeoutMs ?? this.config.requestTimeoutMs;
     const started = performance.now();
-    const mapped = operationFor(spec.method, spec.path);
+    const mapped = spec.absoluteUrl ? undefined : operationFor(spec.method, spec.path);
     const exchange: Exchange = { record: undefined as unknown as ExchangeRecord, headers: {}, text: '', operation: mapped?.operation, violations: [] };
     let response: ExchangeRecord['response'];
     try {
