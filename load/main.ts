@@ -86,7 +86,7 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
       baseUrl: cfg.baseUrl,
       contractSample: cfg.contractSample,
       durationMs: data.state.testRunDurationMs,
-      evaluation: __ENV.K6_EXECUTION_SEGMENT ? `segment ${__ENV.K6_EXECUTION_SEGMENT}` : 'single',
+      evaluation: __ENV.SEGMENT_LABEL ? `segment ${__ENV.SEGMENT_LABEL} of a distributed run (gates are judged on the merged data)` : 'single',
     },
     passed: thresholds.every((t) => t.ok),
     thresholds,

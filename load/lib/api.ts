@@ -82,7 +82,11 @@ export function send(cfg: LoadConfig, call: Call): Response {
   };
   for (let attempt = 0; ; attempt++) {
     const res = http.request(call.method, url, call.body ?? null, params) as Response;
-    checkContract({ operation: call.operation, method: call.method, url, status: res.status, headers: res.headers, body: bodyText(res) }, cfg.contractSample);
+    // Status 0 means no HTTP response at all (refused, reset, timeout): a transport failure that
+    // http_req_failed counts and k6 logs, not a statement of the service about its contract.
+    if (res.status !== 0) {
+      checkContract({ operation: call.operation, method: call.method, url, status: res.status, headers: res.headers, body: bodyText(res) }, cfg.contractSample);
+    }
     if (res.status !== 429) return res;
     rateLimited.add(1, { operation: call.operation });
     if (attempt >= cfg.rateLimitRetries) return res;

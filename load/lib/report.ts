@@ -90,7 +90,8 @@ export function renderText(r: RunReport): string {
   ])], 3));
   lines.push('');
   const failed = r.thresholds.filter((t) => !t.ok);
-  lines.push(r.passed ? `VERDICT: PASS — all ${r.thresholds.length} gates met` : `VERDICT: FAIL — ${failed.length} of ${r.thresholds.length} gates breached: ${failed.map((t) => `${t.metric} ${t.expression}`).join('; ')}`);
+  if (r.thresholds.length === 0) lines.push('VERDICT: none — no gates were evaluated in this process');
+  else lines.push(r.passed ? `VERDICT: PASS — all ${r.thresholds.length} gates met` : `VERDICT: FAIL — ${failed.length} of ${r.thresholds.length} gates breached: ${failed.map((t) => `${t.metric} ${t.expression}`).join('; ')}`);
   return `${lines.join('\n')}\n`;
 }
 
