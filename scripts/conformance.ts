@@ -259,6 +259,8 @@ async function main(): Promise<void> {
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
     FORCE_COLOR: process.stdout.isTTY ? '1' : '0',
   };
+  // The reference target is hermetic and thrown away after the run: overwriting its canvases harms nothing.
+  if (target.kind === 'reference' && env.WFCHECK_ALLOW_OVERWRITE === undefined) env.WFCHECK_ALLOW_OVERWRITE = '1';
   if (target.apiKeyB) env.API_KEY_B = target.apiKeyB;
   else delete env.API_KEY_B;
   if (opts.requestTimeoutMs) env.WFCHECK_REQUEST_TIMEOUT_MS = String(opts.requestTimeoutMs);

@@ -234,7 +234,7 @@ export class ApiClient {
     const failed = new Set<string>();
     for (const v of ex.violations) {
       failed.add(v.requirementId);
-      this.verdict.contract(v.requirementId, v.level, false, { message: v.message, expected: v.expected, actual: v.actual, exchangeId: ex.record.id });
+      this.verdict.contract(v.requirementId, v.level, false, { message: v.message, expected: v.expected, actual: v.actual, exchangeId: ex.record.id }, `${ex.operation} ${ex.status}`);
     }
     for (const id of clausesCheckedFor(ex.operation, ex.status)) {
       if (failed.has(id) || this.credited.has(id)) continue;

@@ -108,9 +108,9 @@ export class Verdict {
   }
 
   /** Contract-check results of one response (called by the client for every response). */
-  contract(id: string, level: Level, pass: boolean, detail: CheckDetail): void {
+  contract(id: string, level: Level, pass: boolean, detail: CheckDetail, observedAs?: string): void {
     if (level === 'observe') {
-      if (!pass) this.observe(id, detail.message, detail.actual, detail.exchangeId);
+      if (!pass) this.observe(id, observedAs ?? detail.message, detail.actual, detail.exchangeId);
       return;
     }
     this.record(id, level, pass ? 'pass' : 'fail', detail, 'contract');

@@ -1,0 +1,63 @@
+/**
+ * Authentication (§5): every operation × {no header, empty bearer, wrong
+ * scheme, key without scheme, unknown key} → 401. Real ids are used where an
+ * operation takes one, so a 404 can never stand in for the missing 401.
+ */
+import { test } from './fixtures.ts';
+import { buildFile } from '../fixtures/data/files.ts';
+import { OPERATION_PREFIX, type OperationId } from '../contracts/requirements.ts';
+import type { ApiClient, AuthMode, RequestSpec } from './support/client.ts';
+import { abortQuietly, startRun } from './support/runs.ts';
+import { describe } from './support/shapes.ts';
+import { candidates } from './support/workflows.ts';
+
+interface Variant {
+  requirement: string;
+  label: string;
+  auth: (key: string, unknownKey: string) => AuthMode;
+}
+
+const VARIANTS: Variant[] = [
+  { requirement: 'AUTH-401-MISSING-KEY', label: 'no Authorization header', auth: () => ({ kind: 'none' }) },
+  { requirement: 'AUTH-401-EMPTY-BEARER', label: '"Bearer " with no key', auth: () => ({ kind: 'literal', value: 'Bearer ' }) },
+  { requirement: 'AUTH-401-WRONG-SCHEME', label: 'the key under the Basic scheme', auth: (key) => ({ kind: 'literal', value: `Basic ${key}` }) },
+  { requirement: 'AUTH-401-WRONG-SCHEME', label: 'the key with no scheme', auth: (key) => ({ kind: 'literal', value: key }) },
+  { requirement: 'AUTH-401-INVALID-KEY', label: 'an unknown key', auth: (_key, unknown) => ({ kind: 'literal', value: `Bearer ${unknown}` }) },
+];
+
+const OPERATIONS: OperationId[] = ['runWorkflow', 'abortExecution', 'getExecutionOutput', 'getExecutionStatus', 'searchWorkflows', 'getWorkflowDetail', 'uploadFiles', 'generateWorkflow'];
+
+for (const op of OPERATIONS) {
+  const prefix = OPERATION_PREFIX[op];
+  test(`${op} answers 401 to every missing or invalid key [${prefix}-401-MISSING-OR-INVALID-KEY] [AUTH-401-MISSING-KEY] [AUTH-401-EMPTY-BEARER] [AUTH-401-WRONG-SCHEME] [AUTH-401-INVALID-KEY]`, async ({ api, config, verdict, faker, discovery }) => {
+    const canvas = candidates(discovery).filter((w) => !/disabled|slow|long-running/i.test(w.title))[0];
+    const canvasId = canvas?.canvasId ?? `wfcheck-missing-${faker.string.alphanumeric(12)}`;
+    let executionId = `wfcheck-missing-${faker.string.alphanumeric(12)}`;
+    let started: string | undefined;
+    if (['abortExecution', 'getExecutionOutput', 'getExecutionStatus'].includes(op) && canvas) {
+      started = (await startRun(api, verdict, faker, canvas)).executionId;
+      if (started) executionId = started;
+    }
+    const request = (c: ApiClient, auth: AuthMode, label: string): Promise<unknown> => {
+      const extra: Partial<RequestSpec> = { auth, label };
+      switch (op) {
+        case 'runWorkflow': return c.run(canvasId, { variables: {} }, extra);
+        case 'abortExecution': return c.abort(executionId, extra);
+        case 'getExecutionOutput': return c.output(executionId, extra);
+        case 'getExecutionStatus': return c.status(executionId, extra);
+        case 'searchWorkflows': return c.search({}, extra);
+        case 'getWorkflowDetail': return c.detail(canvasId, extra);
+        case 'uploadFiles': return c.upload([buildFile(faker, 'txt', 'tiny')], extra);
+        case 'generateWorkflow': return c.generate({ query: 'Summarise a document' }, extra);
+      }
+    };
+    const unknownKey = `wfcheck-unknown-${faker.string.alphanumeric(32)}`;
+    for (const v of VARIANTS) {
+      const ex = (await request(api, v.auth(config.apiKey, unknownKey), `auth: ${v.label}`)) as Awaited<ReturnType<ApiClient['send']>>;
+      const detail = { message: `${op} with ${v.label}`, expected: 'HTTP 401', actual: describe(ex), exchangeId: ex.record.id };
+      verdict.must(v.requirement, ex.status === 401, detail);
+      verdict.must(`${prefix}-401-MISSING-OR-INVALID-KEY`, ex.status === 401, detail);
+    }
+    await abortQuietly(api, started);
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * Errors and limits (§4, §7, §8): the 400/403/404 of §4, the E2004/E2005
+ * limits, unknown ids, and odd ids (very long, unicode, traversal-looking)
+ * that must never be answered with a 5xx.
+ */
+import { test } from './fixtures.ts';
+import { abortQuietly } from './support/runs.ts';
+import { dataOf, describe, errCodeOf, type RunData } from './support/shapes.ts';
+import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from './support/workflows.ts';
+import type { Exchange } from './support/client.ts';
+
+const PAYLOAD_LIMIT_BYTES = 100 * 1024; // §8: 100KB (read as KiB: the larger reading, so "over" is over in both)
+const CONTENT_LIMIT_CHARS = 100_000; // §8: 100k characters
+
+function runnable(list: Workflow[]): Workflow[] {
+  return list.filter((w) => !/disabled/i.test(w.title));
+}
+
+/** A workflow whose run needs nothing but optional variables, so 400s come only from what the test breaks. */
+function withoutRequired(list: Workflow[]): Workflow | undefined {
+  return runnable(list).find((w) => !(w.plan?.variables ?? []).some((v) => v.required));
+}
+
+async function cleanup(api: Parameters<typeof abortQuietly>[0], ex: Exchange): Promise<void> {
+  await abortQuietly(api, dataOf<RunData>(ex)?.executionId);
+}
+
+test('unknown canvases and executions get 404 on every operation [RUN-404-UNKNOWN-CANVAS] [DETAIL-404-UNKNOWN-CANVAS] [STATUS-404-UNKNOWN-EXECUTION] [OUTPUT-404-UNKNOWN-EXECUTION] [ABORT-404-UNKNOWN-EXECUTION]', async ({ api, verdict, faker }) => {
+  const canvasId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
+  const executionId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
+  const cases: [string, Promise<Exchange>][] = [
+    ['RUN-404-UNKNOWN-CANVAS', api.run(canvasId, { variables: {} })],
+    ['DETAIL-404-UNKNOWN-CANVAS', api.detail(canvasId)],
+    ['STATUS-404-UNKNOWN-EXECUTION', api.status(executionId)],
+    ['OUTPUT-404-UNKNOWN-EXECUTION', api.output(executionId)],
+    ['ABORT-404-UNKNOWN-EXECUTION', api.abort(executionId)],
+  ];
+  for (const [id, pending] of cases) {
+    const ex = await pending;
+    verdict.must(id, ex.status === 404, { message: `${ex.record.method} ${ex.record.url.replace(/^.*\/v1/, '')}`, expected: 'HTTP 404', actual: describe(ex), exchangeId: ex.record.id });
+  }
+});
+
+test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async ({ api, config, verdict, faker, discovery }) => {
+  const hint = /disabled|internal|private/i;
+  const pool = config.disabledCanvasId
+    ? [{ canvasId: config.disabledCanvasId, title: '', plan: discovery.workflows.find((w) => w.canvasId === config.disabledCanvasId)?.plan }]
+    : candidates(discovery, hint).filter((w) => hint.test(w.title)).slice(0, 5);
+  let found = false;
+  for (const wf of pool) {
+    const prepared = wf.plan ? await prepareRun(api, faker, wf.plan) : { values: {} };
+    const ex = await api.run(wf.canvasId, runBody(prepared.values));
+    if (ex.status === 403 || config.disabledCanvasId) {
+      verdict.must('RUN-403-API-DISABLED', ex.status === 403, { message: `run of ${wf.canvasId}${config.disabledCanvasId ? ' (WFCHECK_DISABLED_CANVAS_ID)' : ` ("${wf.title}")`}`, expected: 'HTTP 403', actual: describe(ex), exchangeId: ex.record.id });
+      found = true;
+      break;
+    }
+    await cleanup(api, ex);
+  }
+  if (!found) verdict.notRun('RUN-403-API-DISABLED', 'no workflow with a disabled API was found (set WFCHECK_DISABLED_CANVAS_ID)');
+});
+
+test('invalid run bodies get 400 [RUN-400-INVALID-BODY]', async ({ api, verdict, discovery }) => {
+  const wf = withoutRequired(candidates(discovery));
+  test.skip(!wf, 'no discovered workflow runs without required variables');
+  const bodies: [string, string][] = [
+    ['not JSON', '{"variables": {'],
+    ['a JSON array', '[1, 2, 3]'],
+    ['a JSON string', '"variables"'],
+    ['variables not an object', '{"variables": "text"}'],
+  ];
+  for (const [label, body] of bodies) {
+    const ex = await api.send({ method: 'POST', path: `/openapi/workflow/${encodeURIComponent(wf!.canvasId)}/run`, raw: { body, contentType: 'application/json' }, label });
+    const required = label !== 'variables not an object';
+    if (required) verdict.must('RUN-400-INVALID-BODY', ex.status === 400, { message: `run body that is ${label}: ${body}`, expected: 'HTTP 400', actual: describe(ex), exchangeId: ex.record.id });
+    else verdict.observe('RUN-400-INVALID-BODY', 'run with "variables" that is not an object', describe(ex), ex.record.id);
+    await cleanup(api, ex);
+  }
+});
+
+test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSING-REQUIRED-VARIABLE] [RUN-400-UNKNOWN-FILE-KEY]', async ({ api, verdict, faker, discovery }) => {
+  const list = runnable(candidates(discovery));
+  const withRequired = list.find((w) => (w.plan?.variables ?? []).some((v) => v.required));
+  if (withRequired) {
+    const prepared = await prepareRun(api, faker, withRequired.plan!);
+    const missing = (withRequired.plan!.variables ?? []).find((v) => v.required)!;
+    const values = { ...prepared.values };
+    delete values[missing.name];
+    const ex = await api.run(withRequired.canvasId, runBody(values));
+    verdict.should('RUN-400-MISSING-REQUIRED-VARIABLE', ex.status === 400, { message: `run of ${withRequired.canvasId} without required variable ${missing.name}`, expected: 'HTTP 400', actual: describe(ex), exchangeId: ex.record.id });
+    await cleanup(api, ex);
+  } else verdict.notRun('RUN-400-MISSING-REQUIRED-VARIABLE', 'no discovered workflow has a required variable');
+
+  const withFile = list.find((w) => hasVariableType(w, 'resource'));
+  if (withFile) {
+    const prepared = await prepareRun(api, faker, withFile.plan!);
+    const fileVar = (withFile.plan!.variables ?? []).find((v) => v.variableType === 'resource')!;
+    const values = { ...prepared.values, [fileVar.name]: `wfcheck-never-uploaded-${faker.string.alphanumeric(16)}` };
+    const ex = await api.run(withFile.canvasId, runBody(values));
+    verdict.should('RUN-400-UNKNOWN-FILE-KEY', ex.status === 400, { message: `run of ${withFile.canvasId} with a fileKey upload never returned for ${fileVar.name}`, expected: 'HTTP 400', actual: describe(ex), exchangeId: ex.record.id });
+    await cleanup(api, ex);
+  } else verdict.notRun('RUN-400-UNKNOWN-FILE-KEY', 'no discovered workflow has a resource variable');
+});
+
+/** Rejected = a 4xx; the code (E2004/E2005) is recorded, since error bodies are not specified. */
+function rejected(ex: Exchange): boolean {
+  return ex.status !== undefined && ex.status >= 400 && ex.status < 500;
+}
+
+test('requests over the payload and content limits are rejected; requests under them are not [LIMIT-PAYLOAD-100KB] [LIMIT-CONTENT-100K] [LIMIT-WITHIN-ACCEPTED] [LIMIT-OPERATIONS]', async ({ api, verdict, faker, discovery }) => {
+  const wf = runnable(candidates(discovery)).find((w) => hasVariableType(w, 'string'));
+  const canvasId = wf?.canvasId ?? withoutRequired(candidates(discovery))?.canvasId;
+  test.skip(!canvasId, 'no runnable workflow was discovered');
+  const prepared = wf ? await prepareRun(api, faker, wf.plan!) : { values: {} };
+  const stringVar = (wf?.plan?.variables ?? []).find((v) => v.variableType === 'string')?.name ?? 'wfcheck_padding';
+
+  // Over 100KB in total while every value stays far below 100k characters: only the payload limit applies.
+  const chunks = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`wfcheck_pad_${i}`, 'p'.repeat(4_000)]));
+  const overPayload = await api.run(canvasId!, runBody({ ...prepared.values, ...chunks }), { label: 'run payload > 100KB' });
+  verdict.must('LIMIT-PAYLOAD-100KB', rejected(overPayload), { message: `run with a ${Math.round(JSON.stringify(chunks).length / 1024)}KB body (30 values of 4k characters)`, expected: 'rejected (4xx, code E2005)', actual: describe(overPayload), exchangeId: overPayload.record.id });
+  verdict.observe('LIMIT-OPERATIONS', 'run over 100KB', describe(overPayload), overPayload.record.id);
+  await cleanup(api, overPayload);
+
+  const genOver = await api.generate({ query: 'Summarise a document', wfcheck_padding: 'p'.repeat(PAYLOAD_LIMIT_BYTES + 2_048) }, { label: 'generate payload > 100KB' });
+  verdict.must('LIMIT-PAYLOAD-100KB', rejected(genOver), { message: 'generate with a body over 100KB', expected: 'rejected (4xx, code E2005)', actual: describe(genOver), exchangeId: genOver.record.id });
+  verdict.observe('LIMIT-OPERATIONS', 'generate over 100KB', describe(genOver), genOver.record.id);
+
+  // Content just over 100k characters in one value (the body stays near the payload limit, so either code may answer).
+  const longText = faker.lorem.paragraphs(400).replace(/\s+/g, ' ');
+  const overContent = longText.padEnd(CONTENT_LIMIT_CHARS + 500, ' x').slice(0, CONTENT_LIMIT_CHARS + 500);
+  const genLong = await api.generate({ query: overContent }, { label: 'generate query > 100k characters' });
+  verdict.must('LIMIT-CONTENT-100K', rejected(genLong), { message: `generate with a query of ${overContent.length} characters`, expected: 'rejected (4xx, code E2004 or E2005)', actual: describe(genLong), exchangeId: genLong.record.id });
+  verdict.observe('LIMIT-OPERATIONS', 'generate content over 100k characters', describe(genLong), genLong.record.id);
+  const runLong = await api.run(canvasId!, runBody({ ...prepared.values, [stringVar]: overContent }), { label: 'run value > 100k characters' });
+  verdict.must('LIMIT-CONTENT-100K', rejected(runLong), { message: `run with a value of ${overContent.length} characters`, expected: 'rejected (4xx, code E2004 or E2005)', actual: describe(runLong), exchangeId: runLong.record.id });
+  verdict.observe('LIMIT-OPERATIONS', 'run content over 100k characters', describe(runLong), runLong.record.id);
+  await cleanup(api, runLong);
+
+  // Under both limits: allowed. A rejection for another reason (e.g. a target refusing the value) is not a size verdict.
+  const under = longText.padEnd(60_000, ' y').slice(0, 60_000);
+  for (const [label, send] of [
+    ['run with a 60k-character value', () => api.run(canvasId!, runBody({ ...prepared.values, [stringVar]: under }), { label: 'run under the limits' })],
+    ['generate with a 60k-character query', () => api.generate({ query: under }, { label: 'generate under the limits' })],
+  ] as const) {
+    const ex = await send();
+    const code = errCodeOf(ex);
+    if (ex.status === 200 || code === 'E2004' || code === 'E2005' || ex.status === 413) {
+      verdict.should('LIMIT-WITHIN-ACCEPTED', ex.status === 200, { message: label, expected: 'not rejected for its size', actual: describe(ex), exchangeId: ex.record.id });
+    } else {
+      verdict.notRun('LIMIT-WITHIN-ACCEPTED', `${label} was answered ${describe(ex)}, not a size rejection`);
+    }
+    await cleanup(api, ex);
+  }
+});
+
+const ODD_IDS: [string, string][] = [
+  ['very long', 'w'.repeat(2_000)],
+  ['unicode', '工作流-🚀-ñ-\u202e-ü'],
+  ['traversal-looking', '../../../etc/passwd'],
+  ['encoded traversal', '..%2F..%2Fadmin'],
+  ['three dots', '...'],
+  ['null byte', 'abc\u0000def'],
+  ['markup', '<script>alert(1)</script>'],
+  ['SQL-looking', "' OR '1'='1' --"],
+  ['whitespace', '  spaced id  '],
+  ['JSON-looking', '{"$ne":null}'],
+];
+
+test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', async ({ api, verdict }) => {
+  for (const [label, id] of ODD_IDS) {
+    const calls: Promise<Exchange>[] = [
+      api.run(id, { variables: {} }, { label: `odd id (${label})`, allowFault: true }),
+      api.status(id, { label: `odd id (${label})`, allowFault: true }),
+      api.output(id, { label: `odd id (${label})`, allowFault: true }),
+      api.abort(id, { label: `odd id (${label})`, allowFault: true }),
+      api.detail(id, { label: `odd id (${label})`, allowFault: true }),
+      api.generate({ query: 'Summarise a document', canvasId: id }, { label: `odd id (${label})`, allowFault: true }),
+    ];
+    for (const ex of await Promise.all(calls)) {
+      verdict.must('ODD-IDS-NO-5XX', ex.status !== undefined && ex.status < 500, { message: `${ex.record.method} with a ${label} id`, expected: 'a status below 500', actual: describe(ex), exchangeId: ex.record.id });
+      await cleanup(api, ex);
+    }
+  }
+});
