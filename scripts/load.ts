@@ -5,7 +5,10 @@
  *                   [--scenarios lifecycle,readMix,uploads,statusRead] [--duration 30s]
  *                   [--vus-scale N] [--seed N] [--run NAME] [--no-dashboard]
  *                   [--contract-sample 0..1] [--baseline FILE [--tolerance PCT]]
- *                   [--save-baseline FILE] [--prepare-only]
+ *                   [--save-baseline FILE] [--prepare-only] [--k6-archive]
+ *
+ * --k6-archive packs script, modules and seeded data into one k6 archive
+ * (reports/load/<run>/wfcheck-load.tar) for load/k8s/testrun.yaml.
  *
  * Target: BASE_URL + API_KEY from the environment, else the reference target
  * (booted as for conformance). Reports: reports/load/<run>/ (summary.txt,
@@ -25,6 +28,7 @@ import { K6_EXIT, runK6 } from '../load/node/run-k6.ts';
 import { acquireTarget } from '../load/node/target.ts';
 import { REPO_ROOT, runDir } from '../load/node/run-dir.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
+import { buildArchive } from '../load/node/archive.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,13 +44,15 @@ const { values: args } = parseArgs({
     tolerance: { type: 'string' },
     'save-baseline': { type: 'string' },
     'prepare-only': { type: 'boolean', default: false },
+    'k6-archive': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
 });
 
 function usage(): string {
-  return readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 17).map((l) => l.replace(/^ \*\/?\s?/, '')).join('\n');
+  const source = readFileSync(new URL(import.meta.url), 'utf8');
+  return source.slice(source.indexOf('/**') + 3, source.indexOf('*/')).split('\n').map((l) => l.replace(/^ \* ?/, '')).join('\n').trim();
 }
 
 async function main(): Promise<number> {
@@ -64,6 +70,13 @@ async function main(): Promise<number> {
     return 0;
   }
   const k6 = await ensureK6();
+  if (args['k6-archive']) {
+    const out = join(dir, 'wfcheck-load.tar');
+    buildArchive({ k6, out, dataFile, profile, seed, scenarios: args.scenarios, duration: args.duration });
+    console.log(out);
+    console.error(`k6 archive written; next: kubectl create configmap wfcheck-load --from-file=wfcheck-load.tar=${relative(process.cwd(), out)} (see load/k8s/README.md)`);
+    return 0;
+  }
   const target = await acquireTarget();
   let result;
   try {
