@@ -13,6 +13,7 @@ export default defineConfig({
     {
       name: 'harness',
       testDir: '.',
+      testIgnore: ['.cache/**', '**/node_modules/**', 'reports/**'],
       testMatch: ['contracts/**/*.test.ts', 'fixtures/**/*.test.ts', 'load/**/*.test.ts', 'scripts/**/*.test.ts'],
       timeout: 120_000,
     },

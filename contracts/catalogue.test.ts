@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { REQUIREMENTS, OPERATION_PREFIX, requirement, hasRequirement, type OperationId } from './requirements.ts';
 import { ERROR_CODES } from './error-codes.ts';
-import { checkResponse, OPERATION_IDS } from './check.ts';
+import { checkResponse, OPERATION_IDS, type ResponseUnderCheck } from './check.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -147,10 +147,10 @@ test('the k6 bundle imports nothing and gives the same findings as the checking 
   expect(text).not.toMatch(/^\s*import\s/m);
   expect(text).not.toMatch(/\brequire\(\s*["']/);
   const bundle = await import(bundlePath);
-  const cases = [
-    { operation: 'getExecutionStatus' as const, status: 200, headers: {}, body: '{"success":true,"data":{"status":"queued"}}' },
-    { operation: 'runWorkflow' as const, status: 200, headers: { 'content-type': 'application/json' }, body: '{"success":true,"data":{"executionId":"e","x":1}}' },
-    { operation: 'searchWorkflows' as const, status: 503, headers: {}, body: '<html>' },
+  const cases: ResponseUnderCheck[] = [
+    { operation: 'getExecutionStatus', status: 200, headers: {}, body: '{"success":true,"data":{"status":"queued"}}' },
+    { operation: 'runWorkflow', status: 200, headers: { 'content-type': 'application/json' }, body: '{"success":true,"data":{"executionId":"e","x":1}}' },
+    { operation: 'searchWorkflows', status: 503, headers: {}, body: '<html>' },
   ];
   for (const c of cases) {
     const found = bundle.checkResponse(c);
