@@ -85,7 +85,7 @@ export function send(cfg: LoadConfig, call: Call): Response {
     // Status 0 means no HTTP response at all (refused, reset, timeout): a transport failure that
     // http_req_failed counts and k6 logs, not a statement of the service about its contract.
     if (res.status !== 0) {
-      checkContract({ operation: call.operation, method: call.method, url, status: res.status, headers: res.headers, body: bodyText(res) }, cfg.contractSample);
+      checkContract({ operation: call.operation, method: call.method, url, status: res.status, headers: res.headers, body: bodyText(res) }, { sample: cfg.contractSample, memo: cfg.contractMemo });
     }
     if (res.status !== 429) return res;
     rateLimited.add(1, { operation: call.operation });

@@ -16,6 +16,8 @@ export interface LoadConfig {
   seed: number;
   /** Share of responses that go through the contract checks (1 = every response). */
   contractSample: number;
+  /** Reuse verdicts for byte-identical responses (exact: the check is a pure function of them). */
+  contractMemo: boolean;
   pollIntervalMs: number;
   workflowTimeoutMs: number;
   rateLimitRetries: number;
@@ -53,6 +55,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadConfig 
     vusScale: numberFrom(env, 'VUS_SCALE', 1),
     seed: Math.trunc(numberFrom(env, 'SEED', 1)),
     contractSample,
+    contractMemo: env.CONTRACT_CHECK_MEMO !== '0',
     pollIntervalMs: numberFrom(env, 'POLL_INTERVAL_MS', 250),
     workflowTimeoutMs: numberFrom(env, 'WORKFLOW_TIMEOUT_MS', 60_000),
     rateLimitRetries: numberFrom(env, 'RATE_LIMIT_RETRIES', 4),

@@ -2,22 +2,37 @@
  * Contract checks on load traffic, through the generated validators bundle
  * (k6 cannot import node_modules, so the checking API is shipped as a
  * dependency-free ES module and imported by relative path).
+ *
+ * Cost matters here: in k6's JavaScript runtime one check takes a few hundred
+ * microseconds, which halves a saturated generator's throughput (measured by
+ * `npm run bench:load`). Two measures keep every response checked at a
+ * fraction of that cost:
+ *  - verdicts are memoised per VU: the check is a pure function of
+ *    (operation, status, content type, body), and under load most bodies
+ *    repeat byte for byte (finished executions, details, search pages);
+ *  - one metric sample per response (a Rate whose sample count is also the
+ *    number of checked responses); warnings are counted only when they occur.
+ * Sampling (CONTRACT_CHECK_SAMPLE < 1) remains available but is off by default.
  */
 import * as bundle from '../../contracts/generated/check.k6.js';
 import type { checkResponse as CheckResponse, Violation } from '../../contracts/check.ts';
 import type { OperationId } from './operations.ts';
-import { contractChecked, contractViolations, contractWarnings } from './metrics.ts';
+import { contractViolations, contractWarnings } from './metrics.ts';
 
 /** Prefix of the log line carrying one violating response as JSON; `npm run load` collects these into the report. */
 export const VIOLATION_LOG_MARKER = 'CONTRACT-VIOLATION ';
 
 /** At most this many violating responses are logged per VU, so a broken target cannot flood the output. */
 const MAX_LOGGED_PER_VU = 5;
+/** Memo bounds per VU: small, so memory per VU stays low. */
+const MEMO_ENTRIES = 64;
+const MEMO_MAX_BODY = 8 * 1024;
 
 /** The bundle is the checking API compiled for k6; its types are those of contracts/check.ts. */
 const checkResponse = bundle.checkResponse as typeof CheckResponse;
 let logged = 0;
 let seen = 0;
+const memo = new Map<string, Violation[]>();
 
 export interface CheckedExchange {
   operation: OperationId;
@@ -27,6 +42,8 @@ export interface CheckedExchange {
   headers: Record<string, string>;
   body: string;
 }
+
+export interface CheckSettings { sample: number; memo: boolean }
 
 /**
  * Sampling is deterministic (every k-th response of a VU) so a rerun with the
@@ -45,23 +62,47 @@ function lowerCaseKeys(headers: Record<string, string>): Record<string, string> 
   return out;
 }
 
-export function checkContract(x: CheckedExchange, sample: number): Violation[] {
-  if (!selected(sample)) return [];
-  const violations = checkResponse({ operation: x.operation, status: x.status, headers: lowerCaseKeys(x.headers), body: x.body });
-  const must = violations.filter((v) => v.level === 'must');
-  const should = violations.filter((v) => v.level === 'should');
-  const tags = { operation: x.operation };
-  contractChecked.add(1, tags);
-  contractViolations.add(must.length > 0, tags);
-  contractWarnings.add(should.length > 0, tags);
-  if ((must.length > 0 || should.length > 0) && logged < MAX_LOGGED_PER_VU) {
+function contentType(headers: Record<string, string>): string {
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === 'content-type') return v;
+  return '';
+}
+
+/**
+ * The memo key holds every input the check reads except headers other than
+ * the content type, which is the only header the checking API inspects.
+ */
+function check(x: CheckedExchange, useMemo: boolean): Violation[] {
+  if (!useMemo || x.body.length > MEMO_MAX_BODY) {
+    return checkResponse({ operation: x.operation, status: x.status, headers: lowerCaseKeys(x.headers), body: x.body });
+  }
+  const key = `${x.operation}\n${x.status}\n${contentType(x.headers)}\n${x.body}`;
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const result = checkResponse({ operation: x.operation, status: x.status, headers: lowerCaseKeys(x.headers), body: x.body });
+  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string); // oldest first
+  memo.set(key, result);
+  return result;
+}
+
+export function checkContract(x: CheckedExchange, settings: CheckSettings): Violation[] {
+  if (!selected(settings.sample)) return [];
+  const violations = check(x, settings.memo);
+  let must = false;
+  let should = false;
+  for (const v of violations) {
+    if (v.level === 'must') must = true;
+    else if (v.level === 'should') should = true;
+  }
+  contractViolations.add(must);
+  if (should) contractWarnings.add(1);
+  if ((must || should) && logged < MAX_LOGGED_PER_VU) {
     logged++;
     console.warn(VIOLATION_LOG_MARKER + JSON.stringify({
       operation: x.operation,
       request: `${x.method} ${x.url}`,
       status: x.status,
       bodyExcerpt: x.body.slice(0, 500),
-      violations: [...must, ...should],
+      violations: violations.filter((v) => v.level !== 'observe'),
     }));
   }
   return violations;

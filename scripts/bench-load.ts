@@ -1,0 +1,158 @@
+/**
+ * npm run bench:load — measures the load generator itself, side by side in
+ * one run against the same reference target:
+ *   1. k6 req/s on the status-read scenario vs wrk on the same endpoint (goal ≥ 0.5),
+ *   2. k6 throughput with contract checks on every response vs off (goal ≥ 0.8),
+ *      with the suite's default memoised verdicts and without them (raw check cost),
+ *   3. k6 memory per VU (peak RSS at two VU counts).
+ * Rounds alternate the tools so drift on a shared machine hits all of them.
+ *
+ *   npm run bench:load -- [--rounds 3] [--seconds 10] [--connections 10]
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureK6 } from './ensure-k6.ts';
+import { bootTarget } from './target.ts';
+import { writeLoadData } from '../load/node/prepare-data.ts';
+import { runK6 } from '../load/node/run-k6.ts';
+import { REPORTS_ROOT } from '../load/node/run-dir.ts';
+import { table } from '../load/lib/report.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+  },
+});
+const ROUNDS = Number(args.rounds);
+const SECONDS = Number(args.seconds);
+const CONNECTIONS = Number(args.connections);
+const SEED = 4242;
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+
+async function api(baseUrl: string, key: string, path: string, init: RequestInit = {}): Promise<any> {
+  const res = await fetch(baseUrl + path, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+  return res.json();
+}
+
+/** Executions to read: one run of each workflow without required variables (what a status poller reads). */
+async function executions(baseUrl: string, key: string): Promise<string[]> {
+  const list = (await api(baseUrl, key, '/openapi/workflows?page=1&pageSize=50')).data as { canvasId: string }[];
+  const ids: string[] = [];
+  for (const w of list) {
+    const r = await api(baseUrl, key, `/openapi/workflow/${w.canvasId}/run`, { method: 'POST', body: JSON.stringify({ variables: {} }) });
+    if (r?.data?.executionId) ids.push(r.data.executionId);
+  }
+  await new Promise((ok) => setTimeout(ok, 1500));
+  return ids;
+}
+
+function wrk(baseUrl: string, key: string, ids: string[], dir: string): number {
+  const url = new URL(baseUrl);
+  const script = join(dir, 'status.lua');
+  // The key lives in a private temp file, not on the command line.
+  writeFileSync(script, [
+    `wrk.headers["Authorization"] = "Bearer ${key}"`,
+    `local ids = { ${ids.map((i) => JSON.stringify(i)).join(', ')} }`,
+    'local n = 0',
+    'request = function()',
+    '  n = n % #ids + 1',
+    `  return wrk.format("GET", "${url.pathname}/openapi/workflow/" .. ids[n] .. "/status")`,
+    'end',
+  ].join('\n'), { mode: 0o600 });
+  const out = execFileSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', script, `${url.origin}/`], { encoding: 'utf8' });
+  const m = out.match(/Requests\/sec:\s+([\d.]+)/);
+  const non2xx = out.match(/Non-2xx or 3xx responses:\s+(\d+)/);
+  if (non2xx) throw new Error(`wrk saw ${non2xx[1]} non-2xx answers: the comparison would be meaningless`);
+  if (!m) throw new Error(`cannot read wrk output:\n${out}`);
+  return Number(m[1]);
+}
+
+interface K6Figures { reqPerSec: number; peakRssKb?: number }
+
+async function k6Run(k6: string, baseUrl: string, key: string, dir: string, name: string, env: Record<string, string>, vusScale = 1): Promise<K6Figures> {
+  const reportDir = join(dir, name);
+  const dataFile = join(dir, 'load-data.json');
+  const r = await runK6({
+    k6, baseUrl, apiKey: key, profile: 'throughput', seed: SEED, reportDir, dataFile,
+    scenarios: 'statusRead', duration: `${SECONDS}s`, quiet: true,
+    // Short trial waits: the status-read scenario only needs execution ids.
+    env: { WORKFLOW_TIMEOUT_MS: '3000', VUS_SCALE: String(vusScale), ...env },
+  });
+  if (!r.report) throw new Error(`k6 run ${name} wrote no report (exit ${r.exitCode}); see ${reportDir}/k6.log`);
+  const reads = r.report.metrics['http_req_duration{operation:getExecutionStatus}']?.values.count ?? 0;
+  // Setup's few status polls are included; they are < 0.1% of the scenario's reads.
+  return { reqPerSec: reads / SECONDS, peakRssKb: r.peakRssKb };
+}
+
+async function main(): Promise<void> {
+  const hasWrk = spawnSync('wrk', ['-v']).error === undefined;
+  const k6 = await ensureK6();
+  const target = await bootTarget({ log: (l) => console.error(l) });
+  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-bench-load-'));
+  try {
+    const key = target.tenants[0].apiKey;
+    writeLoadData(join(dir, 'load-data.json'), SEED);
+    const ids = await executions(target.baseUrl, key);
+    console.error(`target ${target.how} at ${target.baseUrl}; ${ids.length} executions; ${ROUNDS} rounds × ${SECONDS}s, ${CONNECTIONS} connections/VUs`);
+    const wrkRps: number[] = [];
+    const on: number[] = [];
+    const off: number[] = [];
+    const raw: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      if (hasWrk) { wrkRps.push(wrk(target.baseUrl, key, ids, dir)); console.error(`round ${round}: wrk ${wrkRps.at(-1)!.toFixed(0)} req/s`); }
+      on.push((await k6Run(k6, target.baseUrl, key, dir, `on-${round}`, { CONTRACT_CHECK_SAMPLE: '1' })).reqPerSec);
+      console.error(`round ${round}: k6, checks on ${on.at(-1)!.toFixed(0)} req/s`);
+      off.push((await k6Run(k6, target.baseUrl, key, dir, `off-${round}`, { CONTRACT_CHECK_SAMPLE: '0' })).reqPerSec);
+      console.error(`round ${round}: k6, checks off ${off.at(-1)!.toFixed(0)} req/s`);
+      raw.push((await k6Run(k6, target.baseUrl, key, dir, `raw-${round}`, { CONTRACT_CHECK_SAMPLE: '1', CONTRACT_CHECK_MEMO: '0' })).reqPerSec);
+      console.error(`round ${round}: k6, checks on without memo ${raw.at(-1)!.toFixed(0)} req/s`);
+    }
+    // Memory per VU: idle-ish VUs (think time) at two counts; the difference divided by the VU difference.
+    const lowVus = 10;
+    const highVus = 200;
+    const memLow = await k6Run(k6, target.baseUrl, key, dir, 'mem-low', { THINK_TIME_S: '0.5' }, lowVus / 10);
+    const memHigh = await k6Run(k6, target.baseUrl, key, dir, 'mem-high', { THINK_TIME_S: '0.5' }, highVus / 10);
+    const perVuKb = memLow.peakRssKb && memHigh.peakRssKb ? (memHigh.peakRssKb - memLow.peakRssKb) / (highVus - lowVus) : undefined;
+
+    const k6On = median(on);
+    const k6Off = median(off);
+    const k6Raw = median(raw);
+    const wrkMedian = hasWrk ? median(wrkRps) : undefined;
+    const figures = {
+      wrkReqPerSec: wrkMedian, k6ChecksOnReqPerSec: k6On, k6ChecksOffReqPerSec: k6Off,
+      k6VsWrk: wrkMedian ? k6On / wrkMedian : undefined, k6VsWrkChecksOff: wrkMedian ? k6Off / wrkMedian : undefined,
+      checksOnVsOff: k6On / k6Off, checksOnWithoutMemoVsOff: k6Raw / k6Off, k6ChecksOnWithoutMemoReqPerSec: k6Raw,
+      peakRssKb: { [lowVus]: memLow.peakRssKb, [highVus]: memHigh.peakRssKb }, memoryPerVuKb: perVuKb,
+      rounds: { wrk: wrkRps, on, off, raw }, seconds: SECONDS, connections: CONNECTIONS, target: target.how,
+    };
+    const f = (n: number | undefined, d = 0) => (n === undefined ? 'n/a' : n.toFixed(d));
+    console.log(table([
+      ['measure', 'value', 'goal'],
+      ['wrk, status read (req/s, median)', hasWrk ? f(wrkMedian) : 'wrk not installed', ''],
+      ['k6, status read, checks on (req/s)', f(k6On), ''],
+      ['k6, status read, checks off (req/s)', f(k6Off), ''],
+      ['k6, status read, checks on, no memo (req/s)', f(k6Raw), ''],
+      ['k6 (checks on) / wrk', f(figures.k6VsWrk, 2), '≥ 0.5'],
+      ['k6 (checks off) / wrk', f(figures.k6VsWrkChecksOff, 2), ''],
+      ['k6 checks on / off', f(figures.checksOnVsOff, 2), '≥ 0.8'],
+      ['k6 checks on without memo / off', f(figures.checksOnWithoutMemoVsOff, 2), ''],
+      [`k6 peak RSS at ${lowVus} / ${highVus} VUs (MiB)`, `${f((memLow.peakRssKb ?? 0) / 1024, 1)} / ${f((memHigh.peakRssKb ?? 0) / 1024, 1)}`, ''],
+      ['k6 memory per VU (KiB)', f(perVuKb), ''],
+    ]));
+    mkdirSync(REPORTS_ROOT, { recursive: true });
+    const out = join(REPORTS_ROOT, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`);
+    console.error(`figures written to ${out}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await target.stop();
+  }
+}
+
+main().catch((err: Error) => { console.error(`bench:load failed: ${err.message}`); process.exit(1); });
