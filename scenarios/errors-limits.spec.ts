@@ -28,15 +28,15 @@ async function cleanup(api: Parameters<typeof abortQuietly>[0], ex: Exchange): P
 test('unknown canvases and executions get 404 on every operation [RUN-404-UNKNOWN-CANVAS] [DETAIL-404-UNKNOWN-CANVAS] [STATUS-404-UNKNOWN-EXECUTION] [OUTPUT-404-UNKNOWN-EXECUTION] [ABORT-404-UNKNOWN-EXECUTION]', async ({ api, verdict, faker }) => {
   const canvasId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
   const executionId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
-  const cases: [string, Promise<Exchange>][] = [
-    ['RUN-404-UNKNOWN-CANVAS', api.run(canvasId, { variables: {} })],
-    ['DETAIL-404-UNKNOWN-CANVAS', api.detail(canvasId)],
-    ['STATUS-404-UNKNOWN-EXECUTION', api.status(executionId)],
-    ['OUTPUT-404-UNKNOWN-EXECUTION', api.output(executionId)],
-    ['ABORT-404-UNKNOWN-EXECUTION', api.abort(executionId)],
+  const cases: [string, () => Promise<Exchange>][] = [
+    ['RUN-404-UNKNOWN-CANVAS', () => api.run(canvasId, { variables: {} })],
+    ['DETAIL-404-UNKNOWN-CANVAS', () => api.detail(canvasId)],
+    ['STATUS-404-UNKNOWN-EXECUTION', () => api.status(executionId)],
+    ['OUTPUT-404-UNKNOWN-EXECUTION', () => api.output(executionId)],
+    ['ABORT-404-UNKNOWN-EXECUTION', () => api.abort(executionId)],
   ];
-  for (const [id, pending] of cases) {
-    const ex = await pending;
+  for (const [id, send] of cases) {
+    const ex = await send();
     verdict.must(id, ex.status === 404, { message: `${ex.record.method} ${ex.record.url.replace(/^.*\/v1/, '')}`, expected: 'HTTP 404', actual: describe(ex), exchangeId: ex.record.id });
   }
 });
