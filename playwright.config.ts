@@ -22,6 +22,8 @@ export default defineConfig({
       testDir: 'scenarios',
       testMatch: '**/*.spec.ts',
       timeout: 60_000,
+      // Tests are independent (each discovers what it needs), so they spread over all workers.
+      fullyParallel: true,
     },
   ],
 });

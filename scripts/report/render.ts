@@ -9,7 +9,7 @@ import { redactSecrets } from '../redact.ts';
 const ICON: Record<VerdictValue, string> = { pass: '✅ pass', fail: '❌ FAIL', warn: '⚠️ warn', waived: '🟡 waived', observed: '👁 observed', 'not-run': '⏸ not run' };
 
 export function headline(r: ConformanceReport): string {
-  if (r.exitCode === 1) return `FAIL — ${r.summary.newFailures} unwaived failing requirement(s)`;
+  if (r.exitCode === 1) return `FAIL — ${r.summary.newFailures} unwaived failing requirement(s)${r.meta.incomplete ? `; run incomplete: ${r.meta.incomplete}` : ''}`;
   if (r.exitCode === 2) return `INCOMPLETE — ${r.meta.incomplete}`;
   return 'PASS — no unwaived failure';
 }
