@@ -14,8 +14,8 @@ export const K6_MODULE = 'go.k6.io/k6';
 export const REPO_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const TOOLS_BIN = join(REPO_ROOT, '.tools', 'bin');
 
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
     const candidate = join(dir, name);
     if (dir && existsSync(candidate)) return candidate;
   }
@@ -35,30 +35,39 @@ function versionOf(binary: string): string | undefined {
  * with `go install`. The project-local build comes before PATH so every run of
  * the harness uses the pinned release when it has been built.
  */
-export async function ensureK6(log: (line: string) => void = (l) => console.error(l)): Promise<string> {
-  const explicit = process.env.K6_BIN;
+export interface EnsureK6Options {
+  /** Environment to resolve K6_BIN and PATH from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Where the project-local build lives (default <repo>/.tools/bin). */
+  toolsBin?: string;
+}
+
+export async function ensureK6(log: (line: string) => void = (l) => console.error(l), options: EnsureK6Options = {}): Promise<string> {
+  const env = options.env ?? process.env;
+  const toolsBin = options.toolsBin ?? TOOLS_BIN;
+  const explicit = env.K6_BIN;
   if (explicit) {
     if (!versionOf(explicit)) throw new Error(`K6_BIN=${explicit} is not a working k6 binary`);
     return explicit;
   }
-  const local = join(TOOLS_BIN, 'k6');
+  const local = join(toolsBin, 'k6');
   if (existsSync(local) && versionOf(local)) return local;
-  const fromPath = onPath('k6');
+  const fromPath = onPath('k6', env);
   if (fromPath && versionOf(fromPath)) return fromPath;
 
-  const go = onPath('go');
+  const go = onPath('go', env);
   if (!go) {
     throw new Error(
       `k6 is not installed and Go is not available to build it.\n` +
       `Install k6 (https://grafana.com/docs/k6/latest/set-up/install-k6/) and put it on PATH or in K6_BIN,\n` +
-      `or install Go (https://go.dev/dl/) and rerun: the harness then builds ${K6_MODULE}@${K6_VERSION} into ${TOOLS_BIN}.`,
+      `or install Go (https://go.dev/dl/) and rerun: the harness then builds ${K6_MODULE}@${K6_VERSION} into ${toolsBin}.`,
     );
   }
-  mkdirSync(TOOLS_BIN, { recursive: true });
-  log(`k6 not found: building ${K6_MODULE}@${K6_VERSION} with ${go} into ${TOOLS_BIN} (first build takes a few minutes)…`);
+  mkdirSync(toolsBin, { recursive: true });
+  log(`k6 not found: building ${K6_MODULE}@${K6_VERSION} with ${go} into ${toolsBin} (first build takes a few minutes)…`);
   await new Promise<void>((ok, fail) => {
     const child = spawn(go, ['install', `${K6_MODULE}@${K6_VERSION}`], {
-      env: { ...process.env, GOBIN: TOOLS_BIN, CGO_ENABLED: process.env.CGO_ENABLED ?? '0' },
+      env: { ...env, GOBIN: toolsBin },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child.on('error', fail);
