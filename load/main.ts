@@ -44,6 +44,10 @@ export const options: Options = {
   } as Scenario])),
   thresholds: buildThresholds(operations, cfg.scenarios.includes('lifecycle'), cfg.slo),
   summaryTrendStats: TREND_STATS,
+  // No `url` tag: it carries execution and canvas ids, one series per id in any output;
+  // `name` (the path template) and `operation` identify requests instead. Fewer tags also
+  // make each sample cheaper for the generator.
+  systemTags: ['status', 'method', 'name', 'group', 'check', 'error', 'error_code', 'scenario', 'expected_response'],
   setupTimeout: '120s',
 };
 
