@@ -8,8 +8,10 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Violation } from '../../contracts/check.ts';
 
-export type Level = 'must' | 'should' | 'observe';
+import type { Level } from '../../contracts/requirements.ts';
+export type { Level };
 
 export interface TestRef {
   /** Playwright test id (stable for a given file + title). */
@@ -36,14 +38,8 @@ export interface ExchangeRecord {
   curl: string;
 }
 
-export interface ViolationRecord {
-  requirementId: string;
-  level: Level;
-  pointer: string;
-  expected: string;
-  actual: string;
-  message: string;
-}
+/** A contract finding as the checking API reports it. */
+export type ViolationRecord = Violation;
 
 export type CheckOutcome = 'pass' | 'fail' | 'not-run';
 
