@@ -2,7 +2,7 @@
  * `npm run mutation`: proves the conformance suite catches real bugs and raises no false alarm.
  *
  *   npm run mutation -- [--only id,id] [--category c,c] [--kind bug,should,legal]
- *                       [--parallel N] [--workers N] [--seed N] [--timeout S] [--list]
+ *                       [--parallel N] [--workers N] [--seed N] [--timeout S] [--max-failures N] [--focus] [--list]
  *
  * For each mutant of fixtures/faults/catalogue.ts it starts a fresh reference target (in process),
  * puts the mutating proxy in front of it, runs the conformance run against the proxy exactly as a
@@ -14,6 +14,13 @@
  * - should (breaks should clauses): warned when one of its clauses is a warning.
  * - legal (only behaviour the spec leaves open): clean when the run passes; a failure is a false alarm.
  *
+ * A bug's run stops after --max-failures failed tests (default 6; 0 runs every test): by then the
+ * kill is established, and "by" lists the IDs failed up to that point. Legal variants always run in full.
+ *
+ * --focus runs, per mutant, only the tests citing its probe clauses (the CI subset uses it).
+ *
+ * Arguments after `--` go to every conformance run's test runner (e.g. `-- --grep-invert ODD-IDS`).
+ *
  * Writes reports/mutation/report.json and report.md (and each run's report under runs/<id>/).
  * Exit: 0 every bug killed and every legal variant clean; 1 otherwise; 2 the control run (the
  * unmodified target behind the proxy) failed, so no result would mean anything.
@@ -22,7 +29,7 @@ import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { kindOf, matchesAny, MUTANTS, type Mutant, type MutantKind } from '../fixtures/faults/catalogue.ts';
+import { kindOf, matchesAny, MUTANTS, probesOf, type Mutant, type MutantKind } from '../fixtures/faults/catalogue.ts';
 import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { prepareWorkspace, REFERENCE_BEHIND_PROXY_ENV, runConformance, verdictIds } from '../fixtures/faults/run-conformance.ts';
 import { startTarget } from '../fixtures/target/server.ts';
@@ -52,6 +59,8 @@ export interface MutantResult {
   exitCode: number | null;
   wallMs: number;
   hung: boolean;
+  /** Tests the run started (0 means the focus selected nothing, or the run never began). */
+  testsRun: number;
   proxyRequests: number;
   proxyErrors: string[];
   note?: string;
@@ -64,6 +73,18 @@ export interface MutationOptions {
   workers: number;
   timeoutS: number;
   log?: (line: string) => void;
+  /**
+   * A bug's run stops after this many failed tests (Playwright --max-failures): the kill is established
+   * by then, and every failed test costs a fresh test worker. Legal variants always run in full.
+   */
+  maxFailures: number;
+  /**
+   * Focused runs: each mutant runs only the tests whose titles cite its probe clauses (probesOf),
+   * the control runs the union of them. Fast (CI); a full run checks every test against every mutant.
+   */
+  focus?: boolean;
+  /** Extra arguments for each conformance run (after `--`, e.g. Playwright's --grep-invert). */
+  extraArgs?: string[];
   /** Keep each run's report under reports/mutation/runs/<id>/ (default true). */
   keepRuns?: boolean;
 }
@@ -97,7 +118,12 @@ function judge(m: Mutant, failed: string[], warned: string[], exitCode: number |
   return { outcome: hit.length > 0 ? 'warned' : 'missed', expectedHit: hit, note };
 }
 
-async function runOne(m: Mutant, workspace: string, o: MutationOptions): Promise<MutantResult> {
+/** Playwright --grep for tests citing any of the clauses (`*` patterns allowed). */
+export function grepFor(ids: readonly string[]): string {
+  return ids.map((id) => `\\[${id.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[A-Z0-9-]*')}\\]`).join('|');
+}
+
+async function runOne(m: Mutant, workspace: string, o: MutationOptions, focusIds?: string[]): Promise<MutantResult> {
   const target = await startTarget({});
   const [a, b] = target.tenants;
   const proxy = await startMutatingProxy(target.baseUrl, { A: a.apiKey, B: b?.apiKey }, m);
@@ -111,6 +137,12 @@ async function runOne(m: Mutant, workspace: string, o: MutationOptions): Promise
       seed: o.seed,
       timeoutS: o.timeoutS,
       workers: o.workers,
+      args: [
+        ...(focusIds?.length ? ['--grep', grepFor(focusIds)] : []),
+        '--',
+        ...(kindOf(m) === 'legal' || o.maxFailures <= 0 ? [] : [`--max-failures=${o.maxFailures}`]),
+        ...(o.extraArgs ?? []),
+      ],
       // A request deadline well under the default keeps latency bugs from dominating the wall time.
       env: { ...REFERENCE_BEHIND_PROXY_ENV, WFCHECK_REQUEST_TIMEOUT_MS: '5000' },
       logFile: o.keepRuns === false ? undefined : join(runDir, 'conformance.log'),
@@ -133,6 +165,7 @@ async function runOne(m: Mutant, workspace: string, o: MutationOptions): Promise
       exitCode: run.exitCode,
       wallMs: run.wallMs,
       hung: run.hung,
+      testsRun: run.report?.summary.tests.total ?? 0,
       proxyRequests: proxy.requests(),
       proxyErrors: proxy.errors().slice(0, 5),
     };
@@ -168,7 +201,8 @@ export async function runMutation(o: MutationOptions): Promise<MutationReport> {
   let done = 0;
   const worker = async (slot: string) => {
     for (let m = queue.shift(); m; m = queue.shift()) {
-      const r = await runOne(m, slot, o);
+      const focusIds = !o.focus ? undefined : m.id === CONTROL_ID ? [...new Set(o.mutants.flatMap((x) => (x.id === CONTROL_ID ? [] : probesOf(x))))] : probesOf(m);
+      const r = await runOne(m, slot, o, focusIds);
       results.push(r);
       done++;
       log(`[${done}/${o.mutants.length}] ${r.id.padEnd(36)} ${r.outcome.padEnd(16)} ${(r.wallMs / 1000).toFixed(1).padStart(6)} s  ${r.expectedHit.length ? 'by ' + r.expectedHit.join(', ') : r.failed.length ? 'failed: ' + r.failed.join(', ') : ''}${r.note ? `  (${r.note})` : ''}`);
@@ -258,7 +292,7 @@ function selectMutants(values: { only?: string; category?: string; kind?: string
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     options: {
       only: { type: 'string' },
       category: { type: 'string' },
@@ -267,13 +301,16 @@ async function main(): Promise<number> {
       workers: { type: 'string', default: '2' },
       seed: { type: 'string' },
       timeout: { type: 'string', default: '240' },
+      'max-failures': { type: 'string', default: '6' },
+      focus: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
+    allowPositionals: true,
   });
   if (values.help) {
-    console.log('usage: npm run mutation -- [--only id,id] [--category c,c] [--kind bug,should,legal] [--parallel N] [--workers N] [--seed N] [--timeout S] [--list]');
+    console.log('usage: npm run mutation -- [--only id,id] [--category c,c] [--kind bug,should,legal] [--parallel N] [--workers N] [--seed N] [--timeout S] [--max-failures N (0 = run in full)] [--focus] [--list] [-- <playwright args>]');
     return 0;
   }
   if (values.list) {
@@ -282,7 +319,7 @@ async function main(): Promise<number> {
   }
   const mutants = selectMutants(values);
   const seed = parseSeed(values.seed) ?? DEFAULT_MUTATION_SEED;
-  const opts: MutationOptions = { mutants, seed, parallel: Number(values.parallel), workers: Number(values.workers), timeoutS: Number(values.timeout) };
+  const opts: MutationOptions = { mutants, seed, parallel: Number(values.parallel), workers: Number(values.workers), timeoutS: Number(values.timeout), maxFailures: Number(values['max-failures']), focus: values.focus, extraArgs: positionals };
   if (!(opts.parallel >= 1) || !(opts.workers >= 1) || !(opts.timeoutS > 0)) throw new Error('--parallel, --workers and --timeout must be positive numbers');
   console.log(`mutation: ${mutants.length} mutants (${mutants.filter((m) => kindOf(m) === 'bug').length} bugs, ${mutants.filter((m) => kindOf(m) === 'should').length} should-level, ${mutants.filter((m) => kindOf(m) === 'legal').length} legal), seed ${seed}, ${opts.parallel} in parallel`);
   const report = await runMutation(opts);

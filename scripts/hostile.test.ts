@@ -1,0 +1,161 @@
+/**
+ * The harness against hostile targets (fixtures/hostile/): down, hang, connection reset, a 502 HTML
+ * page, invalid JSON, a 20 MB body, a slow drip. For each, the conformance run must
+ * - end by itself within its bound (--timeout) plus a margin for start-up and report writing,
+ * - exit non-zero,
+ * - write the full report (every catalogue requirement with a verdict),
+ * - name the fault (its transport-fault kind, or the failing clause that shows it).
+ * The load run must stop cleanly with its reason against a refused and a 502 target.
+ *
+ * Runs go two at a time (each in its own workspace) to keep the whole file near two minutes.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { REQUIREMENTS } from '../contracts/requirements.ts';
+import { HOSTILE_KINDS, startHostile, type HostileKind } from '../fixtures/hostile/servers.ts';
+import { prepareWorkspace, REPO_ROOT, runConformance, type ConformanceRunResult } from '../fixtures/faults/run-conformance.ts';
+import type { ConformanceReport } from './report/build.ts';
+
+/** The run's own deadline. */
+const BOUND_S = 15;
+/** Start-up of the runner and its workers, the backstop's grace and report writing, on a busy 2-core machine. */
+const MARGIN_S = 45;
+const REQUEST_TIMEOUT_MS = 2_000;
+const CONCURRENCY = 2;
+const FAKE_KEY = 'wfk_hostile_0123456789abcdef';
+
+/** How each fault must show in the report. */
+const NAMED: Record<HostileKind, (r: ConformanceReport) => boolean> = {
+  down: (r) => r.faults.some((f) => f.kind === 'connection-refused'),
+  hang: (r) => r.faults.some((f) => f.kind === 'timeout'),
+  reset: (r) => r.faults.some((f) => f.kind === 'connection-reset'),
+  'html-502': (r) => failureMessages(r).some((m) => /status 502 is not listed/.test(m)),
+  'invalid-json': (r) => failureMessages(r).some((m) => /body is not JSON/.test(m)),
+  'huge-body': (r) => r.faults.some((f) => f.kind === 'body-too-large'),
+  'slow-drip': (r) => r.faults.some((f) => f.kind === 'timeout'),
+};
+
+function failureMessages(r: ConformanceReport): string[] {
+  return [...r.requirements.flatMap((q) => q.failures.map((f) => f.message)), ...r.failedTests.map((t) => t.error ?? '')];
+}
+
+async function runAgainst(kind: HostileKind): Promise<ConformanceRunResult> {
+  const target = await startHostile(kind);
+  try {
+    return await runConformance({
+      cwd: prepareWorkspace(`hostile-${kind}`),
+      baseUrl: target.baseUrl,
+      apiKey: FAKE_KEY,
+      apiKeyB: `${FAKE_KEY}_b`,
+      seed: 7,
+      timeoutS: BOUND_S,
+      workers: 2,
+      env: { WFCHECK_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), WFCHECK_POLL_TIMEOUT_MS: '5000' },
+      graceMs: (MARGIN_S + 30) * 1000,
+    });
+  } finally {
+    await target.close();
+  }
+}
+
+/** Runs `fn` over `keys`, at most `size` at a time; each key's promise settles with its own run. */
+function inPool<K, T>(keys: readonly K[], size: number, fn: (k: K) => Promise<T>): Map<K, Promise<T>> {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  const acquire = () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((r) => waiting.push(r)));
+  const release = () => {
+    const w = waiting.shift();
+    if (w) w();
+    else free++;
+  };
+  return new Map(keys.map((k) => [k, acquire().then(() => fn(k)).finally(release)]));
+}
+
+/** Passes a 200 with a JSON content type and a body that is not JSON can honestly earn: its status line and its content type. */
+const HONEST_PASSES_ON_INVALID_JSON = /-HTTP-STATUS-LISTED$|^JSON-CONTENT-TYPE$/;
+const done = new Map<HostileKind, ConformanceRunResult>();
+
+function checkRun(kind: HostileKind, run: ConformanceRunResult): void {
+  done.set(kind, run);
+  console.log(`${kind}: exit ${run.exitCode}, ${(run.wallMs / 1000).toFixed(1)} s${run.hung ? ', HUNG' : ''}; faults ${[...new Set(run.report?.faults.map((f) => f.kind))].join(', ') || 'none'}; ${run.report?.meta.incomplete ?? 'complete'}`);
+  const tail = run.output.split('\n').slice(-15).join('\n');
+  const say = (what: string) => `[${kind}] ${what}`;
+  expect.soft(run.hung, say(`the run had to be killed:\n${tail}`)).toBe(false);
+  expect.soft(run.wallMs, say(`wall time ${run.wallMs} ms over the bound`)).toBeLessThan((BOUND_S + MARGIN_S) * 1000);
+  expect.soft([1, 2], say(`exit code ${run.exitCode}:\n${tail}`)).toContain(run.exitCode);
+  expect.soft(run.report, say(`no report.json:\n${tail}`)).toBeDefined();
+  const report = run.report;
+  if (!report) return;
+  expect.soft(existsSync(join(run.reportDir, 'report.md')), say('report.md')).toBe(true);
+  expect.soft(existsSync(join(run.reportDir, 'report.html')), say('report.html')).toBe(true);
+  // Complete: every clause of the catalogue is in the report with a verdict, none invented.
+  expect.soft(report.requirements.map((r) => r.id).sort(), say('catalogue coverage')).toEqual(REQUIREMENTS.map((r) => r.id).sort());
+  const verdicts = new Set(['pass', 'fail', 'warn', 'waived', 'observed', 'not-run']);
+  expect.soft(report.requirements.filter((r) => !verdicts.has(r.verdict)).map((r) => r.id), say('requirements without a verdict')).toEqual([]);
+  // Nothing passes against a target that never answers properly (invalid-json: see the test below).
+  if (kind !== 'invalid-json') expect.soft(report.requirements.filter((r) => r.verdict === 'pass').map((r) => r.id), say('passing requirements')).toEqual([]);
+  expect.soft(NAMED[kind](report), say(`fault not named; faults: ${JSON.stringify(report.faults.slice(0, 2))}; failures: ${failureMessages(report).slice(0, 2).join(' | ')}`)).toBe(true);
+}
+
+test('conformance against each hostile target ends within its bound, names the fault and writes the full report', async () => {
+  test.setTimeout((BOUND_S + MARGIN_S + 30) * 1000 * Math.ceil(HOSTILE_KINDS.length / CONCURRENCY));
+  const runs = inPool(HOSTILE_KINDS, CONCURRENCY, runAgainst);
+  for (const kind of HOSTILE_KINDS) {
+    await test.step(`${kind} target`, async () => checkRun(kind, await runs.get(kind)!));
+  }
+});
+
+test('a body that is not JSON earns no pass for the clauses about its content', async () => {
+  // Known defect of the conformance client (scenarios/support/client.ts, judge()): when a 200 body
+  // cannot be parsed, every schema clause of the operation is credited with a pass although none
+  // could be evaluated. Expected to fail until that is fixed; Playwright reports it once it passes.
+  test.fail(true, 'scenarios/support/client.ts judge() credits schema clauses of unparsable bodies');
+  test.setTimeout((BOUND_S + MARGIN_S + 30) * 1000);
+  const run = done.get('invalid-json') ?? (await runAgainst('invalid-json'));
+  expect(run.report).toBeDefined();
+  const vacuous = run.report!.requirements.filter((r) => r.verdict === 'pass' && !HONEST_PASSES_ON_INVALID_JSON.test(r.id)).map((r) => r.id);
+  expect(vacuous).toEqual([]);
+});
+
+// ---- load ---------------------------------------------------------------------------------------
+
+function runLoad(baseUrl: string, name: string): Promise<{ code: number | null; output: string; wallMs: number }> {
+  const started = Date.now();
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'load.ts'), '--profile', 'smoke', '--duration', '5s', '--run', name, '--no-dashboard'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, BASE_URL: baseUrl, API_KEY: FAKE_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c));
+    child.stderr.on('data', (c: Buffer) => (output += c));
+    const kill = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('close', (code) => {
+      clearTimeout(kill);
+      done({ code, output, wallMs: Date.now() - started });
+    });
+  });
+}
+
+for (const [kind, reason] of [
+  ['down', /connection refused/],
+  ['html-502', /CONTRACT-VIOLATION.*502|status\\?":502/],
+] as const) {
+  test(`the load run against a "${kind}" target stops cleanly with its reason`, async () => {
+    test.setTimeout(180_000);
+    const target = await startHostile(kind);
+    try {
+      const run = await runLoad(target.baseUrl, `hostile-${kind}`);
+      expect(run.code, run.output.slice(-2000)).toBe(2); // "the run could not be carried out"
+      expect(run.wallMs).toBeLessThan(90_000);
+      expect(run.output).toMatch(/test aborted: /);
+      expect(run.output).toMatch(reason);
+      expect(run.output).not.toContain(FAKE_KEY);
+    } finally {
+      await target.close();
+    }
+  });
+}
