@@ -2,6 +2,7 @@
  * npm run bench:load — measures the load generator itself, side by side in
  * one run against the same reference target:
  *   1. k6 req/s on the status-read scenario vs wrk on the same endpoint (goal ≥ 0.5),
+ *      with a bare k6 request loop as a reference for what the engine alone reaches,
  *   2. k6 throughput with contract checks on every response vs off (goal ≥ 0.8),
  *      with the suite's default memoised verdicts and without them (raw check cost),
  *   3. k6 memory per VU (peak RSS at two VU counts).
@@ -10,7 +11,7 @@
  *   npm run bench:load -- [--rounds 3] [--seconds 10] [--connections 10]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -73,6 +74,26 @@ function wrk(baseUrl: string, key: string, ids: string[], dir: string): number {
   return Number(m[1]);
 }
 
+/**
+ * The same reads with a bare k6 loop (one http.get per iteration, no suite code):
+ * separates what the engine costs from what the suite adds.
+ */
+async function k6Bare(k6: string, baseUrl: string, key: string, ids: string[], dir: string): Promise<number> {
+  const script = join(dir, 'bare.js');
+  writeFileSync(script, [
+    `const ids = ${JSON.stringify(ids)};`,
+    `const params = { headers: { Authorization: 'Bearer ' + __ENV.API_KEY } };`,
+    `export const options = { scenarios: { s: { executor: 'constant-vus', vus: ${CONNECTIONS}, duration: '${SECONDS}s' } }, summaryTrendStats: ['count'] };`,
+    `import http from 'k6/http';`,
+    `let n = 0;`,
+    `export default function () { n = (n + 1) % ids.length; http.get('${baseUrl}/openapi/workflow/' + ids[n] + '/status', params); }`,
+    `export function handleSummary(d) { return { '${join(dir, 'bare.json')}': JSON.stringify(d.metrics.http_reqs.values) }; }`,
+  ].join('\n'), { mode: 0o600 });
+  execFileSync(k6, ['run', '--quiet', script], { env: { ...process.env, API_KEY: key, K6_NO_USAGE_REPORT: 'true' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const values = JSON.parse(readFileSync(join(dir, 'bare.json'), 'utf8')) as { count: number };
+  return values.count / SECONDS;
+}
+
 interface K6Figures { reqPerSec: number; peakRssKb?: number }
 
 async function k6Run(k6: string, baseUrl: string, key: string, dir: string, name: string, env: Record<string, string>, vusScale = 1): Promise<K6Figures> {
@@ -104,8 +125,11 @@ async function main(): Promise<void> {
     const on: number[] = [];
     const off: number[] = [];
     const raw: number[] = [];
+    const bare: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       if (hasWrk) { wrkRps.push(wrk(target.baseUrl, key, ids, dir)); console.error(`round ${round}: wrk ${wrkRps.at(-1)!.toFixed(0)} req/s`); }
+      bare.push(await k6Bare(k6, target.baseUrl, key, ids, dir));
+      console.error(`round ${round}: k6 bare loop ${bare.at(-1)!.toFixed(0)} req/s`);
       on.push((await k6Run(k6, target.baseUrl, key, dir, `on-${round}`, { CONTRACT_CHECK_SAMPLE: '1' })).reqPerSec);
       console.error(`round ${round}: k6, checks on ${on.at(-1)!.toFixed(0)} req/s`);
       off.push((await k6Run(k6, target.baseUrl, key, dir, `off-${round}`, { CONTRACT_CHECK_SAMPLE: '0' })).reqPerSec);
@@ -137,17 +161,20 @@ async function main(): Promise<void> {
       k6VsWrk: wrkMedian ? k6On / wrkMedian : undefined, k6VsWrkChecksOff: wrkMedian ? k6Off / wrkMedian : undefined,
       checksOnVsOff: k6On / k6Off, checksOnWithoutMemoVsOff: k6Raw / k6Off, k6ChecksOnWithoutMemoReqPerSec: k6Raw,
       peakRssKb: { [lowVus]: memLow.peakRssKb, [highVus]: memHigh.peakRssKb }, memoryPerVuKb: perVuKb,
-      rounds: { wrk: wrkRps, on, off, raw }, seconds: SECONDS, connections: CONNECTIONS, target: target.how,
+      k6BareReqPerSec: median(bare), k6BareVsWrk: wrkMedian ? median(bare) / wrkMedian : undefined,
+      rounds: { wrk: wrkRps, bare, on, off, raw }, seconds: SECONDS, connections: CONNECTIONS, target: target.how,
     };
     const f = (n: number | undefined, d = 0) => (n === undefined ? 'n/a' : n.toFixed(d));
     console.log(table([
       ['measure', 'value', 'goal'],
       ['wrk, status read (req/s, median)', hasWrk ? f(wrkMedian) : 'wrk not installed', ''],
+      ['k6, bare request loop, no suite code (req/s)', f(median(bare)), ''],
       ['k6, status read, checks on (req/s)', f(k6On), ''],
       ['k6, status read, checks off (req/s)', f(k6Off), ''],
       ['k6, status read, checks on, no memo (req/s)', f(k6Raw), ''],
       ['k6 (checks on) / wrk', f(figures.k6VsWrk, 2), '≥ 0.5'],
       ['k6 (checks off) / wrk', f(figures.k6VsWrkChecksOff, 2), ''],
+      ['k6 bare loop / wrk (the engine alone)', f(figures.k6BareVsWrk, 2), ''],
       ['k6 (checks on) / wrk, median of per-round ratios', f(figures.medianRoundRatioK6VsWrk, 2), '≥ 0.5'],
       ['k6 checks on / off', f(figures.checksOnVsOff, 2), '≥ 0.8'],
       ['k6 checks on / off, median of per-round ratios', f(figures.medianRoundRatioChecksOnVsOff, 2), '≥ 0.8'],
