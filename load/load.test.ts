@@ -4,7 +4,7 @@
  * rate-limiting target must show the gates react as they should.
  */
 import { test, expect } from '@playwright/test';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTarget, type StartedTarget } from '../fixtures/target/server.ts';
@@ -54,7 +54,22 @@ async function runWithFaults(outDir: string, faults: Faults, extra: Partial<K6Ru
  * Run folders live outside test-results/: several Playwright runs may share a
  * checkout, and each one empties test-results/ when it starts.
  */
-const outDir = (name: string) => mkdtempSync(join(tmpdir(), `wfcheck-load-${name}-`));
+const created: string[] = [];
+const outDir = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `wfcheck-load-${name}-`));
+  created.push(dir);
+  return dir;
+};
+
+/** Run folders are kept only when a test fails, and named in its annotations. */
+test.afterEach(async ({}, info) => {
+  const dirs = created.splice(0);
+  if (info.status !== info.expectedStatus) {
+    for (const d of dirs) info.annotations.push({ type: 'load run folder', description: d });
+  } else {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
 
 const failing = (r: RunReport) => r.thresholds.filter((t) => !t.ok).map((t) => `${t.metric} ${t.expression}`);
 const count = (r: RunReport, metric: string, key = 'count') => r.metrics[metric]?.values[key] ?? 0;

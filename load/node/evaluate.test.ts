@@ -4,7 +4,7 @@
  * reproduces k6's own numbers on the same samples.
  */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildThresholds, parseThresholdExpression, parseThresholdKey, sloFromEnv } from '../lib/thresholds.ts';
@@ -16,7 +16,18 @@ import { ensureK6 } from '../../scripts/ensure-k6.ts';
 import { writeLoadData } from './prepare-data.ts';
 import { runK6 } from './run-k6.ts';
 
-const tmp = (name: string) => mkdtempSync(join(tmpdir(), `wfcheck-${name}-`));
+const created: string[] = [];
+const tmp = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `wfcheck-${name}-`));
+  created.push(dir);
+  return dir;
+};
+
+test.afterEach(async ({}, info) => {
+  const dirs = created.splice(0);
+  if (info.status !== info.expectedStatus) for (const d of dirs) info.annotations.push({ type: 'run folder', description: d });
+  else for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 test('thresholds: every gate of the issue, in one place', () => {
   const t = buildThresholds(['getExecutionStatus', 'runWorkflow'], true);
