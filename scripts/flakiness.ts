@@ -33,6 +33,8 @@ interface RunSummary {
   tests: { total: number; passed: number; failed: number; skipped: number; unfinished: number };
   failing: string[];
   incomplete?: string;
+  /** How the target ran (container, process, or given by BASE_URL). */
+  targetHow?: string;
 }
 
 async function oneRun(seed: number, workspace: string, o: { workers: number; timeoutS: number; target: string }): Promise<RunSummary> {
@@ -56,6 +58,7 @@ async function oneRun(seed: number, workspace: string, o: { workers: number; tim
     verdicts: Object.fromEntries((r?.requirements ?? []).map((q) => [q.id, q.verdict])),
     tests: r?.summary.tests ?? { total: 0, passed: 0, failed: 0, skipped: 0, unfinished: 0 },
     failing: (r?.requirements ?? []).filter((q) => q.verdict === 'fail' || q.verdict === 'warn').map((q) => `${q.id} (${q.verdict})`),
+    targetHow: r?.meta.targetHow,
     incomplete: r ? r.meta.incomplete : `no report: ${run.output.trim().split('\n').slice(-3).join(' | ')}`,
   };
 }
@@ -118,7 +121,7 @@ async function main(): Promise<number> {
     '',
     `**${report.ok ? 'STABLE' : 'NON-DETERMINISTIC'}** — ${n - failed.length}/${n} runs passed; ${gating.length} must/should requirement(s) with varying verdicts; ${varied.length - gating.length} observe-level variation(s).`,
     '',
-    `Wall time ${(wallMs / 1000).toFixed(1)} s for ${n} runs (${parallel} at a time, ${o.workers} workers each); per run median ${(walls[Math.floor(n / 2)] / 1000).toFixed(1)} s, max ${(walls[n - 1] / 1000).toFixed(1)} s. Target: ${o.target}.`,
+    `Wall time ${(wallMs / 1000).toFixed(1)} s for ${n} runs (${parallel} at a time, ${o.workers} workers each); per run median ${(walls[Math.floor(n / 2)] / 1000).toFixed(1)} s, max ${(walls[n - 1] / 1000).toFixed(1)} s. Target: ${o.target} (${[...new Set(runs.map((r) => r.targetHow ?? '?'))].join(', ')}).`,
     '',
     '| seed | result | wall s | tests passed / failed / skipped | failing or warning requirements |',
     '|---|---|---|---|---|',

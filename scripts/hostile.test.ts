@@ -19,7 +19,7 @@ import { prepareWorkspace, REPO_ROOT, runConformance, type ConformanceRunResult 
 import type { ConformanceReport } from './report/build.ts';
 
 /** The run's own deadline. */
-const BOUND_S = 15;
+const BOUND_S = 25;
 /** Start-up of the runner and its workers, the backstop's grace and report writing, on a busy 2-core machine. */
 const MARGIN_S = 45;
 const REQUEST_TIMEOUT_MS = 2_000;
