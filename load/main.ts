@@ -6,7 +6,7 @@
  *
  * Env: BASE_URL, API_KEY, PROFILE (smoke|average|stress|spike|soak|throughput),
  * SCENARIOS (lifecycle,readMix,uploads,statusRead), DURATION, VUS_SCALE, SEED,
- * LOAD_DATA_FILE, REPORT_DIR, CONTRACT_CHECK_SAMPLE, SLO_* (see lib/thresholds.ts).
+ * LOAD_DATA_FILE, REPORT_DIR, CONTRACT_CHECK_SAMPLE, REQUEST_TIMEOUT, SLO_* (see lib/thresholds.ts).
  */
 import http from 'k6/http';
 import exec from 'k6/execution';
@@ -51,10 +51,17 @@ export const options: Options = {
   setupTimeout: '120s',
 };
 
+/** Ends the whole run with its reason; `npm run load` repeats the reason as its closing message. */
+function abortRun(reason: string): never {
+  exec.test.abort(reason);
+  throw new Error(reason); // not reached: abort() ends the run
+}
+
 export function setup(): SetupData {
   console.log(`wfcheck load: profile=${cfg.profileName} scenarios=${cfg.scenarios.join(',')} duration=${cfg.duration} seed=${cfg.seed}`);
   const needsExecutions = cfg.scenarios.some((s) => s === 'readMix' || s === 'statusRead');
   const data = discover(cfg, strings, keywords, uploadSamples);
+  if ('failure' in data) return abortRun(data.failure);
   console.log(`discovered ${data.canvasIds.length} workflows; ${data.runnable.length} used for the lifecycle; ${data.executionIds.length} executions to read`);
   for (const s of data.skipped) console.log(`not used for the lifecycle: ${s.canvasId}: ${s.reason}`);
   if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0) exec.test.abort('no workflow whose required variables can be filled and whose trial run finished: the lifecycle scenario has nothing to run');

@@ -91,6 +91,12 @@ async function main(): Promise<number> {
     await target.stop();
   }
   const rel = (p: string) => relative(process.cwd(), p) || '.';
+  if (result.exitCode === K6_EXIT.scriptAborted && result.abortReason) {
+    // The run never measured the target: its gate table says nothing, the reason says everything.
+    console.error(`details: ${rel(join(dir, 'k6.log'))}`);
+    console.error(`load run aborted: ${result.abortReason}`);
+    return 2;
+  }
   if (!result.report) {
     console.error(`k6 exited with code ${result.exitCode} without a report (see ${rel(join(dir, 'k6.log'))})`);
     return 2;

@@ -77,6 +77,7 @@ export function send(cfg: LoadConfig, call: Call): Response {
   if (call.contentType) headers['Content-Type'] = call.contentType;
   const params = {
     headers,
+    timeout: cfg.requestTimeoutMs,
     tags: { operation: call.operation, name: call.template },
     ...(call.alsoExpected ? { responseCallback: http.expectedStatuses({ min: 200, max: 399 }, 429, ...call.alsoExpected) } : {}),
   };

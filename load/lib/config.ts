@@ -2,7 +2,7 @@
  * Run configuration from the environment (k6 `__ENV`). The harness is pointed
  * at an implementation only through env, never through code edits.
  */
-import { profileByName, parseScenarioList, type ProfileDefinition, type ProfileName, type ScenarioName } from './profiles.ts';
+import { durationSeconds, profileByName, parseScenarioList, type ProfileDefinition, type ProfileName, type ScenarioName } from './profiles.ts';
 import { sloFromEnv, type SloSettings } from './thresholds.ts';
 
 export interface LoadConfig {
@@ -21,6 +21,8 @@ export interface LoadConfig {
   pollIntervalMs: number;
   workflowTimeoutMs: number;
   rateLimitRetries: number;
+  /** Bound on every request (REQUEST_TIMEOUT, a duration like 10s or 1500ms): a hanging target cannot stall a run. */
+  requestTimeoutMs: number;
   thinkTimeS: number;
   dataFile: string;
   reportDir: string;
@@ -33,6 +35,21 @@ function numberFrom(env: Record<string, string | undefined>, key: string, fallba
   const n = Number(raw);
   if (!Number.isFinite(n)) throw new Error(`${key} must be a number, got "${raw}"`);
   return n;
+}
+
+/** Default request bound: far above every latency gate, far below k6's own 60 s. */
+export const DEFAULT_REQUEST_TIMEOUT = '10s';
+
+function requestTimeoutMs(raw: string | undefined): number {
+  const text = raw || DEFAULT_REQUEST_TIMEOUT;
+  let seconds: number;
+  try {
+    seconds = durationSeconds(text);
+  } catch {
+    throw new Error(`REQUEST_TIMEOUT must be a duration such as 10s or 1500ms, got "${text}"`);
+  }
+  if (seconds <= 0) throw new Error(`REQUEST_TIMEOUT must be positive, got "${text}"`);
+  return Math.round(seconds * 1000);
 }
 
 export function loadConfig(env: Record<string, string | undefined>): LoadConfig {
@@ -59,6 +76,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadConfig 
     pollIntervalMs: numberFrom(env, 'POLL_INTERVAL_MS', 250),
     workflowTimeoutMs: numberFrom(env, 'WORKFLOW_TIMEOUT_MS', 60_000),
     rateLimitRetries: numberFrom(env, 'RATE_LIMIT_RETRIES', 4),
+    requestTimeoutMs: requestTimeoutMs(env.REQUEST_TIMEOUT),
     thinkTimeS: numberFrom(env, 'THINK_TIME_S', profile.thinkTimeS),
     dataFile: env.LOAD_DATA_FILE ?? '',
     reportDir: (env.REPORT_DIR || '.').replace(/\/+$/, ''),

@@ -10,7 +10,7 @@
  */
 import { sleep } from 'k6';
 import type { LoadConfig } from './config.ts';
-import { api, json } from './api.ts';
+import { api, bodyText, json, type Response } from './api.ts';
 import type { DetailBody, RunBody, SearchBody, StatusBody, UploadBody } from './bodies.ts';
 import { pick, seededRandom } from './data.ts';
 import type { UploadSample } from './data-shape.ts';
@@ -36,10 +36,55 @@ const MAX_DETAILS = 40;
 
 type Variable = NonNullable<NonNullable<DetailBody['data']>['variables']>[number];
 
-function searchAll(cfg: LoadConfig): { canvasId: string; title: string }[] {
+/**
+ * Why the target cannot be driven at all, judged on the first search (the first request of a run),
+ * or undefined when it answered as a service would. The reason names the cause: a down, hanging
+ * or misaddressed target otherwise surfaces only as "nothing to run" further on.
+ */
+export function unusableTarget(cfg: LoadConfig, res: Response, url: string): string | undefined {
+  if (res.status === 0) return `target unreachable: ${transportCause(cfg, res.error ?? '')} at ${cfg.baseUrl}`;
+  const type = responseHeader(res, 'content-type') || 'no content type';
+  const text = bodyText(res);
+  const hint = res.status === 401 ? ' — the API key was rejected (API_KEY)'
+    : res.status === 404 ? ' — is BASE_URL the service\'s base address ending in /v1?' : '';
+  if (res.status !== 200) return `search answered ${res.status} (${type}) at GET ${url}${hint}: ${bodyGist(text)}`;
+  const body = json<SearchBody>(res);
+  if (!Array.isArray(body?.data)) return `search answered 200 (${type}) at GET ${url} without a JSON envelope whose data is a list of workflows: ${bodyGist(text)}`;
+  return undefined;
+}
+
+/** The cause of a transport failure in a few words, from k6's error text (e.g. `Get "…": dial tcp …: connect: connection refused`). */
+function transportCause(cfg: LoadConfig, error: string): string {
+  if (/connection refused/i.test(error)) return 'connection refused';
+  if (/timeout|deadline exceeded/i.test(error)) return `no answer within ${cfg.requestTimeoutMs} ms (REQUEST_TIMEOUT)`;
+  if (/connection reset|EOF/i.test(error)) return 'connection reset before an answer';
+  if (/no such host|lookup/i.test(error)) return 'host name not found';
+  const detail = error.replace(/^\w+ "[^"]*": /, '');
+  return detail || 'no HTTP response';
+}
+
+/** A short, single-line view of a body: an HTML page's title, else its first characters. */
+function bodyGist(text: string): string {
+  if (!text) return '(empty body)';
+  const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1];
+  const line = (title ? `HTML page "${title.trim()}"` : text).replace(/\s+/g, ' ').trim();
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+}
+
+function responseHeader(res: Response, name: string): string {
+  for (const k of Object.keys(res.headers)) if (k.toLowerCase() === name) return res.headers[k] ?? '';
+  return '';
+}
+
+/** Every workflow search lists, page by page; or why the target cannot be driven. */
+function searchAll(cfg: LoadConfig): { canvasId: string; title: string }[] | { failure: string } {
   const found: { canvasId: string; title: string }[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const res = api.searchWorkflows(cfg, { page, pageSize: PAGE_SIZE });
+    if (page === 1) {
+      const failure = unusableTarget(cfg, res, `${cfg.baseUrl}/openapi/workflows?page=1&pageSize=${PAGE_SIZE}`);
+      if (failure) return { failure };
+    }
     const items = res.status === 200 ? json<SearchBody>(res)?.data : undefined;
     if (!Array.isArray(items) || items.length === 0) break;
     const before = found.length;
@@ -103,9 +148,11 @@ function trialRuns(cfg: LoadConfig, candidates: RunnableWorkflow[], skipped: Set
   return started;
 }
 
-export function discover(cfg: LoadConfig, strings: readonly string[], seedKeywords: readonly string[], files: readonly UploadSample[]): SetupData {
+/** What setup() found, or why the target cannot be driven at all (the run is then aborted with that reason). */
+export function discover(cfg: LoadConfig, strings: readonly string[], seedKeywords: readonly string[], files: readonly UploadSample[]): SetupData | { failure: string } {
   const rnd = seededRandom(cfg.seed);
   const workflows = searchAll(cfg);
+  if ('failure' in workflows) return workflows;
   const candidates: RunnableWorkflow[] = [];
   const skipped: SetupData['skipped'] = [];
   for (const wf of workflows.slice(0, MAX_DETAILS)) {

@@ -54,6 +54,8 @@ export interface K6RunResult {
   report?: RunReport;
   violationsFile: string;
   violationCount: number;
+  /** The reason the script gave when it aborted the run (k6 exit 108), e.g. "target unreachable: …". */
+  abortReason?: string;
 }
 
 function readPeakRss(pid: number): number | undefined {
@@ -103,10 +105,12 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
     if (kb !== undefined) peakRssKb = Math.max(peakRssKb ?? 0, kb);
   }, 200);
   let violationCount = 0;
+  let abortReason: string | undefined;
   const handleLine = (raw: string, toStderr: boolean) => {
     const line = redactSecrets(raw);
     appendFileSync(logFile, `${line}\n`);
     o.onLine?.(line);
+    abortReason ??= abortReasonOf(line);
     const at = line.indexOf(VIOLATION_MARKER);
     if (at >= 0) {
       // k6 wraps console output in its log format; the JSON payload is escaped inside msg="…".
@@ -125,7 +129,18 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
   clearInterval(sampler);
   const summaryFile = join(o.reportDir, 'summary.json');
   const report = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as RunReport) : undefined;
-  return { exitCode, peakRssKb, report, violationsFile, violationCount };
+  return { exitCode, peakRssKb, report, violationsFile, violationCount, abortReason };
+}
+
+/** The reason in k6's `level=error msg="test aborted: <reason>"` line (escaped as a Go quoted string). */
+export function abortReasonOf(line: string): string | undefined {
+  const m = /msg="test aborted: ((?:[^"\\]|\\.)*)"/.exec(line);
+  if (!m) return undefined;
+  try {
+    return (JSON.parse(`"${m[1]}"`) as string).replace(/ at (?:setup|default|\w+) \(file:\/\/\S+\)$/, '');
+  } catch {
+    return m[1];
+  }
 }
 
 /** Recovers the console message from a k6 log line (`… msg="<escaped>" source=console`). */
