@@ -104,7 +104,9 @@ export function checkExecutionHistory(v: Verdict, executionId: string, plan: Wor
       facts.sawFiles = true;
       if (f.nodeId === undefined) continue;
       const st = nodeStatus.get(f.nodeId);
-      v.must('OUTPUT-FILES-ONLY-AFTER-FINISH', st === 'finish', { message: `file ${f.name} of node ${f.nodeId} in the output of ${executionId}`, expected: 'its node is finish', actual: `node status ${st ?? '(node not listed)'}`, exchangeId: outRef });
+      // A file naming no node of the execution is OUTPUT-FILE-NODE-EXISTS's finding (should); the
+      // must clause about finished nodes can only be judged for a node whose status is known.
+      if (nodeStatus.has(f.nodeId)) v.must('OUTPUT-FILES-ONLY-AFTER-FINISH', st === 'finish', { message: `file ${f.name} of node ${f.nodeId} in the output of ${executionId}`, expected: 'its node is finish', actual: `node status ${st ?? '(node not listed)'}`, exchangeId: outRef });
       v.should('OUTPUT-FILE-NODE-EXISTS', nodeStatus.has(f.nodeId), { message: `file ${f.name} names node ${f.nodeId}`, expected: 'a node of the execution', actual: nodeStatus.has(f.nodeId) ? 'listed' : 'no such node', exchangeId: outRef });
     }
     for (const n of s.output.output ?? []) checkNodeContent(v, n, finishedContent, executionId, outRef);
