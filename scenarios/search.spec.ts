@@ -13,6 +13,16 @@ const ids = (items: SearchItem[] | undefined) => (items ?? []).map((i) => i.canv
 test('pages are 1-based, hold at most pageSize items, are disjoint and stable [SEARCH-PAGE-1-BASED] [SEARCH-PAGESIZE-HONOURED] [SEARCH-PAGES-DISJOINT] [SEARCH-PAGES-STABLE]', async ({ api, verdict }) => {
   const all = await searchAll(api);
   const total = all.items.length;
+  // Judged before the skip: a 0-based target's page=1 can be empty, which would otherwise look like "too few workflows".
+  const off = all.notOneBased;
+  if (off) {
+    verdict.must('SEARCH-PAGE-1-BASED', false, {
+      message: `page=1 lacks the first items of the listing (search without page${off.zeroBased ? '; page=0 holds them: the target counts pages from 0' : ''})`,
+      expected: off.firstItems.join(', '),
+      actual: off.pageOne.join(', ') || '(empty page)',
+      exchangeId: off.exchangeIds[0],
+    });
+  }
   test.skip(total < 2, `paging needs at least 2 workflows reachable by the key; search listed ${total}`);
   const pageSize = Math.max(1, Math.min(5, Math.floor(total / 2)));
   const pages: string[][] = [];
