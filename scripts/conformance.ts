@@ -7,10 +7,14 @@
  *   two tenants' keys are used.
  * - With BASE_URL + API_KEY (+ optional API_KEY_B) any implementation is checked.
  *
- * Outputs (reports/conformance/): report.json, report.md, report.html, Playwright
- * HTML (html/), JUnit (junit.xml), Playwright JSON (playwright.json), evidence/*.jsonl.
+ * Outputs (--out <dir>, default reports/conformance/): report.json, report.md, report.html,
+ * Playwright HTML (html/), JUnit (junit.xml), Playwright JSON (playwright.json),
+ * evidence/*.jsonl, request bodies (bodies/) and Playwright's output dir (test-results/).
+ * One request probes the target first: when it cannot be reached at all, the report
+ * (every requirement "not run", the fault named) is written at once instead of every
+ * test timing out against it.
  * Exit code: 0 = no unwaived failure; 1 = unwaived failures; 2 = the run was
- * incomplete (deadline hit, runner crashed, nothing ran) or could not start.
+ * incomplete (deadline hit, runner crashed, nothing ran, target unreachable) or could not start.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -24,10 +28,17 @@ import { readEvidence } from './report/evidence.ts';
 import { renderConsoleSummary, renderHtml, renderMarkdown } from './report/render.ts';
 import { emptyWaivers, loadWaivers } from './report/waivers.ts';
 import { containsSecret, redactSecrets, registerSecret } from './redact.ts';
+import { EvidenceWriter } from './report/evidence.ts';
+import { ApiClient } from '../scenarios/support/client.ts';
+import { loadConfig } from '../scenarios/support/config.ts';
+import { Verdict } from '../scenarios/support/verdict.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const OUT = join(ROOT, 'reports', 'conformance');
-const EVIDENCE = join(OUT, 'evidence');
+const DEFAULT_OUT = join(ROOT, 'reports', 'conformance');
+/** What a run writes into its output directory (and clears there first; nothing else in it is touched). */
+const OUTPUTS = ['report.json', 'report.md', 'report.html', 'html', 'junit.xml', 'playwright.json', 'evidence', 'bodies', 'test-results'];
+/** Transport faults that mean the target cannot be reached at all (an answer of any kind is reachable). */
+const UNREACHABLE = new Set(['connection-refused', 'connection-reset', 'timeout', 'network-error']);
 
 const USAGE = `usage: npm run conformance -- [options] [-- <extra playwright args>]
 
@@ -39,10 +50,11 @@ options (env equivalent in brackets):
   --request-timeout <ms>  per-request deadline, default 10000 [WFCHECK_REQUEST_TIMEOUT_MS]
   --workers <n>       parallel workers, default 4 [WFCHECK_WORKERS]
   --grep <regex>      only tests whose title matches (e.g. a requirement ID)
+  --out <dir>         where every output goes, default reports/conformance [WFCHECK_OUT_DIR]
   -h, --help          this text
 
 target: BASE_URL (ends in /v1) and API_KEY select an implementation; API_KEY_B enables
-isolation tests. Without BASE_URL the reference target is booted.`;
+isolation tests. Without BASE_URL the reference target is booted (TARGET_SEED_FILE: its seed file).`;
 
 interface Options {
   seed: number;
@@ -53,6 +65,7 @@ interface Options {
   requestTimeoutMs?: number;
   workers: number;
   grep?: string;
+  outDir: string;
   extra: string[];
 }
 
@@ -71,6 +84,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options {
     runTimeoutS: Number(env.WFCHECK_RUN_TIMEOUT_S || 300),
     requestTimeoutMs: env.WFCHECK_REQUEST_TIMEOUT_MS ? Number(env.WFCHECK_REQUEST_TIMEOUT_MS) : undefined,
     workers: Number(env.WFCHECK_WORKERS || 4),
+    outDir: env.WFCHECK_OUT_DIR || DEFAULT_OUT,
     extra: [],
   };
   let seed = parseSeed(seedText);
@@ -95,6 +109,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options {
       case '--request-timeout': opts.requestTimeoutMs = Number(value()); break;
       case '--workers': opts.workers = Number(value()); break;
       case '--grep': opts.grep = value(); break;
+      case '--out': opts.outDir = value(); break;
       case '-h': case '--help': console.log(USAGE); process.exit(0);
       case '--': opts.extra = argv.slice(i + 1); i = argv.length; break;
       default: fail(`unknown option ${arg}`);
@@ -103,6 +118,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Options {
   if (!Number.isFinite(opts.runTimeoutS) || opts.runTimeoutS <= 0) fail('--timeout must be a positive number of seconds');
   if (!Number.isInteger(opts.workers) || opts.workers < 1) fail('--workers must be a positive integer');
   if (opts.requestTimeoutMs !== undefined && !(opts.requestTimeoutMs > 0)) fail('--request-timeout must be a positive number of ms');
+  opts.outDir = resolve(opts.outDir);
   opts.seedGiven = seed !== undefined;
   opts.seed = seed ?? randomSeed();
   return opts;
@@ -133,13 +149,15 @@ async function resolveTarget(env: NodeJS.ProcessEnv): Promise<Target> {
   if (!forceInProcess && existsSync(join(ROOT, 'scripts', 'target.ts'))) {
     // Imported by path so this script still runs (in-process fallback) where scripts/target.ts is absent.
     const { bootTarget } = (await import(pathToFileURL(join(ROOT, 'scripts', 'target.ts')).href)) as { bootTarget: (o?: object) => Promise<{ baseUrl: string; tenants: { name: string; apiKey: string }[]; how: string; stop(): Promise<void> }> };
-    const t = await withDeadline(bootTarget(), 120_000, 'booting the reference target');
+    // A custom seed file (tenants, keys, workflows) reaches the booted target, e.g. for canary-key runs.
+    const bootEnv = env.TARGET_SEED_FILE ? { TARGET_SEED_FILE: env.TARGET_SEED_FILE } : undefined;
+    const t = await withDeadline(bootTarget({ env: bootEnv }), 120_000, 'booting the reference target');
     if (t.tenants.length === 0) throw new Error('the reference target reported no tenants');
     return { baseUrl: t.baseUrl, apiKey: t.tenants[0].apiKey, apiKeyB: t.tenants[1]?.apiKey, kind: 'reference', how: t.how, stop: () => t.stop() };
   }
   // In-process fallback: the run wrapper only waits on the test runner, so serving from here costs nothing.
   const { startTarget } = await import('../fixtures/target/server.ts');
-  const t = await startTarget({});
+  const t = await startTarget(env.TARGET_SEED_FILE ? { seedFile: resolve(env.TARGET_SEED_FILE) } : {});
   return { baseUrl: t.baseUrl, apiKey: t.tenants[0].apiKey, apiKeyB: t.tenants[1]?.apiKey, kind: 'reference', how: 'in-process', stop: () => t.close() };
 }
 
@@ -222,10 +240,25 @@ function scrubArtifacts(dir: string): string[] {
   return scrubbed;
 }
 
+/**
+ * One authenticated search through the contract-checked client (its exchange lands in the evidence).
+ * Returns the transport fault when the target cannot be reached at all: then no test could do more
+ * than time out against it.
+ */
+async function probeTarget(env: NodeJS.ProcessEnv, evidenceDir: string, strict: boolean): Promise<{ kind: string; message: string } | undefined> {
+  const writer = new EvidenceWriter(evidenceDir, 'probe');
+  const config = loadConfig({ ...env });
+  const api = new ApiClient(config, { name: 'A', apiKey: config.apiKey }, writer, new Verdict(writer, undefined, strict, undefined), undefined);
+  const ex = await api.search({}, { label: 'reachability probe', allowFault: true });
+  return ex.fault && UNREACHABLE.has(ex.fault.kind) ? ex.fault : undefined;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const opts = parseArgs(process.argv.slice(2), process.env);
-  rmSync(OUT, { recursive: true, force: true });
+  const OUT = opts.outDir;
+  const EVIDENCE = join(OUT, 'evidence');
+  for (const name of OUTPUTS) rmSync(join(OUT, name), { recursive: true, force: true });
   mkdirSync(EVIDENCE, { recursive: true });
 
   console.log(`conformance: seed ${opts.seed}${opts.seedGiven ? ' (given)' : ' (fresh; replay with --seed ' + opts.seed + ')'}`);
@@ -275,19 +308,23 @@ async function main(): Promise<void> {
     ...(opts.grep ? ['--grep', opts.grep] : []),
     ...opts.extra,
   ];
-  let runner: RunnerResult;
+  let runner: RunnerResult | undefined;
+  let unreachable: { kind: string; message: string } | undefined;
   try {
-    runner = await runPlaywright(args, env, runTimeoutMs + 30_000);
+    unreachable = await probeTarget(env, EVIDENCE, opts.strict);
+    if (unreachable) console.error(`conformance: the target cannot be reached (${unreachable.kind}: ${redactSecrets(unreachable.message)}); no test is run`);
+    else runner = await runPlaywright(args, env, runTimeoutMs + 30_000);
   } finally {
     await target.stop().catch((err) => console.error(`conformance: stopping the target failed: ${(err as Error).message}`));
   }
 
   const { records, unreadableLines } = readEvidence(EVIDENCE);
   const pwErrors = playwrightErrors(join(OUT, 'playwright.json'));
-  const deadlineHit = runner.killedAtDeadline || pwErrors.some((e) => /timed out waiting .*for the (entire )?test (suite|run)/i.test(e));
+  const deadlineHit = !!runner?.killedAtDeadline || pwErrors.some((e) => /timed out waiting .*for the (entire )?test (suite|run)/i.test(e));
   const testsRan = records.some((r) => r.kind === 'test-begin');
   let incomplete: string | undefined;
-  if (deadlineHit) incomplete = `the run deadline (${opts.runTimeoutS} s) was reached before every test ran`;
+  if (unreachable || !runner) incomplete = `the target cannot be reached (${unreachable?.kind}: ${unreachable?.message}); no test was run`;
+  else if (deadlineHit) incomplete = `the run deadline (${opts.runTimeoutS} s) was reached before every test ran`;
   else if (runner.interrupted) incomplete = 'the run was interrupted';
   else if (!testsRan) incomplete = `no test ran (runner exit ${runner.exitCode}): ${pwErrors.join(' ') || runner.stderrTail.trim().split('\n').slice(-5).join(' ')}`;
   else if (runner.exitCode === null) incomplete = 'the test runner was killed';
@@ -301,8 +338,8 @@ async function main(): Promise<void> {
     startedAt: new Date(started).toISOString(),
     bootMs: target.kind === 'reference' ? bootMs : undefined,
     incomplete,
-    runnerExitCode: runner.exitCode,
-    command: `npm run conformance -- --seed ${opts.seed}${opts.strict ? ' --strict' : ''}${opts.waivers ? ` --waivers ${opts.waivers}` : ''}`,
+    runnerExitCode: runner ? runner.exitCode : null,
+    command: `npm run conformance -- --seed ${opts.seed}${opts.strict ? ' --strict' : ''}${opts.waivers ? ` --waivers ${opts.waivers}` : ''}${opts.outDir !== DEFAULT_OUT ? ` --out ${opts.outDir}` : ''}`,
   };
   const known = new Set(REQUIREMENTS.map((r) => r.id));
   const waivers = opts.waivers ? loadWaivers(opts.waivers, known) : emptyWaivers();

@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
-import { prepareWorkspace, REFERENCE_BEHIND_PROXY_ENV, runConformance, type ConformanceRunResult } from '../fixtures/faults/run-conformance.ts';
+import { scratchOutDir, REFERENCE_BEHIND_PROXY_ENV, runConformance, type ConformanceRunResult } from '../fixtures/faults/run-conformance.ts';
 import { startTarget } from '../fixtures/target/server.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -37,18 +37,18 @@ interface RunSummary {
   targetHow?: string;
 }
 
-async function oneRun(seed: number, workspace: string, o: { workers: number; timeoutS: number; target: string }): Promise<RunSummary> {
+async function oneRun(seed: number, outDir: string, o: { workers: number; timeoutS: number; target: string }): Promise<RunSummary> {
   let run: ConformanceRunResult;
   if (o.target === 'inprocess') {
     const t = await startTarget({});
     try {
-      run = await runConformance({ cwd: workspace, baseUrl: t.baseUrl, apiKey: t.tenants[0].apiKey, apiKeyB: t.tenants[1]?.apiKey, seed, timeoutS: o.timeoutS, workers: o.workers, env: REFERENCE_BEHIND_PROXY_ENV });
+      run = await runConformance({ outDir, baseUrl: t.baseUrl, apiKey: t.tenants[0].apiKey, apiKeyB: t.tenants[1]?.apiKey, seed, timeoutS: o.timeoutS, workers: o.workers, env: REFERENCE_BEHIND_PROXY_ENV });
     } finally {
       await t.close();
     }
   } else {
     // No BASE_URL: the conformance run boots the reference target itself.
-    run = await runConformance({ cwd: workspace, baseUrl: '', apiKey: '', seed, timeoutS: o.timeoutS, workers: o.workers, env: { BASE_URL: '', API_KEY: '' } });
+    run = await runConformance({ outDir, baseUrl: '', apiKey: '', seed, timeoutS: o.timeoutS, workers: o.workers, env: { BASE_URL: '', API_KEY: '' } });
   }
   const r = run.report;
   return {
@@ -92,7 +92,7 @@ async function main(): Promise<number> {
   const seeds = Array.from({ length: n }, (_, i) => firstSeed + i * 7919);
   console.log(`flakiness: ${n} conformance runs, seeds ${seeds[0]}…${seeds[n - 1]} (step 7919), ${parallel} at a time, target: ${o.target}`);
   const started = Date.now();
-  const slots = Array.from({ length: parallel }, (_, i) => prepareWorkspace(`flakiness-${process.pid}-${i}`));
+  const slots = Array.from({ length: parallel }, (_, i) => scratchOutDir(`flakiness-${process.pid}-${i}`));
   const queue = [...seeds];
   const runs: RunSummary[] = [];
   const drain = async (slot: string, limit = Infinity) => {

@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { kindOf, matchesAny, MUTANTS, probesOf, type Mutant, type MutantKind } from '../fixtures/faults/catalogue.ts';
 import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
-import { prepareWorkspace, REFERENCE_BEHIND_PROXY_ENV, runConformance, verdictIds } from '../fixtures/faults/run-conformance.ts';
+import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir, verdictIds } from '../fixtures/faults/run-conformance.ts';
 import { startTarget } from '../fixtures/target/server.ts';
 import { parseSeed } from '../fixtures/data/seeded.ts';
 
@@ -123,14 +123,16 @@ export function grepFor(ids: readonly string[]): string {
   return ids.map((id) => `\\[${id.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[A-Z0-9-]*')}\\]`).join('|');
 }
 
-async function runOne(m: Mutant, workspace: string, o: MutationOptions, focusIds?: string[]): Promise<MutantResult> {
+async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: string[]): Promise<MutantResult> {
   const target = await startTarget({});
   const [a, b] = target.tenants;
   const proxy = await startMutatingProxy(target.baseUrl, { A: a.apiKey, B: b?.apiKey }, m);
   const runDir = join(MUTATION_OUT, 'runs', m.id);
+  // Each run writes into its own scratch dir (parallel runs share no path); the verdict is kept below.
+  const outDir = scratchOutDir(`mutation-${process.pid}-${slot}`);
   try {
     const run = await runConformance({
-      cwd: workspace,
+      outDir,
       baseUrl: proxy.baseUrl,
       apiKey: a.apiKey,
       apiKeyB: b?.apiKey,
@@ -172,6 +174,7 @@ async function runOne(m: Mutant, workspace: string, o: MutationOptions, focusIds
   } finally {
     await proxy.close();
     await target.close();
+    rmSync(outDir, { recursive: true, force: true });
   }
 }
 
@@ -195,11 +198,11 @@ export async function runMutation(o: MutationOptions): Promise<MutationReport> {
   const log = o.log ?? ((l: string) => console.log(l));
   const started = Date.now();
   if (o.keepRuns !== false) rmSync(join(MUTATION_OUT, 'runs'), { recursive: true, force: true });
-  const slots = Array.from({ length: Math.max(1, Math.min(o.parallel, o.mutants.length)) }, (_, i) => prepareWorkspace(`mutation-${process.pid}-${i}`));
+  const slots = Array.from({ length: Math.max(1, Math.min(o.parallel, o.mutants.length)) }, (_, i) => i);
   const queue = [...o.mutants].sort((x, y) => (x.id === CONTROL_ID ? -1 : y.id === CONTROL_ID ? 1 : 0));
   const results: MutantResult[] = [];
   let done = 0;
-  const worker = async (slot: string) => {
+  const worker = async (slot: number) => {
     for (let m = queue.shift(); m; m = queue.shift()) {
       const focusIds = !o.focus ? undefined : m.id === CONTROL_ID ? [...new Set(o.mutants.flatMap((x) => (x.id === CONTROL_ID ? [] : probesOf(x))))] : probesOf(m);
       const r = await runOne(m, slot, o, focusIds);
@@ -209,7 +212,6 @@ export async function runMutation(o: MutationOptions): Promise<MutationReport> {
     }
   };
   await Promise.all(slots.map(worker));
-  for (const s of slots) rmSync(s, { recursive: true, force: true });
   const order = new Map(o.mutants.map((m, i) => [m.id, i]));
   results.sort((x, y) => order.get(x.id)! - order.get(y.id)!);
   const sc = score(results);

@@ -14,7 +14,7 @@ import { inflateRawSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { DEFAULT_SEED_FILE } from '../fixtures/target/config.ts';
 import { startTarget } from '../fixtures/target/server.ts';
-import { prepareWorkspace, REFERENCE_BEHIND_PROXY_ENV, REPO_ROOT, runConformance } from '../fixtures/faults/run-conformance.ts';
+import { REFERENCE_BEHIND_PROXY_ENV, REPO_ROOT, runConformance, scratchOutDir } from '../fixtures/faults/run-conformance.ts';
 
 const CANARY_A = `wfk_SECRET_CANARY_A_${Date.now().toString(36)}x7Qz`;
 const CANARY_B = `wfk_SECRET_CANARY_B_${Date.now().toString(36)}k2Wp`;
@@ -112,9 +112,9 @@ test('canary API keys appear in no report, trace, log or reproducer of a conform
   writeFileSync(seedFile, JSON.stringify(seed));
   const target = await startTarget({ seedFile });
   try {
-    const workspace = prepareWorkspace('redaction');
+    const outDir = scratchOutDir(`redaction-${process.pid}-0`);
     const conformance = await runConformance({
-      cwd: workspace,
+      outDir,
       baseUrl: target.baseUrl,
       apiKey: CANARY_A,
       apiKeyB: CANARY_B,
@@ -125,7 +125,7 @@ test('canary API keys appear in no report, trace, log or reproducer of a conform
     });
     const load = await runLoadSmoke(target.baseUrl);
 
-    const files = [...filesUnder(join(workspace, 'reports')), ...filesUnder(join(workspace, 'test-results')), ...filesUnder(join(REPO_ROOT, 'reports', 'load', LOAD_RUN))];
+    const files = [...filesUnder(outDir), ...filesUnder(join(REPO_ROOT, 'reports', 'load', LOAD_RUN))];
     const sources = [
       ...files.flatMap(textsOf),
       { where: 'conformance stdout/stderr', text: conformance.output },
