@@ -50,9 +50,14 @@ function finding(requirementId: string, pointer: string, expected: string, actua
   return { requirementId, level: requirement(requirementId).level, pointer, expected, actual, message };
 }
 
-function header(headers: Record<string, string>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === wanted) return v;
+/**
+ * A header by lower-case name, whatever the case of the keys. Written without entry destructuring: under
+ * k6's JavaScript runtime iterating `Object.entries` costs more than the rest of this function together.
+ */
+function header(headers: Record<string, string>, lowerCaseName: string): string | undefined {
+  const direct = headers[lowerCaseName];
+  if (direct !== undefined) return direct;
+  for (const k in headers) if (k.toLowerCase() === lowerCaseName) return headers[k];
   return undefined;
 }
 
@@ -207,10 +212,9 @@ export function checkResponse(r: ResponseUnderCheck): Violation[] {
   if (!parsed.ok) {
     return [finding(bodyClause, '', 'a JSON body', excerpt(r.body), `body is not JSON: ${parsed.error}`)];
   }
-  const out = schemaViolations(entry.schema, parsed.value, op.prefix, bodyClause);
-  out.push(...contentTypeFinding(r.headers));
-  if (r.status === 200) out.push(...envelopeFindings(parsed.value));
-  return out;
+  // concat rather than push(...spread): spreading costs microseconds per call under k6's runtime.
+  const out = schemaViolations(entry.schema, parsed.value, op.prefix, bodyClause).concat(contentTypeFinding(r.headers));
+  return r.status === 200 ? out.concat(envelopeFindings(parsed.value)) : out;
 }
 
 /** Only the findings that make a response non-conforming (`must`), or also warnings when `strict`. */
