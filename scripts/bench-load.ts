@@ -5,7 +5,10 @@
  *      with a bare k6 request loop as a reference for what the engine alone reaches,
  *   2. k6 throughput with contract checks on every response vs off (goal ≥ 0.8),
  *      with the suite's default memoised verdicts and without them (raw check cost),
- *   3. k6 memory per VU (peak RSS at two VU counts).
+ *   3. k6 memory per VU (peak RSS at two VU counts),
+ *   4. what one contract check costs, in µs, inside k6's runtime and in Node, on the
+ *      same response bodies (load/bench/check-samples.ts), with JSON.parse alone in k6
+ *      as the share no checking code can avoid.
  * Rounds alternate the tools so drift on a shared machine hits all of them.
  *
  *   npm run bench:load -- [--rounds 3] [--seconds 10] [--connections 10]
@@ -19,8 +22,10 @@ import { ensureK6 } from './ensure-k6.ts';
 import { bootTarget } from './target.ts';
 import { writeLoadData } from '../load/node/prepare-data.ts';
 import { runK6 } from '../load/node/run-k6.ts';
-import { REPORTS_ROOT } from '../load/node/run-dir.ts';
+import { REPO_ROOT, REPORTS_ROOT } from '../load/node/run-dir.ts';
 import { table } from '../load/lib/report.ts';
+import { checkResponse } from '../contracts/check.ts';
+import { CHECK_HEADERS, CHECK_SAMPLES, type CheckCost } from '../load/bench/check-samples.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -111,6 +116,32 @@ async function k6Run(k6: string, baseUrl: string, key: string, dir: string, name
   return { reqPerSec: reads / SECONDS, peakRssKb: r.peakRssKb };
 }
 
+/** µs per contract check in k6 (load/bench/check-cost.ts, one VU) on the shared samples. */
+function k6CheckCost(k6: string): CheckCost[] {
+  const script = join(REPO_ROOT, 'load', 'bench', 'check-cost.ts');
+  const out = spawnSync(k6, ['run', '--quiet', '--summary-mode=disabled', '--no-color', script], { encoding: 'utf8', env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
+  const line = `${out.stdout}\n${out.stderr}`.split('\n').find((l) => l.includes('msg="CHECK-COST '));
+  if (!line) throw new Error(`k6 check-cost run printed no figures (exit ${out.status}):\n${out.stderr.slice(-2000)}`);
+  const escaped = line.slice(line.indexOf('msg="CHECK-COST ') + 'msg="CHECK-COST '.length, line.lastIndexOf('" source=console'));
+  return JSON.parse(JSON.parse(`"${escaped}"`) as string) as CheckCost[];
+}
+
+/** µs per contract check in Node on the same samples (median of rounds). */
+function nodeCheckCost(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of CHECK_SAMPLES) {
+    const input = { operation: s.operation, status: s.status, headers: CHECK_HEADERS, body: s.body };
+    const rounds: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const start = performance.now();
+      for (let i = 0; i < 20_000; i++) checkResponse(input);
+      rounds.push(((performance.now() - start) * 1000) / 20_000);
+    }
+    out[s.name] = median(rounds);
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const hasWrk = spawnSync('wrk', ['-v']).error === undefined;
   const k6 = await ensureK6();
@@ -138,6 +169,8 @@ async function main(): Promise<void> {
       console.error(`round ${round}: k6, checks on without memo ${raw.at(-1)!.toFixed(0)} req/s`);
     }
     // Memory per VU: idle-ish VUs (think time) at two counts; the difference divided by the VU difference.
+    const k6Cost = k6CheckCost(k6);
+    const nodeCost = nodeCheckCost();
     const lowVus = 10;
     const highVus = 200;
     const memLow = await k6Run(k6, target.baseUrl, key, dir, 'mem-low', { THINK_TIME_S: '0.5' }, lowVus / 10);
@@ -152,17 +185,20 @@ async function main(): Promise<void> {
     const roundRatios = {
       k6VsWrk: hasWrk ? on.map((v, i) => v / wrkRps[i]) : [],
       checksOnVsOff: on.map((v, i) => v / off[i]),
+      checksOnWithoutMemoVsOff: raw.map((v, i) => v / off[i]),
     };
     const figures = {
       roundRatios,
       medianRoundRatioK6VsWrk: hasWrk ? median(roundRatios.k6VsWrk) : undefined,
       medianRoundRatioChecksOnVsOff: median(roundRatios.checksOnVsOff),
+      medianRoundRatioChecksOnWithoutMemoVsOff: median(roundRatios.checksOnWithoutMemoVsOff),
       wrkReqPerSec: wrkMedian, k6ChecksOnReqPerSec: k6On, k6ChecksOffReqPerSec: k6Off,
       k6VsWrk: wrkMedian ? k6On / wrkMedian : undefined, k6VsWrkChecksOff: wrkMedian ? k6Off / wrkMedian : undefined,
       checksOnVsOff: k6On / k6Off, checksOnWithoutMemoVsOff: k6Raw / k6Off, k6ChecksOnWithoutMemoReqPerSec: k6Raw,
       peakRssKb: { [lowVus]: memLow.peakRssKb, [highVus]: memHigh.peakRssKb }, memoryPerVuKb: perVuKb,
       k6BareReqPerSec: median(bare), k6BareVsWrk: wrkMedian ? median(bare) / wrkMedian : undefined,
       rounds: { wrk: wrkRps, bare, on, off, raw }, seconds: SECONDS, connections: CONNECTIONS, target: target.how,
+      checkCostUs: k6Cost.map((c) => ({ ...c, nodeCheckUs: nodeCost[c.name] })),
     };
     const f = (n: number | undefined, d = 0) => (n === undefined ? 'n/a' : n.toFixed(d));
     console.log(table([
@@ -179,9 +215,15 @@ async function main(): Promise<void> {
       ['k6 checks on / off', f(figures.checksOnVsOff, 2), '≥ 0.8'],
       ['k6 checks on / off, median of per-round ratios', f(figures.medianRoundRatioChecksOnVsOff, 2), '≥ 0.8'],
       ['k6 checks on without memo / off', f(figures.checksOnWithoutMemoVsOff, 2), ''],
+      ['k6 checks on without memo / off, median of per-round ratios', f(figures.medianRoundRatioChecksOnWithoutMemoVsOff, 2), ''],
       [`k6 peak RSS at ${lowVus} / ${highVus} VUs (MiB)`, `${f((memLow.peakRssKb ?? 0) / 1024, 1)} / ${f((memHigh.peakRssKb ?? 0) / 1024, 1)}`, ''],
       ['k6 memory per VU (KiB)', f(perVuKb), ''],
     ]));
+    console.log('');
+    console.log(table([
+      ['one contract check (µs per response)', 'bytes', 'k6', 'k6 JSON.parse alone', 'Node', 'k6 / Node'],
+      ...k6Cost.map((c) => [c.name, String(c.bytes), f(c.checkUs, 1), f(c.jsonParseUs, 1), f(nodeCost[c.name], 1), f(c.checkUs / (nodeCost[c.name] ?? NaN), 0)]),
+    ], 1));
     mkdirSync(REPORTS_ROOT, { recursive: true });
     const out = join(REPORTS_ROOT, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`);
