@@ -77,3 +77,10 @@ for (const c of CASES) {
     }
   });
 }
+
+test('a malformed REQUEST_TIMEOUT: exit 2, the setting named as the closing message', async ({}, info) => {
+  info.setTimeout(60_000);
+  const run = await runLoad('http://127.0.0.1:9/v1', `abort-test-config-${process.pid}`, { REQUEST_TIMEOUT: 'soon' });
+  expect(run.code, run.output.slice(-3000)).toBe(2);
+  expect(run.closing).toBe('load run could not start: REQUEST_TIMEOUT must be a duration such as 10s or 1500ms, got "soon"');
+});

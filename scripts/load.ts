@@ -99,6 +99,7 @@ async function main(): Promise<number> {
   }
   if (!result.report) {
     console.error(`k6 exited with code ${result.exitCode} without a report (see ${rel(join(dir, 'k6.log'))})`);
+    if (result.scriptError) console.error(`load run could not start: ${result.scriptError}`);
     return 2;
   }
   if (result.violationCount > 0) console.error(`contract findings on load traffic: ${rel(result.violationsFile)} (${result.violationCount} logged responses)`);

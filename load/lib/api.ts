@@ -57,9 +57,10 @@ export function backoffSeconds(retryAfter: string | undefined, attempt: number, 
   return base / 2 + Math.random() * (base / 2);
 }
 
-function headerValue(headers: Record<string, string>, name: string): string | undefined {
+/** A response header by name, whatever its case. */
+export function headerValue(headers: Record<string, string>, name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === lower) return v;
+  for (const k in headers) if (k.toLowerCase() === lower) return headers[k];
   return undefined;
 }
 

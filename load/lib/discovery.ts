@@ -10,7 +10,7 @@
  */
 import { sleep } from 'k6';
 import type { LoadConfig } from './config.ts';
-import { api, bodyText, json, type Response } from './api.ts';
+import { api, bodyText, headerValue, json, type Response } from './api.ts';
 import type { DetailBody, RunBody, SearchBody, StatusBody, UploadBody } from './bodies.ts';
 import { pick, seededRandom } from './data.ts';
 import type { UploadSample } from './data-shape.ts';
@@ -43,7 +43,7 @@ type Variable = NonNullable<NonNullable<DetailBody['data']>['variables']>[number
  */
 export function unusableTarget(cfg: LoadConfig, res: Response, url: string): string | undefined {
   if (res.status === 0) return `target unreachable: ${transportCause(cfg, res.error ?? '')} at ${cfg.baseUrl}`;
-  const type = responseHeader(res, 'content-type') || 'no content type';
+  const type = headerValue(res.headers, 'content-type') || 'no content type';
   const text = bodyText(res);
   const hint = res.status === 401 ? ' — the API key was rejected (API_KEY)'
     : res.status === 404 ? ' — is BASE_URL the service\'s base address ending in /v1?' : '';
@@ -69,11 +69,6 @@ function bodyGist(text: string): string {
   const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1];
   const line = (title ? `HTML page "${title.trim()}"` : text).replace(/\s+/g, ' ').trim();
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
-}
-
-function responseHeader(res: Response, name: string): string {
-  for (const k of Object.keys(res.headers)) if (k.toLowerCase() === name) return res.headers[k] ?? '';
-  return '';
 }
 
 /** Every workflow search lists, page by page; or why the target cannot be driven. */

@@ -56,6 +56,8 @@ export interface K6RunResult {
   violationCount: number;
   /** The reason the script gave when it aborted the run (k6 exit 108), e.g. "target unreachable: …". */
   abortReason?: string;
+  /** The first uncaught script error's message (k6 exit 107), e.g. a malformed env setting. */
+  scriptError?: string;
 }
 
 function readPeakRss(pid: number): number | undefined {
@@ -106,11 +108,13 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
   }, 200);
   let violationCount = 0;
   let abortReason: string | undefined;
+  let scriptError: string | undefined;
   const handleLine = (raw: string, toStderr: boolean) => {
     const line = redactSecrets(raw);
     appendFileSync(logFile, `${line}\n`);
     o.onLine?.(line);
     abortReason ??= abortReasonOf(line);
+    scriptError ??= scriptErrorOf(line);
     const at = line.indexOf(VIOLATION_MARKER);
     if (at >= 0) {
       // k6 wraps console output in its log format; the JSON payload is escaped inside msg="…".
@@ -129,7 +133,17 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
   clearInterval(sampler);
   const summaryFile = join(o.reportDir, 'summary.json');
   const report = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as RunReport) : undefined;
-  return { exitCode, peakRssKb, report, violationsFile, violationCount, abortReason };
+  return { exitCode, peakRssKb, report, violationsFile, violationCount, abortReason, scriptError };
+}
+
+/** The message of k6's `level=error msg="Error: <message>\n\tat …" hint="script exception"` line. */
+export function scriptErrorOf(line: string): string | undefined {
+  if (!line.includes('hint="script exception"')) return undefined;
+  const m = /msg="((?:[^"\\]|\\.)*)"/.exec(line);
+  if (!m) return undefined;
+  let text = m[1]!;
+  try { text = JSON.parse(`"${text}"`) as string; } catch { /* keep the escaped text */ }
+  return text.split('\n', 1)[0]!.replace(/^(?:Type|Reference|Range|Syntax)?Error: /, '');
 }
 
 /** The reason in k6's `level=error msg="test aborted: <reason>"` line (escaped as a Go quoted string). */
