@@ -9,53 +9,18 @@
  */
 import { newAjv, schemaBundle, SCHEMA_BUNDLE_ID } from './generate-contracts.ts';
 import * as standalone from '../contracts/generated/validators.js';
-import { checkResponse, type OperationId } from '../contracts/check.ts';
+import { checkResponse } from '../contracts/check.ts';
+import { OPERATIONS } from '../contracts/generated/operations.ts';
+import { CHECK_SAMPLES } from '../load/bench/check-samples.ts';
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 
-const NOW = '2026-11-22T09:00:00.000Z';
-const SAMPLES: { name: string; schema: keyof typeof standalone; operation: OperationId; body: unknown }[] = [
-  {
-    name: 'status',
-    schema: 'StatusResponse',
-    operation: 'getExecutionStatus',
-    body: {
-      success: true,
-      data: {
-        executionId: 'ex-0001', status: 'executing', createdAt: NOW,
-        nodeExecutions: [
-          { nodeId: 't1', status: 'finish', title: 'Collect' },
-          { nodeId: 't2', status: 'executing', title: 'Write' },
-          { nodeId: 't3', status: 'waiting', title: 'Review' },
-        ],
-      },
-    },
-  },
-  {
-    name: 'output',
-    schema: 'OutputResponse',
-    operation: 'getExecutionOutput',
-    body: {
-      success: true,
-      data: {
-        output: ['t1', 't2', 't3'].map((id) => ({
-          nodeId: id, title: `Node ${id}`, status: 'finish', startTime: NOW, endTime: NOW,
-          messages: [
-            { messageId: `${id}-m1`, type: 'ai', content: 'x'.repeat(400), reasoningContent: 'y'.repeat(100) },
-            { messageId: `${id}-m2`, type: 'tool', content: 'z'.repeat(200) },
-          ],
-        })),
-        files: [{ name: 'report.pdf', type: 'application/pdf', size: 2048, nodeId: 't3', url: 'http://127.0.0.1/f/1' }],
-      },
-    },
-  },
-  {
-    name: 'search',
-    schema: 'SearchResponse',
-    operation: 'searchWorkflows',
-    body: { success: true, data: Array.from({ length: 20 }, (_, i) => ({ canvasId: `c-${i}`, title: `Workflow ${i}` })) },
-  },
-];
+/** The same response bodies the k6 check-cost benchmark uses, so Node and k6 figures compare. */
+const SAMPLES = CHECK_SAMPLES.filter((s) => s.status === 200).map((s) => ({
+  ...s,
+  schema: (OPERATIONS[s.operation].responses as Record<string, { schema: string | null }>)['200']!.schema as keyof typeof standalone,
+  parsed: JSON.parse(s.body) as unknown,
+}));
 
 const DURATION_MS = Number(process.env.BENCH_MS ?? 1500);
 
@@ -82,17 +47,17 @@ async function main(): Promise<void> {
 
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(12);
   console.log(`validations per second (${DURATION_MS} ms per cell, node ${process.version})`);
-  console.log(`${'response'.padEnd(8)} ${'compiled'.padStart(12)} ${'standalone'.padStart(12)} ${'checkResponse'.padStart(14)} ${'k6 bundle'.padStart(12)}   body bytes`);
+  console.log(`${'response'.padEnd(22)} ${'compiled'.padStart(12)} ${'standalone'.padStart(12)} ${'checkResponse'.padStart(14)} ${'k6 bundle'.padStart(12)}   body bytes`);
   for (const s of SAMPLES) {
     const compiled = ajv.getSchema(`${SCHEMA_BUNDLE_ID}#/$defs/${s.schema}`)!;
     const generated = standalone[s.schema];
-    const text = JSON.stringify(s.body);
+    const text = s.body;
     const input = { operation: s.operation, status: 200, headers: { 'content-type': 'application/json' }, body: text };
-    if (!compiled(s.body) || !generated(s.body) || checkResponse(input).length || k6.checkResponse(input).length) {
+    if (!compiled(s.parsed) || !generated(s.parsed) || checkResponse(input).length || k6.checkResponse(input).length) {
       throw new Error(`sample ${s.name} does not validate`);
     }
-    const r = [rate(() => compiled(s.body)), rate(() => generated(s.body)), rate(() => checkResponse(input)), rate(() => k6.checkResponse(input))];
-    console.log(`${s.name.padEnd(8)} ${fmt(r[0]!)} ${fmt(r[1]!)} ${fmt(r[2]!).padStart(14)} ${fmt(r[3]!)}   ${text.length}`);
+    const r = [rate(() => compiled(s.parsed)), rate(() => generated(s.parsed)), rate(() => checkResponse(input)), rate(() => k6.checkResponse(input))];
+    console.log(`${s.name.padEnd(22)} ${fmt(r[0]!)} ${fmt(r[1]!)} ${fmt(r[2]!).padStart(14)} ${fmt(r[3]!)}   ${text.length}`);
   }
   console.log('goal: ≥ 500,000/s for a status response (standalone validator)');
 }
