@@ -4,12 +4,12 @@
  * request timeout), not with a consequence such as "nothing to run".
  */
 import { test, expect } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHostile, type HostileKind } from '../fixtures/hostile/servers.ts';
 import { ensureK6 } from '../scripts/ensure-k6.ts';
-import { REPO_ROOT, REPORTS_ROOT } from './node/run-dir.ts';
+import { REPORTS_ROOT } from './node/run-dir.ts';
+import { runLoadCli, type LoadCliRun } from './testing/run-load-cli.ts';
 
 const KEY = 'wfk_abort_test_0123456789abcdef';
 
@@ -18,27 +18,10 @@ test.beforeAll(async ({}, info) => {
   await ensureK6();
 });
 
-interface LoadRun { code: number | null; output: string; closing: string; wallMs: number }
-
-function runLoad(baseUrl: string, run: string, env: Record<string, string> = {}): Promise<LoadRun> {
-  const started = Date.now();
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'load.ts'), '--duration', '5s', '--run', run, '--no-dashboard'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env, BASE_URL: baseUrl, API_KEY: KEY },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c));
-    child.stderr.on('data', (c: Buffer) => (output += c));
-    const kill = setTimeout(() => child.kill('SIGKILL'), 100_000);
-    child.on('close', (code) => {
-      clearTimeout(kill);
-      rmSync(join(REPORTS_ROOT, run), { recursive: true, force: true });
-      const lines = output.trim().split('\n');
-      done({ code, output, closing: lines[lines.length - 1] ?? '', wallMs: Date.now() - started });
-    });
-  });
+async function runLoad(baseUrl: string, run: string, env: Record<string, string> = {}): Promise<LoadCliRun> {
+  const result = await runLoadCli({ baseUrl, apiKey: KEY, env, args: ['--duration', '5s', '--run', run, '--no-dashboard'], killAfterMs: 100_000 });
+  rmSync(join(REPORTS_ROOT, run), { recursive: true, force: true });
+  return result;
 }
 
 const CASES: { kind: HostileKind; env?: Record<string, string>; closing: (baseUrl: string) => RegExp; boundMs: number }[] = [

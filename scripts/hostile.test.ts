@@ -11,14 +11,14 @@
  *
  * Runs go two at a time (each in its own workspace) to keep the whole file near two minutes.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
 import { HOSTILE_KINDS, startHostile, type HostileKind } from '../fixtures/hostile/servers.ts';
-import { REPO_ROOT, runConformance, scratchOutDir, type ConformanceRunResult } from '../fixtures/faults/run-conformance.ts';
+import { runConformance, scratchOutDir, type ConformanceRunResult } from '../fixtures/faults/run-conformance.ts';
 import type { ConformanceReport } from './report/build.ts';
+import { runLoadCli, type LoadCliRun } from '../load/testing/run-load-cli.ts';
 
 /** The run's own deadline. */
 const BOUND_S = 25;
@@ -130,23 +130,8 @@ test('a body that is not JSON earns no pass for the clauses about its content', 
 
 // ---- load ---------------------------------------------------------------------------------------
 
-function runLoad(baseUrl: string, name: string): Promise<{ code: number | null; output: string; wallMs: number }> {
-  const started = Date.now();
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'load.ts'), '--profile', 'smoke', '--duration', '5s', '--run', name, '--no-dashboard'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, BASE_URL: baseUrl, API_KEY: FAKE_KEY },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c));
-    child.stderr.on('data', (c: Buffer) => (output += c));
-    const kill = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(kill);
-      done({ code, output, wallMs: Date.now() - started });
-    });
-  });
+function runLoad(baseUrl: string, name: string): Promise<LoadCliRun> {
+  return runLoadCli({ baseUrl, apiKey: FAKE_KEY, args: ['--profile', 'smoke', '--duration', '5s', '--run', name, '--no-dashboard'], killAfterMs: 120_000 });
 }
 
 for (const [kind, reason] of [

@@ -15,6 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
 import { ensureK6 } from './ensure-k6.ts';
 import { parseSeed, randomSeed } from '../fixtures/data/index.ts';
 import { parseScenarioList, profileByName } from '../load/lib/profiles.ts';
@@ -30,12 +31,7 @@ import { evaluateMerged, mergeK6Json } from '../load/node/merge.ts';
 const { values: args } = parseArgs({
   options: {
     instances: { type: 'string', default: '2' },
-    profile: { type: 'string', default: process.env.PROFILE || 'smoke' },
-    scenarios: { type: 'string', default: process.env.SCENARIOS },
-    duration: { type: 'string', default: process.env.DURATION },
-    'vus-scale': { type: 'string', default: process.env.VUS_SCALE },
-    seed: { type: 'string', default: process.env.SEED },
-    run: { type: 'string' },
+    ...RUN_SHAPE_OPTIONS,
   },
 });
 

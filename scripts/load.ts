@@ -19,6 +19,7 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
 import { ensureK6 } from './ensure-k6.ts';
 import { parseSeed, randomSeed } from '../fixtures/data/index.ts';
 import { profileByName } from '../load/lib/profiles.ts';
@@ -32,12 +33,7 @@ import { buildArchive } from '../load/node/archive.ts';
 
 const { values: args } = parseArgs({
   options: {
-    profile: { type: 'string', default: process.env.PROFILE || 'smoke' },
-    scenarios: { type: 'string', default: process.env.SCENARIOS },
-    duration: { type: 'string', default: process.env.DURATION },
-    'vus-scale': { type: 'string', default: process.env.VUS_SCALE },
-    seed: { type: 'string', default: process.env.SEED },
-    run: { type: 'string' },
+    ...RUN_SHAPE_OPTIONS,
     'no-dashboard': { type: 'boolean', default: false },
     'contract-sample': { type: 'string', default: process.env.CONTRACT_CHECK_SAMPLE },
     baseline: { type: 'string' },

@@ -6,7 +6,6 @@
  * HTML report including the zip it embeds, test-results, k6 logs and summaries) and everything they
  * printed is searched for the keys, plain, URL-encoded and base64-encoded (Basic-auth style).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { inflateRawSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { DEFAULT_SEED_FILE } from '../fixtures/target/config.ts';
 import { startTarget } from '../fixtures/target/server.ts';
+import { runLoadCli } from '../load/testing/run-load-cli.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, REPO_ROOT, runConformance, scratchOutDir } from '../fixtures/faults/run-conformance.ts';
 
 const CANARY_A = `wfk_SECRET_CANARY_A_${Date.now().toString(36)}x7Qz`;
@@ -84,22 +84,9 @@ function leaks(sources: { where: string; text: string }[]): string[] {
   return sources.flatMap((s) => needles.filter((n) => s.text.includes(n)).map((n) => `${s.where}: contains ${n.slice(0, 24)}…`));
 }
 
-function runLoadSmoke(baseUrl: string): Promise<string> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'load.ts'), '--profile', 'smoke', '--duration', '5s', '--run', LOAD_RUN], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, BASE_URL: baseUrl, API_KEY: CANARY_A },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c));
-    child.stderr.on('data', (c: Buffer) => (output += c));
-    const kill = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('close', (code) => {
-      clearTimeout(kill);
-      done(`${output}\n(exit ${code})`);
-    });
-  });
+async function runLoadSmoke(baseUrl: string): Promise<string> {
+  const run = await runLoadCli({ baseUrl, apiKey: CANARY_A, args: ['--profile', 'smoke', '--duration', '5s', '--run', LOAD_RUN], killAfterMs: 150_000 });
+  return `${run.output}\n(exit ${run.code})`;
 }
 
 test('canary API keys appear in no report, trace, log or reproducer of a conformance run and a load smoke', async () => {
