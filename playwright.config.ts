@@ -14,7 +14,7 @@ export default defineConfig({
       name: 'harness',
       testDir: '.',
       testIgnore: ['.cache/**', '**/node_modules/**', 'reports/**'],
-      testMatch: ['contracts/**/*.test.ts', 'fixtures/**/*.test.ts', 'load/**/*.test.ts', 'scripts/**/*.test.ts'],
+      testMatch: ['contracts/**/*.test.ts', 'fixtures/**/*.test.ts', 'load/**/*.test.ts', 'scenarios/**/*.test.ts'],
       timeout: 120_000,
     },
     {

@@ -3,7 +3,7 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureK6, K6_VERSION } from '../scripts/ensure-k6.ts';
+import { ensureK6, K6_VERSION } from './node/ensure-k6.ts';
 
 test('without k6 and without Go, the message says how to get either', async () => {
   const emptyTools = mkdtempSync(join(tmpdir(), 'wfcheck-no-k6-'));

@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTarget, type StartedTarget } from '../fixtures/target/server.ts';
-import { ensureK6 } from '../scripts/ensure-k6.ts';
+import { ensureK6 } from './node/ensure-k6.ts';
 import { writeLoadData } from './node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunOptions } from './node/run-k6.ts';
-import { startFaultyProxy, type Faults } from './testing/faulty-proxy.ts';
+import { startFaultyProxy, type Faults } from '../fixtures/proof/hostile/faulty-proxy.ts';
 import { checkedResponses, type RunReport } from './lib/report.ts';
 
 test.describe.configure({ mode: 'serial' });

@@ -8,11 +8,11 @@
 import { test as base, expect, type TestInfo } from '@playwright/test';
 import type { Faker } from '@faker-js/faker';
 import { seededFaker } from '../fixtures/data/seeded.ts';
-import { citedRequirements, EvidenceWriter, type TestRef } from '../scripts/report/evidence.ts';
-import { redactSecrets } from '../scripts/redact.ts';
+import { citedRequirements, EvidenceWriter, type TestRef } from './verdict/evidence.ts';
+import { redactSecrets } from '../fixtures/environment/redact.ts';
 import { ApiClient } from './support/client.ts';
 import { loadConfig, type RunConfig } from './support/config.ts';
-import { Verdict } from './support/verdict.ts';
+import { Verdict } from './verdict/verdict.ts';
 import { discoverWorkflows, type Discovery } from './support/workflows.ts';
 
 export { expect };

@@ -6,7 +6,7 @@ import { test } from './fixtures.ts';
 import { buildFile, buildFileSet, FILE_KINDS, type FileSpec } from '../fixtures/data/files.ts';
 import { dataOf, describe } from './support/shapes.ts';
 import type { Exchange } from './support/client.ts';
-import type { Verdict } from './support/verdict.ts';
+import type { Verdict } from './verdict/verdict.ts';
 
 type Uploaded = { files?: { fileKey?: string; fileName?: string }[] };
 

@@ -7,7 +7,7 @@
  *   checkResponse the whole checking API on body text (JSON parse + validation + semantic checks)
  * Figures vary run to run on a shared machine; compare the columns of one run.
  */
-import { newAjv, schemaBundle, SCHEMA_BUNDLE_ID } from './generate-contracts.ts';
+import { newAjv, schemaBundle, SCHEMA_BUNDLE_ID } from '../contracts/codegen/generate.ts';
 import * as standalone from '../contracts/generated/validators.js';
 import { checkResponse } from '../contracts/check.ts';
 import { OPERATIONS } from '../contracts/generated/operations.ts';

@@ -18,8 +18,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureK6 } from './ensure-k6.ts';
-import { bootTarget } from './target.ts';
+import { ensureK6 } from '../load/node/ensure-k6.ts';
+import { bootTarget } from '../fixtures/target/boot/boot.ts';
 import { writeLoadData } from '../load/node/prepare-data.ts';
 import { runK6 } from '../load/node/run-k6.ts';
 import { REPO_ROOT, REPORTS_ROOT } from '../load/node/run-dir.ts';

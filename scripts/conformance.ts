@@ -2,7 +2,7 @@
  * `npm run conformance`: runs the conformance suites (scenarios/) against a
  * target and writes a verdict for people and CI.
  *
- * - Without BASE_URL the reference target is booted hermetically (scripts/target.ts:
+ * - Without BASE_URL the reference target is booted hermetically (fixtures/target/boot/:
  *   container when a Docker engine is reachable, else a local process) and its
  *   two tenants' keys are used.
  * - With BASE_URL + API_KEY (+ optional API_KEY_B) any implementation is checked.
@@ -23,15 +23,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
 import { OPERATION_IDS, operationInfo } from '../contracts/check.ts';
 import { parseSeed, randomSeed } from '../fixtures/data/seeded.ts';
-import { buildReport, type RunMeta } from './report/build.ts';
-import { readEvidence } from './report/evidence.ts';
-import { renderConsoleSummary, renderHtml, renderMarkdown } from './report/render.ts';
-import { emptyWaivers, loadWaivers } from './report/waivers.ts';
-import { containsSecret, redactSecrets, registerSecret } from './redact.ts';
-import { EvidenceWriter } from './report/evidence.ts';
+import { buildReport, type RunMeta } from '../scenarios/verdict/report.ts';
+import { readEvidence } from '../scenarios/verdict/evidence.ts';
+import { renderConsoleSummary, renderHtml, renderMarkdown } from '../scenarios/verdict/render.ts';
+import { emptyWaivers, loadWaivers } from '../scenarios/verdict/waivers.ts';
+import { containsSecret, redactSecrets, registerSecret } from '../fixtures/environment/redact.ts';
+import { EvidenceWriter } from '../scenarios/verdict/evidence.ts';
 import { ApiClient } from '../scenarios/support/client.ts';
 import { loadConfig } from '../scenarios/support/config.ts';
-import { Verdict } from '../scenarios/support/verdict.ts';
+import { Verdict } from '../scenarios/verdict/verdict.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const DEFAULT_OUT = join(ROOT, 'reports', 'conformance');
@@ -146,9 +146,8 @@ async function resolveTarget(env: NodeJS.ProcessEnv): Promise<Target> {
     return { baseUrl: env.BASE_URL.replace(/\/+$/, ''), apiKey: env.API_KEY, apiKeyB: env.API_KEY_B || undefined, kind: 'external', how: 'given by BASE_URL', stop: async () => undefined };
   }
   const forceInProcess = env.WFCHECK_TARGET_BOOT === 'inprocess';
-  if (!forceInProcess && existsSync(join(ROOT, 'scripts', 'target.ts'))) {
-    // Imported by path so this script still runs (in-process fallback) where scripts/target.ts is absent.
-    const { bootTarget } = (await import(pathToFileURL(join(ROOT, 'scripts', 'target.ts')).href)) as { bootTarget: (o?: object) => Promise<{ baseUrl: string; tenants: { name: string; apiKey: string }[]; how: string; stop(): Promise<void> }> };
+  if (!forceInProcess) {
+    const { bootTarget } = await import('../fixtures/target/boot/boot.ts');
     // A custom seed file (tenants, keys, workflows) reaches the booted target, e.g. for canary-key runs.
     const bootEnv = env.TARGET_SEED_FILE ? { TARGET_SEED_FILE: env.TARGET_SEED_FILE } : undefined;
     const t = await withDeadline(bootTarget({ env: bootEnv }), 120_000, 'booting the reference target');

@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
-import { ensureK6 } from './ensure-k6.ts';
+import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { parseSeed, randomSeed } from '../fixtures/data/index.ts';
 import { parseScenarioList, profileByName } from '../load/lib/profiles.ts';
 import { buildThresholds, sloFromEnv } from '../load/lib/thresholds.ts';

@@ -20,7 +20,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
-import { ensureK6 } from './ensure-k6.ts';
+import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { parseSeed, randomSeed } from '../fixtures/data/index.ts';
 import { profileByName } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';

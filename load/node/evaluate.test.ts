@@ -12,7 +12,7 @@ import { evaluateMerged, mergeK6Json, percentile } from './merge.ts';
 import { compareReports, DEFAULT_COMPARE } from './compare.ts';
 import type { RunReport } from '../lib/report.ts';
 import { startTarget } from '../../fixtures/target/server.ts';
-import { ensureK6 } from '../../scripts/ensure-k6.ts';
+import { ensureK6 } from './ensure-k6.ts';
 import { writeLoadData } from './prepare-data.ts';
 import { runK6 } from './run-k6.ts';
 

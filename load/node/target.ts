@@ -9,12 +9,7 @@ export async function acquireTarget(env: NodeJS.ProcessEnv = process.env, log: (
     if (!env.API_KEY) throw new Error('BASE_URL is set but API_KEY is not: both name the implementation under test');
     return { baseUrl: env.BASE_URL.replace(/\/+$/, ''), apiKey: env.API_KEY, how: 'BASE_URL from the environment', stop: async () => {} };
   }
-  let boot: typeof import('../../scripts/target.ts').bootTarget;
-  try {
-    ({ bootTarget: boot } = await import('../../scripts/target.ts'));
-  } catch (err) {
-    throw new Error(`cannot load scripts/target.ts to boot the reference target (${(err as Error).message}); set BASE_URL and API_KEY to drive another target`);
-  }
+  const { bootTarget: boot } = await import('../../fixtures/target/boot/boot.ts');
   log('booting the reference target…');
   const t = await boot();
   const tenant = t.tenants[0];

@@ -6,7 +6,7 @@
 import { SCHEMA_BUNDLE } from '../../contracts/generated/schemas.ts';
 import type { Snapshot } from './poll.ts';
 import type { NodeExecution, OutputNode, WorkflowPlan } from './shapes.ts';
-import type { Verdict } from './verdict.ts';
+import type { Verdict } from '../verdict/verdict.ts';
 
 /** The 20 locales §4.8 lists, read from the contract (never written twice). */
 export const LOCALES: readonly string[] = (SCHEMA_BUNDLE as unknown as { $defs: { Locale: { enum: string[] } } }).$defs.Locale.enum;

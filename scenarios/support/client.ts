@@ -15,13 +15,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkResponse, operationFor, type OperationId, type Violation } from '../../contracts/check.ts';
-import type { EvidenceWriter, ExchangeRecord, TestRef } from '../../scripts/report/evidence.ts';
-import { redactHeaders, redactSecrets } from '../../scripts/redact.ts';
-import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../../scripts/report/reproducer.ts';
+import type { EvidenceWriter, ExchangeRecord, TestRef } from '../verdict/evidence.ts';
+import { redactHeaders, redactSecrets } from '../../fixtures/environment/redact.ts';
+import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../verdict/reproducer.ts';
 import type { FileSpec } from '../../fixtures/data/files.ts';
 import { clausesCheckedFor, levelOf } from './catalogue.ts';
 import type { RunConfig } from './config.ts';
-import type { Verdict } from './verdict.ts';
+import type { Verdict } from '../verdict/verdict.ts';
 
 export interface Tenant {
   /** 'A' uses API_KEY, 'B' uses API_KEY_B. */

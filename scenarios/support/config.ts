@@ -4,7 +4,7 @@
  * `scripts/conformance.ts` sets these for the reference target.
  */
 import { parseSeed } from '../../fixtures/data/seeded.ts';
-import { DEFAULT_EVIDENCE_DIR } from '../../scripts/report/evidence.ts';
+import { DEFAULT_EVIDENCE_DIR } from '../verdict/evidence.ts';
 
 export interface RunConfig {
   /** Base address, ending in /v1 (no trailing slash kept). */

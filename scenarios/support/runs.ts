@@ -7,7 +7,7 @@ import type { ApiClient, Exchange } from './client.ts';
 import type { RunConfig } from './config.ts';
 import { pollExecution, type Snapshot } from './poll.ts';
 import { dataOf, describe, type RunData } from './shapes.ts';
-import type { Verdict } from './verdict.ts';
+import type { Verdict } from '../verdict/verdict.ts';
 import { prepareRun, runBody, type Workflow } from './workflows.ts';
 
 export interface Started {

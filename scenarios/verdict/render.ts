@@ -3,8 +3,8 @@
  * pull requests) and a self-contained HTML page. Both are built from the same
  * report object; neither adds information the JSON does not have.
  */
-import type { ConformanceReport, EvidenceItem, RequirementResult, VerdictValue } from './build.ts';
-import { redactSecrets } from '../redact.ts';
+import type { ConformanceReport, EvidenceItem, RequirementResult, VerdictValue } from './report.ts';
+import { redactSecrets } from '../../fixtures/environment/redact.ts';
 
 const ICON: Record<VerdictValue, string> = { pass: '✅ pass', fail: '❌ FAIL', warn: '⚠️ warn', waived: '🟡 waived', observed: '👁 observed', 'not-run': '⏸ not run' };
 

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { buildReport, type CatalogueEntry, type RunMeta } from './build.ts';
+import { buildReport, type CatalogueEntry, type RunMeta } from './report.ts';
 import type { EvidenceRecord, TestRef } from './evidence.ts';
 import { citedRequirements } from './evidence.ts';
 import { emptyWaivers, parseWaivers } from './waivers.ts';

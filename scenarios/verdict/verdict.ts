@@ -8,9 +8,9 @@
  *   should  → a warning annotation; a failure only under --strict / WFCHECK_STRICT=1
  *   observe → recorded, never failed
  */
-import type { CheckRecord, EvidenceWriter, Level, ObservationRecord, TestRef } from '../../scripts/report/evidence.ts';
-import { redactValue } from '../../scripts/redact.ts';
-import { levelOf } from './catalogue.ts';
+import type { CheckRecord, EvidenceWriter, Level, ObservationRecord, TestRef } from './evidence.ts';
+import { redactValue } from '../../fixtures/environment/redact.ts';
+import { levelOf } from '../support/catalogue.ts';
 
 export interface CheckDetail {
   message: string;
