@@ -9,9 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { REQUIREMENTS, OPERATION_PREFIX, requirement, hasRequirement, type OperationId } from './requirements.ts';
+import { REQUIREMENTS, requirement, hasRequirement } from './requirements.ts';
 import { ERROR_CODES } from './error-codes.ts';
-import { checkResponse, OPERATION_IDS, type ResponseUnderCheck } from './check.ts';
+import { checkResponse, type ResponseUnderCheck } from './check.ts';
+import { OPERATIONS, OPERATION_IDS } from './generated/operations.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -49,23 +50,51 @@ test('every x-requirement of openapi.yaml is a catalogued clause, for every oper
   walk(openapi);
   expect(found.size).toBeGreaterThan(15);
   for (const id of found) {
-    const expanded = id.includes('{op}') ? Object.values(OPERATION_PREFIX).map((p) => id.replace('{op}', p)) : [id];
+    const expanded = id.includes('{op}') ? OPERATION_IDS.map((op) => id.replace('{op}', OPERATIONS[op].prefix)) : [id];
     for (const e of expanded) expect(hasRequirement(e), e).toBe(true);
   }
 });
 
-test('each operation of openapi.yaml carries the catalogue prefix and bearer security', () => {
-  const seen: string[] = [];
+test('each operation of openapi.yaml has bearer security and lists 401', () => {
   for (const item of Object.values<any>(openapi.paths)) {
     for (const op of Object.values<any>(item)) {
-      seen.push(op.operationId);
-      expect(op['x-requirement-prefix']).toBe(OPERATION_PREFIX[op.operationId as OperationId]);
-      expect(op.security).toEqual([{ bearerAuth: [] }]);
-      expect(Object.keys(op.responses)).toContain('401');
+      expect(op.security, op.operationId).toEqual([{ bearerAuth: [] }]);
+      expect(Object.keys(op.responses), op.operationId).toContain('401');
     }
   }
-  expect(seen.sort()).toEqual([...OPERATION_IDS].sort());
-  expect(seen).toHaveLength(8);
+});
+
+test('every operation has its own prefix and its per-operation clauses in the catalogue', () => {
+  const prefixes = OPERATION_IDS.map((op) => OPERATIONS[op].prefix);
+  expect(new Set(prefixes).size).toBe(prefixes.length);
+  for (const op of OPERATION_IDS) {
+    const { prefix, section } = OPERATIONS[op];
+    for (const suffix of ['200-ENVELOPE', 'HTTP-STATUS-LISTED', '401-MISSING-OR-INVALID-KEY']) {
+      expect(requirement(`${prefix}-${suffix}`).operations, `${prefix}-${suffix}`).toEqual([op]);
+    }
+    expect(requirement(`${prefix}-HTTP-STATUS-LISTED`).section).toBe(section);
+  }
+  // A clause named after an operation applies to it: reports group clauses by the operations they list.
+  for (const r of REQUIREMENTS) {
+    const op = OPERATION_IDS.find((o) => r.id.startsWith(`${OPERATIONS[o].prefix}-`));
+    if (op) expect(r.operations, r.id).toContain(op);
+  }
+});
+
+test('each operation\'s x-spec-section is the section of service-api.md that specifies its method and path', () => {
+  const sections = OPERATION_IDS.map((op) => OPERATIONS[op].section);
+  expect(new Set(sections).size).toBe(sections.length);
+  for (const op of OPERATION_IDS) {
+    const { method, path, section } = OPERATIONS[op];
+    const start = spec.indexOf(`\n### ${section} `);
+    expect(start, `§${section} of ${op}`).toBeGreaterThan(0);
+    const end = spec.indexOf('\n#', start + 1);
+    const text = spec.slice(start, end);
+    expect(text.split('\n')[1], op).toMatch(new RegExp(`^### ${section.replace('.', '\\.')} ${method} `));
+    // §4.6 describes its path in words; the static part and each parameter still appear.
+    expect(text, op).toContain(path.split('{')[0]);
+    for (const [, name] of path.matchAll(/\{(\w+)\}/g)) expect(text, op).toContain(name);
+  }
 });
 
 test('the generate locales are exactly the 20 of §4.8', () => {

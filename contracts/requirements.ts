@@ -10,17 +10,11 @@
  * IDs are stable: reports, waivers and test titles refer to them. Add new clauses; never renumber.
  */
 
-export type Level = 'must' | 'should' | 'observe';
+import { OPERATIONS, OPERATION_IDS, type OperationId } from './generated/operations.ts';
 
-export type OperationId =
-  | 'runWorkflow'
-  | 'abortExecution'
-  | 'getExecutionOutput'
-  | 'getExecutionStatus'
-  | 'searchWorkflows'
-  | 'getWorkflowDetail'
-  | 'uploadFiles'
-  | 'generateWorkflow';
+export type { OperationId } from './generated/operations.ts';
+
+export type Level = 'must' | 'should' | 'observe';
 
 export interface Requirement {
   id: string;
@@ -34,34 +28,17 @@ export interface Requirement {
   operations?: readonly OperationId[];
 }
 
-/** Requirement-ID prefix of each operation (also `x-requirement-prefix` in openapi.yaml). */
-export const OPERATION_PREFIX: Readonly<Record<OperationId, string>> = {
-  runWorkflow: 'RUN',
-  abortExecution: 'ABORT',
-  getExecutionOutput: 'OUTPUT',
-  getExecutionStatus: 'STATUS',
-  searchWorkflows: 'SEARCH',
-  getWorkflowDetail: 'DETAIL',
-  uploadFiles: 'UPLOAD',
-  generateWorkflow: 'GENERATE',
-};
-
-const SECTION_OF: Readonly<Record<OperationId, string>> = {
-  runWorkflow: '4.1',
-  abortExecution: '4.2',
-  getExecutionOutput: '4.3',
-  getExecutionStatus: '4.4',
-  searchWorkflows: '4.5',
-  getWorkflowDetail: '4.6',
-  uploadFiles: '4.7',
-  generateWorkflow: '4.8',
-};
-
-const ALL_OPERATIONS = Object.keys(OPERATION_PREFIX) as OperationId[];
+/**
+ * Requirement-ID prefix of each operation: its `x-requirement-prefix` in openapi.yaml, read from the
+ * generated table (indexed by operation, for callers that build clause IDs).
+ */
+export const OPERATION_PREFIX: Readonly<Record<OperationId, string>> = Object.fromEntries(
+  OPERATION_IDS.map((op) => [op, OPERATIONS[op].prefix]),
+) as Record<OperationId, string>;
 
 /** Clauses every operation has: its own envelope and its own list of status codes. */
 function perOperationClauses(op: OperationId): Requirement[] {
-  const prefix = OPERATION_PREFIX[op];
+  const { prefix, section } = OPERATIONS[op];
   return [
     {
       id: `${prefix}-200-ENVELOPE`,
@@ -72,7 +49,7 @@ function perOperationClauses(op: OperationId): Requirement[] {
     },
     {
       id: `${prefix}-HTTP-STATUS-LISTED`,
-      section: SECTION_OF[op],
+      section,
       level: 'must',
       text: 'The response status is one of the status codes listed for the operation.',
       operations: [op],
@@ -100,7 +77,7 @@ const observe = (id: string, section: string, text: string, operations?: Operati
 const EXECUTION_READS: OperationId[] = ['getExecutionStatus', 'getExecutionOutput', 'abortExecution'];
 
 export const REQUIREMENTS: readonly Requirement[] = [
-  ...ALL_OPERATIONS.flatMap(perOperationClauses),
+  ...OPERATION_IDS.flatMap(perOperationClauses),
 
   // §2.1 envelope
   should('ENVELOPE-SUCCESS-TRUE-ON-200', '2.1', 'A 200 response carries success: true.',
@@ -271,7 +248,12 @@ export function hasRequirement(id: string): boolean {
   return BY_ID.has(id);
 }
 
+/** The level of a clause, or undefined for an ID the catalogue does not list (callers decide how to treat it). */
+export function levelOf(id: string): Level | undefined {
+  return BY_ID.get(id)?.level;
+}
+
 /** ID of a per-operation clause, e.g. `clauseOf('runWorkflow', 'HTTP-STATUS-LISTED')` → `RUN-HTTP-STATUS-LISTED`. */
 export function clauseOf(op: OperationId, suffix: string): string {
-  return requirement(`${OPERATION_PREFIX[op]}-${suffix}`).id;
+  return requirement(`${OPERATIONS[op].prefix}-${suffix}`).id;
 }

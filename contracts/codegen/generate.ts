@@ -1,7 +1,8 @@
 /**
  * `npm run contracts` — generates everything in contracts/generated/ from contracts/openapi.yaml:
  *   api-types.ts    openapi-typescript types (`paths`, `components`, `operations`)
- *   operations.ts   per operation: method, path template, requirement prefix, listed statuses and their schemas
+ *   operations.ts   the OperationId union and, per operation: method, path template, requirement prefix
+ *                   (x-requirement-prefix), spec section (x-spec-section), listed statuses and their schemas
  *   schemas.ts      the schemas as one JSON Schema 2020-12 document (Ajv cannot take an OpenAPI document)
  *   validators.js   Ajv standalone validators, bundled into a dependency-free ES module (+ .d.ts)
  *   check.k6.js     the checking API (contracts/check.ts) bundled for k6, which cannot import node_modules
@@ -34,8 +35,30 @@ interface OperationEntry {
   method: string;
   path: string;
   prefix: string;
+  section: string;
+  statuses: number[];
   responses: Record<string, ResponseEntry>;
 }
+
+/** The types operations.ts declares its table with; kept beside OperationEntry so the two agree. */
+const OPERATION_TYPES = `export interface ResponseEntry {
+  /** Name of the response schema in schemas.ts, or null where the specification leaves the body open. */
+  readonly schema: string | null;
+}
+
+export interface OperationEntry {
+  readonly method: string;
+  /** Path template after the base URL, with {name} for each path parameter. */
+  readonly path: string;
+  /** x-requirement-prefix: the operation's own clause IDs start with it (RUN-HTTP-STATUS-LISTED, …). */
+  readonly prefix: string;
+  /** x-spec-section: the section of service-api.md that specifies the operation. */
+  readonly section: string;
+  /** The listed statuses, ascending (the keys of responses). */
+  readonly statuses: readonly number[];
+  readonly responses: Readonly<Record<string, ResponseEntry>>;
+}
+`;
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 /** Schemas that stand for "not shown": the body is not checked at all. */
@@ -45,6 +68,13 @@ function refName(ref: string): string {
   const prefix = '#/components/';
   if (!ref.startsWith(prefix)) throw new Error(`unsupported $ref ${ref}`);
   return ref.slice(ref.lastIndexOf('/') + 1);
+}
+
+/** An operation's extension that the harness cannot do without. */
+function extension(op: JsonObject, name: string): string {
+  const value = op[name];
+  if (typeof value !== 'string' || !value) throw new Error(`operation ${String(op.operationId)} has no ${name}`);
+  return value;
 }
 
 function operationsOf(doc: JsonObject): Record<string, OperationEntry> {
@@ -57,6 +87,8 @@ function operationsOf(doc: JsonObject): Record<string, OperationEntry> {
       if (!op) continue;
       const responses: Record<string, ResponseEntry> = {};
       for (const [status, raw] of Object.entries(op.responses as JsonObject)) {
+        // The checks look responses up by the exact status; a range (4XX) or default would never match.
+        if (!/^[1-5]\d\d$/.test(status)) throw new Error(`${String(op.operationId)}: response ${status} is not one HTTP status`);
         let response = raw as JsonObject;
         if (typeof response.$ref === 'string') response = sharedResponses[refName(response.$ref)] as JsonObject;
         const media = ((response.content ?? {}) as JsonObject)['application/json'] as JsonObject | undefined;
@@ -67,7 +99,9 @@ function operationsOf(doc: JsonObject): Record<string, OperationEntry> {
       out[op.operationId as string] = {
         method: method.toUpperCase(),
         path,
-        prefix: op['x-requirement-prefix'] as string,
+        prefix: extension(op, 'x-requirement-prefix'),
+        section: extension(op, 'x-spec-section'),
+        statuses: Object.keys(responses).map(Number).sort((a, b) => a - b),
         responses,
       };
     }
@@ -221,8 +255,27 @@ async function bundleEsm(entry: string, outfile: string): Promise<void> {
   writeFileSync(outfile, text);
 }
 
-function tsModule(name: string, value: unknown, type?: string): string {
-  return `${GENERATED_NOTICE}export const ${name}${type ? `: ${type}` : ''} = ${JSON.stringify(value, null, 2)} as const;\n`;
+function tsModule(name: string, value: unknown): string {
+  return `${GENERATED_NOTICE}export const ${name} = ${JSON.stringify(value, null, 2)} as const;\n`;
+}
+
+/** Puts each array of numbers of pretty-printed JSON on one line, so a list of statuses reads as one. */
+function oneLineNumberLists(json: string): string {
+  return json.replace(/\[\s*(-?\d[\d\s,.-]*?)\s*\]/g, (_m, items: string) => `[${items.split(/\s*,\s*/).join(', ')}]`);
+}
+
+/** operations.ts: the OperationId union, the table's types, the table, and its keys in document order. */
+function operationsModule(ops: Record<string, OperationEntry>): string {
+  const ids = Object.keys(ops);
+  return `${GENERATED_NOTICE}/** The operationId of every operation in openapi.yaml. */
+export type OperationId =
+${ids.map((id) => `  | ${JSON.stringify(id)}`).join('\n')};
+
+${OPERATION_TYPES}
+export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = ${oneLineNumberLists(JSON.stringify(ops, null, 2))};
+
+export const OPERATION_IDS: readonly OperationId[] = [${ids.map((id) => JSON.stringify(id)).join(', ')}];
+`;
 }
 
 /** Generates every artefact for the contracts folder `contractsDir` (its openapi.yaml and check.ts). */
@@ -233,7 +286,7 @@ export async function generate(contractsDir: string): Promise<string[]> {
   const doc = YAML.parse(readFileSync(specPath, 'utf8')) as JsonObject;
 
   const ops = operationsOf(doc);
-  writeFileSync(join(outDir, 'operations.ts'), tsModule('OPERATIONS', ops));
+  writeFileSync(join(outDir, 'operations.ts'), operationsModule(ops));
 
   const bundle = schemaBundle(doc);
   writeFileSync(join(outDir, 'schemas.ts'), tsModule('SCHEMA_BUNDLE', bundle));

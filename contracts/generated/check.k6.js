@@ -11,6 +11,8 @@ var OPERATIONS = {
     "method": "POST",
     "path": "/openapi/workflow/{canvasId}/run",
     "prefix": "RUN",
+    "section": "4.1",
+    "statuses": [200, 400, 401, 403, 404],
     "responses": {
       "200": {
         "schema": "RunResponse"
@@ -33,6 +35,8 @@ var OPERATIONS = {
     "method": "POST",
     "path": "/openapi/workflow/{executionId}/abort",
     "prefix": "ABORT",
+    "section": "4.2",
+    "statuses": [200, 401, 404],
     "responses": {
       "200": {
         "schema": "AbortResponse"
@@ -49,6 +53,8 @@ var OPERATIONS = {
     "method": "GET",
     "path": "/openapi/workflow/{executionId}/output",
     "prefix": "OUTPUT",
+    "section": "4.3",
+    "statuses": [200, 401, 404],
     "responses": {
       "200": {
         "schema": "OutputResponse"
@@ -65,6 +71,8 @@ var OPERATIONS = {
     "method": "GET",
     "path": "/openapi/workflow/{executionId}/status",
     "prefix": "STATUS",
+    "section": "4.4",
+    "statuses": [200, 401, 404],
     "responses": {
       "200": {
         "schema": "StatusResponse"
@@ -81,6 +89,8 @@ var OPERATIONS = {
     "method": "GET",
     "path": "/openapi/workflows",
     "prefix": "SEARCH",
+    "section": "4.5",
+    "statuses": [200, 401],
     "responses": {
       "200": {
         "schema": "SearchResponse"
@@ -94,6 +104,8 @@ var OPERATIONS = {
     "method": "GET",
     "path": "/openapi/workflows/{canvasId}",
     "prefix": "DETAIL",
+    "section": "4.6",
+    "statuses": [200, 401, 404],
     "responses": {
       "200": {
         "schema": "DetailResponse"
@@ -110,6 +122,8 @@ var OPERATIONS = {
     "method": "POST",
     "path": "/openapi/files/upload",
     "prefix": "UPLOAD",
+    "section": "4.7",
+    "statuses": [200, 400, 401],
     "responses": {
       "200": {
         "schema": "UploadResponse"
@@ -126,6 +140,8 @@ var OPERATIONS = {
     "method": "POST",
     "path": "/openapi/copilot/workflow/generate",
     "prefix": "GENERATE",
+    "section": "4.8",
+    "statuses": [200, 400, 401, 404],
     "responses": {
       "200": {
         "schema": "GenerateResponse"
@@ -142,6 +158,7 @@ var OPERATIONS = {
     }
   }
 };
+var OPERATION_IDS = ["runWorkflow", "abortExecution", "getExecutionOutput", "getExecutionStatus", "searchWorkflows", "getWorkflowDetail", "uploadFiles", "generateWorkflow"];
 
 // contracts/generated/schemas.ts
 var SCHEMA_BUNDLE = {
@@ -3181,29 +3198,11 @@ function errorCode(code) {
 }
 
 // contracts/requirements.ts
-var OPERATION_PREFIX = {
-  runWorkflow: "RUN",
-  abortExecution: "ABORT",
-  getExecutionOutput: "OUTPUT",
-  getExecutionStatus: "STATUS",
-  searchWorkflows: "SEARCH",
-  getWorkflowDetail: "DETAIL",
-  uploadFiles: "UPLOAD",
-  generateWorkflow: "GENERATE"
-};
-var SECTION_OF = {
-  runWorkflow: "4.1",
-  abortExecution: "4.2",
-  getExecutionOutput: "4.3",
-  getExecutionStatus: "4.4",
-  searchWorkflows: "4.5",
-  getWorkflowDetail: "4.6",
-  uploadFiles: "4.7",
-  generateWorkflow: "4.8"
-};
-var ALL_OPERATIONS = Object.keys(OPERATION_PREFIX);
+var OPERATION_PREFIX = Object.fromEntries(
+  OPERATION_IDS.map((op) => [op, OPERATIONS[op].prefix])
+);
 function perOperationClauses(op) {
-  const prefix = OPERATION_PREFIX[op];
+  const { prefix, section } = OPERATIONS[op];
   return [
     {
       id: `${prefix}-200-ENVELOPE`,
@@ -3214,7 +3213,7 @@ function perOperationClauses(op) {
     },
     {
       id: `${prefix}-HTTP-STATUS-LISTED`,
-      section: SECTION_OF[op],
+      section,
       level: "must",
       text: "The response status is one of the status codes listed for the operation.",
       operations: [op]
@@ -3252,7 +3251,7 @@ var observe = (id, section, text, operations) => ({
 });
 var EXECUTION_READS = ["getExecutionStatus", "getExecutionOutput", "abortExecution"];
 var REQUIREMENTS = [
-  ...ALL_OPERATIONS.flatMap(perOperationClauses),
+  ...OPERATION_IDS.flatMap(perOperationClauses),
   // §2.1 envelope
   should(
     "ENVELOPE-SUCCESS-TRUE-ON-200",
@@ -3514,8 +3513,12 @@ function requirement(id) {
   return found;
 }
 
-// contracts/check.ts
-var OPS = OPERATIONS;
+// contracts/checks.ts
+function checkTarget(operation, status) {
+  const op = OPERATIONS[operation];
+  return { operation, op, status, listed: op.responses[String(status)] };
+}
+var NONE = Object.freeze([]);
 var VALIDATORS = validators_exports;
 var EXCERPT_CHARS = 200;
 function excerpt(value) {
@@ -3532,22 +3535,25 @@ function header(headers, lowerCaseName) {
   for (const k in headers) if (k.toLowerCase() === lowerCaseName) return headers[k];
   return void 0;
 }
-function parseJson(body) {
-  try {
-    return { ok: true, value: JSON.parse(body) };
-  } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
-  }
-}
-function errCodeOf(parsed) {
-  if (!parsed.ok || !parsed.value || typeof parsed.value !== "object") return void 0;
-  const code = parsed.value.errCode;
+function errCodeOf(ctx) {
+  if (ctx.parseError !== void 0 || !ctx.json || typeof ctx.json !== "object") return void 0;
+  const code = ctx.json.errCode;
   return typeof code === "string" ? code : void 0;
 }
 var DEFS = SCHEMA_BUNDLE.$defs;
 function requirementOf(e, prefix, fallback) {
   const req = e.parentSchema?.["x-requirement"];
   return typeof req === "string" ? req.replace("{op}", prefix) : fallback;
+}
+function requirementsInSchema(root, prefix, out, seen) {
+  if (!root || typeof root !== "object" || seen.has(root)) return;
+  seen.add(root);
+  const node = root;
+  const req = node["x-requirement"];
+  if (typeof req === "string") out.add(req.replace("{op}", prefix));
+  const ref = node.$ref;
+  if (typeof ref === "string" && ref.startsWith("#/$defs/")) requirementsInSchema(DEFS[ref.slice("#/$defs/".length)], prefix, out, seen);
+  for (const value of Object.values(node)) requirementsInSchema(value, prefix, out, seen);
 }
 function valueAt(root, pointer) {
   if (!pointer) return root;
@@ -3575,11 +3581,17 @@ function describeExpectation(e) {
       return { pointer: e.instancePath, expected: `${e.keyword}: ${e.message ?? ""}`.trim() };
   }
 }
-function schemaViolations(schema, value, prefix, fallback) {
+function bodyClause(target, schema) {
+  const rootClause = DEFS[schema]?.["x-requirement"];
+  return target.status !== 200 && typeof rootClause === "string" ? rootClause : `${target.op.prefix}-200-ENVELOPE`;
+}
+function schemaViolations(schema, value, target) {
   const validate = VALIDATORS[schema];
   if (!validate) throw new Error(`no generated validator for schema ${schema}`);
-  if (validate(value)) return [];
+  if (validate(value)) return NONE;
   const errors = validate.errors ?? [];
+  const prefix = target.op.prefix;
+  const fallback = bodyClause(target, schema);
   return errors.map((e) => {
     const { pointer, expected } = describeExpectation(e);
     const id = requirementOf(e, prefix, fallback);
@@ -3588,80 +3600,159 @@ function schemaViolations(schema, value, prefix, fallback) {
     return finding(id, pointer, expected, actual, `${pointer || "(body)"} ${says}`);
   });
 }
-function unlistedStatus(op, status, parsed) {
-  const listed2 = Object.keys(OPS[op].responses).join(", ");
-  const code = errCodeOf(parsed);
-  const known = code ? errorCode(code) : void 0;
-  if (status === 429) {
-    return finding("LIMIT-RATE", "#status", "rate limits are not shown", "429", "rate limited (429): recorded, rate limits are not specified");
-  }
-  if (status < 500 && known && (known.httpStatus === null || known.httpStatus === status)) {
-    return finding(
-      "ERROR-STATUS-FOR-UNLISTED-CODES",
+var statusListed = {
+  name: "status-listed",
+  appliesTo: (t) => !t.listed,
+  covers(t) {
+    const listed2 = `${t.op.prefix}-HTTP-STATUS-LISTED`;
+    if (t.listed) return [listed2];
+    if (t.status === 429) return [listed2, "LIMIT-RATE"];
+    return t.status < 500 ? [listed2, "ERROR-STATUS-FOR-UNLISTED-CODES"] : [listed2];
+  },
+  run(ctx) {
+    if (ctx.listed) return NONE;
+    if (ctx.status === 429) {
+      return [finding("LIMIT-RATE", "#status", "rate limits are not shown", "429", "rate limited (429): recorded, rate limits are not specified")];
+    }
+    const statuses = ctx.op.statuses.join(", ");
+    const code = errCodeOf(ctx);
+    const known = code ? errorCode(code) : void 0;
+    if (ctx.status < 500 && known && (known.httpStatus === null || known.httpStatus === ctx.status)) {
+      return [finding(
+        "ERROR-STATUS-FOR-UNLISTED-CODES",
+        "#status",
+        `a listed status (${statuses}) or the open status of ${known.code}`,
+        `${ctx.status} with errCode ${known.code}`,
+        `status ${ctx.status} carries ${known.code}, whose HTTP status the specification leaves open or lists in \xA77`
+      )];
+    }
+    return [finding(
+      `${ctx.op.prefix}-HTTP-STATUS-LISTED`,
       "#status",
-      `a listed status (${listed2}) or the open status of ${known.code}`,
-      `${status} with errCode ${known.code}`,
-      `status ${status} carries ${known.code}, whose HTTP status the specification leaves open or lists in \xA77`
-    );
+      `one of ${statuses}`,
+      String(ctx.status),
+      `status ${ctx.status} is not listed for ${ctx.operation}`
+    )];
   }
-  return finding(
-    `${OPS[op].prefix}-HTTP-STATUS-LISTED`,
-    "#status",
-    `one of ${listed2}`,
-    String(status),
-    `status ${status} is not listed for ${op}`
-  );
-}
-function contentTypeFinding(headers) {
-  const type = header(headers, "content-type");
-  if (type && /[/+]json\b/i.test(type)) return [];
-  return [finding("JSON-CONTENT-TYPE", "#header/content-type", "application/json", type ?? "(absent)", "JSON body without a JSON content type")];
-}
-function envelopeFindings(value) {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return [];
-  const env = value;
-  const out = [];
-  if (env.success === false) out.push(finding("ENVELOPE-SUCCESS-TRUE-ON-200", "/success", "true", "false", "a 200 response says success: false"));
-  if (env.stack !== void 0) out.push(finding("ENVELOPE-STACK-DEV-ONLY", "/stack", "absent outside development", excerpt(env.stack), "a stack trace is exposed"));
-  return out;
-}
-function errorBodyFindings(status, parsed, headers) {
-  const type = header(headers, "content-type") ?? "(no content type)";
-  const code = errCodeOf(parsed);
-  const shape = !parsed.ok ? `non-JSON body (${type})` : code ? `JSON with errCode ${code}` : `JSON ${Array.isArray(parsed.value) ? "array" : typeof parsed.value}`;
-  const out = [finding("ERROR-BODY-SHAPE", "", "not shown", shape, `error body of a ${status}: ${shape}`)];
-  const known = code ? errorCode(code) : void 0;
-  if (known && known.httpStatus !== null && known.httpStatus !== status) {
-    out.push(finding(
+};
+var jsonBodySchema = {
+  name: "json-body-schema",
+  appliesTo: (t) => !!t.listed?.schema,
+  covers(t) {
+    const schema = t.listed?.schema;
+    if (!schema) return [];
+    const out = /* @__PURE__ */ new Set();
+    requirementsInSchema(DEFS[schema], t.op.prefix, out, /* @__PURE__ */ new Set());
+    out.add(bodyClause(t, schema));
+    return [...out];
+  },
+  run(ctx) {
+    const schema = ctx.listed?.schema;
+    if (!schema) return NONE;
+    if (ctx.parseError !== void 0) {
+      return [finding(bodyClause(ctx, schema), "", "a JSON body", excerpt(ctx.body), `body is not JSON: ${ctx.parseError}`)];
+    }
+    return schemaViolations(schema, ctx.json, ctx);
+  }
+};
+var JSON_MEDIA_TYPE = /[/+]json\b/i;
+var jsonContentType = {
+  name: "json-content-type",
+  appliesTo: (t) => !!t.listed?.schema,
+  covers: (t) => t.listed?.schema ? ["JSON-CONTENT-TYPE"] : [],
+  run(ctx) {
+    if (!ctx.listed?.schema || ctx.parseError !== void 0) return NONE;
+    const type = header(ctx.headers, "content-type");
+    if (type && JSON_MEDIA_TYPE.test(type)) return NONE;
+    return [finding("JSON-CONTENT-TYPE", "#header/content-type", "application/json", type ?? "(absent)", "JSON body without a JSON content type")];
+  }
+};
+var errorBody = {
+  name: "error-body",
+  appliesTo: (t) => !!t.listed && !t.listed.schema,
+  covers: (t) => t.listed && !t.listed.schema ? ["ERROR-BODY-SHAPE", "ERROR-CODE-STATUS-CONSISTENT"] : [],
+  run(ctx) {
+    if (!ctx.listed || ctx.listed.schema) return NONE;
+    const type = header(ctx.headers, "content-type") ?? "(no content type)";
+    const code = errCodeOf(ctx);
+    const shape = ctx.parseError !== void 0 ? `non-JSON body (${type})` : code ? `JSON with errCode ${code}` : `JSON ${Array.isArray(ctx.json) ? "array" : typeof ctx.json}`;
+    const shapeFinding = finding("ERROR-BODY-SHAPE", "", "not shown", shape, `error body of a ${ctx.status}: ${shape}`);
+    const known = code ? errorCode(code) : void 0;
+    if (!known || known.httpStatus === null || known.httpStatus === ctx.status) return [shapeFinding];
+    return [shapeFinding, finding(
       "ERROR-CODE-STATUS-CONSISTENT",
       "/errCode",
       `HTTP ${known.httpStatus} for ${known.code}`,
-      `HTTP ${status}`,
-      `${known.code} is listed with HTTP ${known.httpStatus} but came with ${status}`
-    ));
+      `HTTP ${ctx.status}`,
+      `${known.code} is listed with HTTP ${known.httpStatus} but came with ${ctx.status}`
+    )];
   }
-  if (parsed.ok) out.push(...envelopeFindings(parsed.value).filter((v) => v.requirementId === "ENVELOPE-STACK-DEV-ONLY"));
-  return out;
+};
+var envelopeSemantics = {
+  name: "envelope-semantics",
+  // A listed status with a schema other than 200 (generation's 400) has a body of its own, not the envelope.
+  appliesTo: (t) => !!t.listed && (!t.listed.schema || t.status === 200),
+  covers: (t) => t.listed?.schema && t.status === 200 ? ["ENVELOPE-SUCCESS-TRUE-ON-200", "ENVELOPE-STACK-DEV-ONLY"] : [],
+  run(ctx) {
+    const listed2 = ctx.listed;
+    if (!listed2 || ctx.parseError !== void 0) return NONE;
+    const success = !!listed2.schema;
+    if (success && ctx.status !== 200) return NONE;
+    const value = ctx.json;
+    if (!value || typeof value !== "object" || Array.isArray(value)) return NONE;
+    const env = value;
+    const saysFailure = success && env.success === false;
+    if (!saysFailure && env.stack === void 0) return NONE;
+    const out = [];
+    if (saysFailure) out.push(finding("ENVELOPE-SUCCESS-TRUE-ON-200", "/success", "true", "false", "a 200 response says success: false"));
+    if (env.stack !== void 0) out.push(finding("ENVELOPE-STACK-DEV-ONLY", "/stack", "absent outside development", excerpt(env.stack), "a stack trace is exposed"));
+    return out;
+  }
+};
+var CHECKS = [statusListed, jsonBodySchema, jsonContentType, errorBody, envelopeSemantics];
+
+// contracts/check.ts
+var PLANS = /* @__PURE__ */ Object.create(null);
+for (const operation of OPERATION_IDS) PLANS[operation] = /* @__PURE__ */ new Map();
+function planFor(operation, status) {
+  const target = checkTarget(operation, status);
+  return { op: target.op, listed: target.listed, checks: CHECKS.filter((check) => check.appliesTo(target)) };
 }
 function checkResponse(r) {
-  const op = OPS[r.operation];
-  if (!op) throw new Error(`unknown operation ${r.operation}`);
-  const entry = op.responses[String(r.status)];
-  if (!entry) return [unlistedStatus(r.operation, r.status, parseJson(r.body))];
-  const parsed = parseJson(r.body);
-  if (!entry.schema) return errorBodyFindings(r.status, parsed, r.headers);
-  const rootClause = DEFS[entry.schema]?.["x-requirement"];
-  const bodyClause = r.status !== 200 && typeof rootClause === "string" ? rootClause : `${op.prefix}-200-ENVELOPE`;
-  if (!parsed.ok) {
-    return [finding(bodyClause, "", "a JSON body", excerpt(r.body), `body is not JSON: ${parsed.error}`)];
+  const plans = PLANS[r.operation];
+  if (!plans) throw new Error(`unknown operation ${r.operation}`);
+  let plan = plans.get(r.status);
+  if (!plan) plans.set(r.status, plan = planFor(r.operation, r.status));
+  let json;
+  let parseError;
+  try {
+    json = JSON.parse(r.body);
+  } catch (err) {
+    parseError = err instanceof Error ? err.message : String(err);
   }
-  const out = schemaViolations(entry.schema, parsed.value, op.prefix, bodyClause).concat(contentTypeFinding(r.headers));
-  return r.status === 200 ? out.concat(envelopeFindings(parsed.value)) : out;
+  const ctx = {
+    operation: r.operation,
+    op: plan.op,
+    status: r.status,
+    listed: plan.listed,
+    headers: r.headers,
+    body: r.body,
+    json,
+    parseError
+  };
+  const checks = plan.checks;
+  const out = [];
+  for (let i = 0; i < checks.length; i++) {
+    const found = checks[i].run(ctx);
+    for (let j = 0; j < found.length; j++) out.push(found[j]);
+  }
+  return out;
 }
 function failures(findings, strict = false) {
   return findings.filter((f) => f.level === "must" || strict && f.level === "should");
 }
-var ROUTES = Object.entries(OPS).map(([operation, op]) => {
+var ROUTES = OPERATION_IDS.map((operation) => {
+  const op = OPERATIONS[operation];
   const names = [];
   const source = op.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{(\w+)\\?\}/g, (_m, name) => {
     names.push(name);
@@ -3690,10 +3781,9 @@ function operationFor(method, pathAfterBaseUrl) {
   return void 0;
 }
 function operationInfo(op) {
-  const o = OPS[op];
-  return { method: o.method, path: o.path, prefix: o.prefix ?? OPERATION_PREFIX[op], listedStatuses: Object.keys(o.responses).map(Number) };
+  const o = OPERATIONS[op];
+  return { method: o.method, path: o.path, prefix: o.prefix, listedStatuses: o.statuses.slice() };
 }
-var OPERATION_IDS = Object.keys(OPS);
 export {
   OPERATION_IDS,
   checkResponse,

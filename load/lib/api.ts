@@ -10,6 +10,7 @@ import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { sleep } from 'k6';
 import encoding from 'k6/encoding';
 import type { LoadConfig } from './config.ts';
+import { OPERATIONS } from '../../contracts/generated/operations.ts';
 import type { OperationId } from './operations.ts';
 import type { UploadSample } from './data-shape.ts';
 import { checkContract } from './contract.ts';
@@ -17,11 +18,9 @@ import { rateLimited } from './metrics.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
 
+/** Method and path template come from the contract's operation table (generated from openapi.yaml). */
 interface Call {
   operation: OperationId;
-  method: 'GET' | 'POST';
-  /** Path template relative to BASE_URL, e.g. `/openapi/workflow/{executionId}/status`. */
-  template: string;
   params?: Record<string, string>;
   query?: Record<string, string | number>;
   body?: string | ArrayBuffer;
@@ -73,21 +72,22 @@ export function bodyText(res: Response): string {
 }
 
 export function send(cfg: LoadConfig, call: Call): Response {
-  const url = cfg.baseUrl + fillTemplate(call.template, call.params) + queryString(call.query);
+  const { method, path: template } = OPERATIONS[call.operation];
+  const url = cfg.baseUrl + fillTemplate(template, call.params) + queryString(call.query);
   const headers: Record<string, string> = { Authorization: `Bearer ${cfg.apiKey}`, Accept: 'application/json' };
   if (call.contentType) headers['Content-Type'] = call.contentType;
   const params = {
     headers,
     timeout: cfg.requestTimeoutMs,
-    tags: { operation: call.operation, name: call.template },
+    tags: { operation: call.operation, name: template },
     ...(call.alsoExpected ? { responseCallback: http.expectedStatuses({ min: 200, max: 399 }, 429, ...call.alsoExpected) } : {}),
   };
   for (let attempt = 0; ; attempt++) {
-    const res = http.request(call.method, url, call.body ?? null, params) as Response;
+    const res = http.request(method, url, call.body ?? null, params) as Response;
     // Status 0 means no HTTP response at all (refused, reset, timeout): a transport failure that
     // http_req_failed counts and k6 logs, not a statement of the service about its contract.
     if (res.status !== 0) {
-      checkContract({ operation: call.operation, method: call.method, url, status: res.status, headers: res.headers, body: bodyText(res) }, { sample: cfg.contractSample, memo: cfg.contractMemo });
+      checkContract({ operation: call.operation, method, url, status: res.status, headers: res.headers, body: bodyText(res) }, { sample: cfg.contractSample, memo: cfg.contractMemo });
     }
     if (res.status !== 429) return res;
     rateLimited.add(1, { operation: call.operation });
@@ -107,21 +107,21 @@ export function json<T>(res: Response): T | undefined {
 
 export const api = {
   searchWorkflows: (cfg: LoadConfig, query: { keyword?: string; page?: number; pageSize?: number } = {}) =>
-    send(cfg, { operation: 'searchWorkflows', method: 'GET', template: '/openapi/workflows', query: query as Record<string, string | number> }),
+    send(cfg, { operation: 'searchWorkflows', query: query as Record<string, string | number> }),
   getWorkflowDetail: (cfg: LoadConfig, canvasId: string) =>
-    send(cfg, { operation: 'getWorkflowDetail', method: 'GET', template: '/openapi/workflows/{canvasId}', params: { canvasId } }),
+    send(cfg, { operation: 'getWorkflowDetail', params: { canvasId } }),
   runWorkflow: (cfg: LoadConfig, canvasId: string, variables: Record<string, unknown>, alsoExpected?: number[]) =>
     send(cfg, {
-      operation: 'runWorkflow', method: 'POST', template: '/openapi/workflow/{canvasId}/run', params: { canvasId },
+      operation: 'runWorkflow', params: { canvasId },
       body: JSON.stringify({ variables }), contentType: 'application/json', alsoExpected,
     }),
   getExecutionStatus: (cfg: LoadConfig, executionId: string) =>
-    send(cfg, { operation: 'getExecutionStatus', method: 'GET', template: '/openapi/workflow/{executionId}/status', params: { executionId } }),
+    send(cfg, { operation: 'getExecutionStatus', params: { executionId } }),
   getExecutionOutput: (cfg: LoadConfig, executionId: string) =>
-    send(cfg, { operation: 'getExecutionOutput', method: 'GET', template: '/openapi/workflow/{executionId}/output', params: { executionId } }),
+    send(cfg, { operation: 'getExecutionOutput', params: { executionId } }),
   uploadFiles: (cfg: LoadConfig, files: readonly UploadSample[]) => {
     const { body, contentType } = multipart(files);
-    return send(cfg, { operation: 'uploadFiles', method: 'POST', template: '/openapi/files/upload', body, contentType });
+    return send(cfg, { operation: 'uploadFiles', body, contentType });
   },
 };
 

@@ -1,11 +1,11 @@
 /**
- * Operation identity for the load suite. The id type comes from the generated
- * OpenAPI types (one source of truth); the templates below are the `name` tag
- * each request carries so ids in paths do not explode metric cardinality.
+ * Operation identity for the load suite. The id type is the generated operation
+ * table's (contracts/openapi.yaml is the one source); only the choice of
+ * operations per scenario is the load suite's own.
  */
-import type { operations } from '../../contracts/generated/api-types.ts';
+import type { OperationId } from '../../contracts/generated/operations.ts';
 
-export type OperationId = keyof operations & string;
+export type { OperationId };
 
 /** Which operations each scenario drives (used to emit per-operation thresholds). */
 export const SCENARIO_OPERATIONS = {

@@ -19,8 +19,9 @@ import type { EvidenceWriter, ExchangeRecord, TestRef } from '../verdict/evidenc
 import { redactHeaders, redactSecrets } from '../../fixtures/environment/redact.ts';
 import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../verdict/reproducer.ts';
 import type { FileSpec } from '../../fixtures/data/files.ts';
-import { clausesCheckedFor, levelOf } from './catalogue.ts';
-import type { RunConfig } from './config.ts';
+import { clausesCheckedFor } from '../../contracts/coverage.ts';
+import { levelOf } from '../../contracts/requirements.ts';
+import type { RunConfig } from '../../fixtures/environment/config.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 
 export interface Tenant {

@@ -10,7 +10,7 @@
  */
 import type { CheckRecord, EvidenceWriter, Level, ObservationRecord, TestRef } from './evidence.ts';
 import { redactValue } from '../../fixtures/environment/redact.ts';
-import { levelOf } from '../support/catalogue.ts';
+import { levelOf } from '../../contracts/requirements.ts';
 
 export interface CheckDetail {
   message: string;

@@ -1,0 +1,311 @@
+/**
+ * The automatic checks of one response, as a named list. Every check has the same shape: whether it can
+ * find anything in a response of an (operation, status), which clauses it judges there, and the findings
+ * it makes on one response. `checkResponse` (check.ts) runs the checks that apply and concatenates their
+ * findings in list order; `clausesCheckedFor` (coverage.ts) credits what the list covers, so a clean
+ * response counts as evidence of a pass for exactly the clauses that were judged.
+ *
+ * This module must stay free of Node APIs: it is bundled for k6, where `run` is the hot path of checking
+ * load traffic. No closures, spreads or Object.entries per call (see the comments where it matters).
+ */
+import { OPERATIONS, type OperationEntry, type OperationId, type ResponseEntry } from './generated/operations.ts';
+import { SCHEMA_BUNDLE } from './generated/schemas.ts';
+import * as validators from './generated/validators.js';
+import type { Validator } from './generated/validators.js';
+import { errorCode } from './error-codes.ts';
+import { requirement, type Level } from './requirements.ts';
+
+export interface Violation {
+  requirementId: string;
+  level: Level;
+  /** JSON pointer into the response body ('' is the whole body; '#status' and '#header/…' name the status line and headers). */
+  pointer: string;
+  expected: string;
+  actual: string;
+  message: string;
+}
+
+/** What a check is asked about before there is a response: enough to say which clauses it judges. */
+export interface CheckTarget {
+  operation: OperationId;
+  /** The operation's entry of the generated table. */
+  op: OperationEntry;
+  status: number;
+  /** The table's entry for this status; undefined when the status is not listed for the operation. */
+  listed: ResponseEntry | undefined;
+}
+
+/** The target of (operation, status), from the generated table. */
+export function checkTarget(operation: OperationId, status: number): CheckTarget {
+  const op = OPERATIONS[operation];
+  return { operation, op, status, listed: op.responses[String(status)] };
+}
+
+/** One response under check. The body is parsed once, before any check runs. */
+export interface CheckContext extends CheckTarget {
+  headers: Record<string, string>;
+  body: string;
+  /** The parsed body; meaningful only when `parseError` is undefined. */
+  json: unknown;
+  /** Why the body is not JSON, or undefined when it parsed. */
+  parseError: string | undefined;
+}
+
+export type Findings = readonly Violation[];
+
+export interface ResponseCheck {
+  name: string;
+  /**
+   * Whether `run` can find anything in a response of (operation, status). Decided once per pair, so a
+   * response is not handed to checks that would find nothing: under k6 each such call costs about 0.5 µs.
+   */
+  appliesTo(target: CheckTarget): boolean;
+  /** Clause IDs this check can judge for (operation, status): used to credit passes. */
+  covers(target: CheckTarget): string[];
+  /** The findings on one response; nothing where the check does not apply. */
+  run(ctx: CheckContext): Findings;
+}
+
+/** The result of a check that finds nothing; shared, so the common case allocates nothing. */
+const NONE: Findings = Object.freeze([]);
+
+const VALIDATORS = validators as unknown as Record<string, Validator>;
+
+const EXCERPT_CHARS = 200;
+
+function excerpt(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}… (${text.length} chars)` : text;
+}
+
+function finding(requirementId: string, pointer: string, expected: string, actual: string, message: string): Violation {
+  return { requirementId, level: requirement(requirementId).level, pointer, expected, actual, message };
+}
+
+/**
+ * A header by lower-case name, whatever the case of the keys. Written without entry destructuring: under
+ * k6's JavaScript runtime iterating `Object.entries` costs more than the rest of this function together.
+ */
+function header(headers: Record<string, string>, lowerCaseName: string): string | undefined {
+  const direct = headers[lowerCaseName];
+  if (direct !== undefined) return direct;
+  for (const k in headers) if (k.toLowerCase() === lowerCaseName) return headers[k];
+  return undefined;
+}
+
+function errCodeOf(ctx: CheckContext): string | undefined {
+  if (ctx.parseError !== undefined || !ctx.json || typeof ctx.json !== 'object') return undefined;
+  const code = (ctx.json as { errCode?: unknown }).errCode;
+  return typeof code === 'string' ? code : undefined;
+}
+
+// ---- schema errors → requirement IDs -------------------------------------------------------------
+
+type SchemaNode = Record<string, unknown>;
+const DEFS = (SCHEMA_BUNDLE as unknown as { $defs: Record<string, SchemaNode> }).$defs;
+
+interface AjvError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+  parentSchema?: Record<string, unknown>;
+}
+
+/** The clause a schema error breaks: generation gives every subschema the x-requirement it falls under. */
+function requirementOf(e: AjvError, prefix: string, fallback: string): string {
+  const req = e.parentSchema?.['x-requirement'];
+  return typeof req === 'string' ? req.replace('{op}', prefix) : fallback;
+}
+
+/** Every `x-requirement` reachable from a schema node, following `$ref`s into `$defs`. */
+function requirementsInSchema(root: unknown, prefix: string, out: Set<string>, seen: Set<unknown>): void {
+  if (!root || typeof root !== 'object' || seen.has(root)) return;
+  seen.add(root);
+  const node = root as SchemaNode;
+  const req = node['x-requirement'];
+  if (typeof req === 'string') out.add(req.replace('{op}', prefix));
+  const ref = node.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) requirementsInSchema(DEFS[ref.slice('#/$defs/'.length)], prefix, out, seen);
+  for (const value of Object.values(node)) requirementsInSchema(value, prefix, out, seen);
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  if (!pointer) return root;
+  let node: unknown = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function describeExpectation(e: AjvError): { pointer: string; expected: string } {
+  switch (e.keyword) {
+    case 'required':
+      return { pointer: `${e.instancePath}/${String(e.params.missingProperty)}`, expected: 'present (required)' };
+    case 'type':
+      return { pointer: e.instancePath, expected: `type ${String(e.params.type)}` };
+    case 'enum':
+      return { pointer: e.instancePath, expected: `one of ${JSON.stringify(e.params.allowedValues)}` };
+    case 'format':
+      return { pointer: e.instancePath, expected: `format ${String(e.params.format)}` };
+    case 'not':
+      return { pointer: e.instancePath, expected: 'absent' };
+    default:
+      return { pointer: e.instancePath, expected: `${e.keyword}: ${e.message ?? ''}`.trim() };
+  }
+}
+
+/**
+ * The clause a body that is not what its schema says breaks as a whole: a 200 is an envelope first; any
+ * other status with a schema (generation's 400) names its clause on the schema itself.
+ */
+function bodyClause(target: CheckTarget, schema: string): string {
+  const rootClause = DEFS[schema]?.['x-requirement'];
+  return target.status !== 200 && typeof rootClause === 'string' ? rootClause : `${target.op.prefix}-200-ENVELOPE`;
+}
+
+/** The body's schema faults; the clause of the whole body is looked up only once there is a fault. */
+function schemaViolations(schema: string, value: unknown, target: CheckTarget): Findings {
+  const validate = VALIDATORS[schema];
+  if (!validate) throw new Error(`no generated validator for schema ${schema}`);
+  if (validate(value)) return NONE;
+  const errors = (validate.errors ?? []) as AjvError[];
+  const prefix = target.op.prefix;
+  const fallback = bodyClause(target, schema);
+  return errors.map((e) => {
+    const { pointer, expected } = describeExpectation(e);
+    const id = requirementOf(e, prefix, fallback);
+    const actual = e.keyword === 'required' ? '(absent)' : excerpt(valueAt(value, pointer));
+    const says = e.keyword === 'not' ? 'must be absent' : e.message ?? 'is invalid';
+    return finding(id, pointer, expected, actual, `${pointer || '(body)'} ${says}`);
+  });
+}
+
+// ---- the checks ----------------------------------------------------------------------------------
+
+/** A listed status, or behaviour the specification leaves open (a 429, or a code whose status is open); else a failure. */
+const statusListed: ResponseCheck = {
+  name: 'status-listed',
+  appliesTo: (t) => !t.listed,
+  covers(t) {
+    const listed = `${t.op.prefix}-HTTP-STATUS-LISTED`;
+    if (t.listed) return [listed];
+    if (t.status === 429) return [listed, 'LIMIT-RATE'];
+    return t.status < 500 ? [listed, 'ERROR-STATUS-FOR-UNLISTED-CODES'] : [listed];
+  },
+  run(ctx) {
+    if (ctx.listed) return NONE;
+    if (ctx.status === 429) {
+      return [finding('LIMIT-RATE', '#status', 'rate limits are not shown', '429', 'rate limited (429): recorded, rate limits are not specified')];
+    }
+    const statuses = ctx.op.statuses.join(', ');
+    const code = errCodeOf(ctx);
+    const known = code ? errorCode(code) : undefined;
+    if (ctx.status < 500 && known && (known.httpStatus === null || known.httpStatus === ctx.status)) {
+      return [finding(
+        'ERROR-STATUS-FOR-UNLISTED-CODES', '#status', `a listed status (${statuses}) or the open status of ${known.code}`,
+        `${ctx.status} with errCode ${known.code}`,
+        `status ${ctx.status} carries ${known.code}, whose HTTP status the specification leaves open or lists in §7`,
+      )];
+    }
+    return [finding(
+      `${ctx.op.prefix}-HTTP-STATUS-LISTED`, '#status', `one of ${statuses}`, String(ctx.status),
+      `status ${ctx.status} is not listed for ${ctx.operation}`,
+    )];
+  },
+};
+
+/** A status listed with a schema: the body is JSON and matches it, each fault tied to the subschema's x-requirement. */
+const jsonBodySchema: ResponseCheck = {
+  name: 'json-body-schema',
+  appliesTo: (t) => !!t.listed?.schema,
+  covers(t) {
+    const schema = t.listed?.schema;
+    if (!schema) return [];
+    const out = new Set<string>();
+    requirementsInSchema(DEFS[schema], t.op.prefix, out, new Set());
+    out.add(bodyClause(t, schema));
+    return [...out];
+  },
+  run(ctx) {
+    const schema = ctx.listed?.schema;
+    if (!schema) return NONE;
+    if (ctx.parseError !== undefined) {
+      return [finding(bodyClause(ctx, schema), '', 'a JSON body', excerpt(ctx.body), `body is not JSON: ${ctx.parseError}`)];
+    }
+    return schemaViolations(schema, ctx.json, ctx);
+  },
+};
+
+/** Hoisted: a regular-expression literal inside `run` would build a new RegExp on every call. */
+const JSON_MEDIA_TYPE = /[/+]json\b/i;
+
+/** A JSON body (one the schema check could read) comes with a JSON media type. */
+const jsonContentType: ResponseCheck = {
+  name: 'json-content-type',
+  appliesTo: (t) => !!t.listed?.schema,
+  covers: (t) => (t.listed?.schema ? ['JSON-CONTENT-TYPE'] : []),
+  run(ctx) {
+    if (!ctx.listed?.schema || ctx.parseError !== undefined) return NONE;
+    const type = header(ctx.headers, 'content-type');
+    if (type && JSON_MEDIA_TYPE.test(type)) return NONE;
+    return [finding('JSON-CONTENT-TYPE', '#header/content-type', 'application/json', type ?? '(absent)', 'JSON body without a JSON content type')];
+  },
+};
+
+/**
+ * A listed status without a schema: its body's shape is not shown, so it is only recorded, and whether its
+ * errCode agrees with the status §7 gives that code.
+ */
+const errorBody: ResponseCheck = {
+  name: 'error-body',
+  appliesTo: (t) => !!t.listed && !t.listed.schema,
+  covers: (t) => (t.listed && !t.listed.schema ? ['ERROR-BODY-SHAPE', 'ERROR-CODE-STATUS-CONSISTENT'] : []),
+  run(ctx) {
+    if (!ctx.listed || ctx.listed.schema) return NONE;
+    const type = header(ctx.headers, 'content-type') ?? '(no content type)';
+    const code = errCodeOf(ctx);
+    const shape = ctx.parseError !== undefined ? `non-JSON body (${type})`
+      : code ? `JSON with errCode ${code}` : `JSON ${Array.isArray(ctx.json) ? 'array' : typeof ctx.json}`;
+    const shapeFinding = finding('ERROR-BODY-SHAPE', '', 'not shown', shape, `error body of a ${ctx.status}: ${shape}`);
+    const known = code ? errorCode(code) : undefined;
+    if (!known || known.httpStatus === null || known.httpStatus === ctx.status) return [shapeFinding];
+    return [shapeFinding, finding('ERROR-CODE-STATUS-CONSISTENT', '/errCode', `HTTP ${known.httpStatus} for ${known.code}`, `HTTP ${ctx.status}`,
+      `${known.code} is listed with HTTP ${known.httpStatus} but came with ${ctx.status}`)];
+  },
+};
+
+/**
+ * What the §2.1 envelope means beyond its schema (the clauses are `should`): a 200 says success: true, and
+ * no response exposes a stack. Error bodies are looked at for a stack only; their shape is not shown, so
+ * a clean one is no evidence for the clause and covers credits it on 200s alone.
+ */
+const envelopeSemantics: ResponseCheck = {
+  name: 'envelope-semantics',
+  // A listed status with a schema other than 200 (generation's 400) has a body of its own, not the envelope.
+  appliesTo: (t) => !!t.listed && (!t.listed.schema || t.status === 200),
+  covers: (t) => (t.listed?.schema && t.status === 200 ? ['ENVELOPE-SUCCESS-TRUE-ON-200', 'ENVELOPE-STACK-DEV-ONLY'] : []),
+  run(ctx) {
+    const listed = ctx.listed;
+    if (!listed || ctx.parseError !== undefined) return NONE;
+    const success = !!listed.schema;
+    if (success && ctx.status !== 200) return NONE;
+    const value = ctx.json;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return NONE;
+    const env = value as { success?: unknown; stack?: unknown };
+    const saysFailure = success && env.success === false;
+    if (!saysFailure && env.stack === undefined) return NONE;
+    const out: Violation[] = [];
+    if (saysFailure) out.push(finding('ENVELOPE-SUCCESS-TRUE-ON-200', '/success', 'true', 'false', 'a 200 response says success: false'));
+    if (env.stack !== undefined) out.push(finding('ENVELOPE-STACK-DEV-ONLY', '/stack', 'absent outside development', excerpt(env.stack), 'a stack trace is exposed'));
+    return out;
+  },
+};
+
+/** Every automatic check, in the order their findings are reported. */
+export const CHECKS: readonly ResponseCheck[] = [statusListed, jsonBodySchema, jsonContentType, errorBody, envelopeSemantics];
