@@ -11,7 +11,7 @@ import { seededFaker } from '../fixtures/data/seeded.ts';
 import { citedRequirements, EvidenceWriter, type TestRef } from './verdict/evidence.ts';
 import { redactSecrets } from '../fixtures/environment/redact.ts';
 import { ApiClient } from './support/client.ts';
-import { loadConfig, type RunConfig } from './support/config.ts';
+import { loadRunConfig, type RunConfig } from '../fixtures/environment/config.ts';
 import { Verdict } from './verdict/verdict.ts';
 import { discoverWorkflows, type Discovery } from './support/workflows.ts';
 
@@ -38,7 +38,7 @@ function refOf(info: TestInfo): TestRef {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  config: [async ({}, use) => use(loadConfig()), { scope: 'worker' }],
+  config: [async ({}, use) => use(loadRunConfig()), { scope: 'worker' }],
 
   evidence: [
     async ({ config }, use, workerInfo) => use(new EvidenceWriter(config.evidenceDir, `worker-${workerInfo.parallelIndex}-${process.pid}`)),

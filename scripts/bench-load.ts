@@ -18,8 +18,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
+import { positiveInt } from '../fixtures/environment/rules.ts';
+import { resolveTarget } from '../fixtures/environment/target.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
-import { bootTarget } from '../fixtures/target/boot/boot.ts';
 import { writeLoadData } from '../load/node/prepare-data.ts';
 import { runK6 } from '../load/node/run-k6.ts';
 import { REPO_ROOT, REPORTS_ROOT } from '../load/node/run-dir.ts';
@@ -27,17 +29,22 @@ import { table } from '../load/lib/report.ts';
 import { checkResponse } from '../contracts/check.ts';
 import { CHECK_HEADERS, CHECK_SAMPLES, type CheckCost } from '../load/bench/check-samples.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '10' },
-  },
-});
-const ROUNDS = Number(args.rounds);
-const SECONDS = Number(args.seconds);
-const CONNECTIONS = Number(args.connections);
+const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 const SEED = 4242;
+
+/** What every measurement of one benchmark run shares. */
+interface Bench {
+  k6: string;
+  baseUrl: string;
+  key: string;
+  /** Executions whose status the read measurements poll. */
+  ids: string[];
+  /** Scratch folder (scripts, data, k6 reports), removed at the end. */
+  dir: string;
+  rounds: number;
+  seconds: number;
+  connections: number;
+}
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
@@ -58,20 +65,20 @@ async function executions(baseUrl: string, key: string): Promise<string[]> {
   return ids;
 }
 
-function wrk(baseUrl: string, key: string, ids: string[], dir: string): number {
-  const url = new URL(baseUrl);
-  const script = join(dir, 'status.lua');
+function wrk(b: Bench): number {
+  const url = new URL(b.baseUrl);
+  const script = join(b.dir, 'status.lua');
   // The key lives in a private temp file, not on the command line.
   writeFileSync(script, [
-    `wrk.headers["Authorization"] = "Bearer ${key}"`,
-    `local ids = { ${ids.map((i) => JSON.stringify(i)).join(', ')} }`,
+    `wrk.headers["Authorization"] = "Bearer ${b.key}"`,
+    `local ids = { ${b.ids.map((i) => JSON.stringify(i)).join(', ')} }`,
     'local n = 0',
     'request = function()',
     '  n = n % #ids + 1',
     `  return wrk.format("GET", "${url.pathname}/openapi/workflow/" .. ids[n] .. "/status")`,
     'end',
   ].join('\n'), { mode: 0o600 });
-  const out = execFileSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', script, `${url.origin}/`], { encoding: 'utf8' });
+  const out = execFileSync('wrk', ['-t2', `-c${b.connections}`, `-d${b.seconds}s`, '-s', script, `${url.origin}/`], { encoding: 'utf8' });
   const m = out.match(/Requests\/sec:\s+([\d.]+)/);
   const non2xx = out.match(/Non-2xx or 3xx responses:\s+(\d+)/);
   if (non2xx) throw new Error(`wrk saw ${non2xx[1]} non-2xx answers: the comparison would be meaningless`);
@@ -83,37 +90,37 @@ function wrk(baseUrl: string, key: string, ids: string[], dir: string): number {
  * The same reads with a bare k6 loop (one http.get per iteration, no suite code):
  * separates what the engine costs from what the suite adds.
  */
-async function k6Bare(k6: string, baseUrl: string, key: string, ids: string[], dir: string): Promise<number> {
-  const script = join(dir, 'bare.js');
+async function k6Bare(b: Bench): Promise<number> {
+  const script = join(b.dir, 'bare.js');
   writeFileSync(script, [
-    `const ids = ${JSON.stringify(ids)};`,
+    `const ids = ${JSON.stringify(b.ids)};`,
     `const params = { headers: { Authorization: 'Bearer ' + __ENV.API_KEY } };`,
-    `export const options = { scenarios: { s: { executor: 'constant-vus', vus: ${CONNECTIONS}, duration: '${SECONDS}s' } }, summaryTrendStats: ['count'] };`,
+    `export const options = { scenarios: { s: { executor: 'constant-vus', vus: ${b.connections}, duration: '${b.seconds}s' } }, summaryTrendStats: ['count'] };`,
     `import http from 'k6/http';`,
     `let n = 0;`,
-    `export default function () { n = (n + 1) % ids.length; http.get('${baseUrl}/openapi/workflow/' + ids[n] + '/status', params); }`,
-    `export function handleSummary(d) { return { '${join(dir, 'bare.json')}': JSON.stringify(d.metrics.http_reqs.values) }; }`,
+    `export default function () { n = (n + 1) % ids.length; http.get('${b.baseUrl}/openapi/workflow/' + ids[n] + '/status', params); }`,
+    `export function handleSummary(d) { return { '${join(b.dir, 'bare.json')}': JSON.stringify(d.metrics.http_reqs.values) }; }`,
   ].join('\n'), { mode: 0o600 });
-  execFileSync(k6, ['run', '--quiet', script], { env: { ...process.env, API_KEY: key, K6_NO_USAGE_REPORT: 'true' }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const values = JSON.parse(readFileSync(join(dir, 'bare.json'), 'utf8')) as { count: number };
-  return values.count / SECONDS;
+  execFileSync(b.k6, ['run', '--quiet', script], { env: { ...process.env, API_KEY: b.key, K6_NO_USAGE_REPORT: 'true' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const values = JSON.parse(readFileSync(join(b.dir, 'bare.json'), 'utf8')) as { count: number };
+  return values.count / b.seconds;
 }
 
 interface K6Figures { reqPerSec: number; peakRssKb?: number }
 
-async function k6Run(k6: string, baseUrl: string, key: string, dir: string, name: string, env: Record<string, string>, vusScale = 1): Promise<K6Figures> {
-  const reportDir = join(dir, name);
-  const dataFile = join(dir, 'load-data.json');
+async function k6Run(b: Bench, name: string, env: Record<string, string>, vusScale = 1): Promise<K6Figures> {
+  const reportDir = join(b.dir, name);
+  const dataFile = join(b.dir, 'load-data.json');
   const r = await runK6({
-    k6, baseUrl, apiKey: key, profile: 'throughput', seed: SEED, reportDir, dataFile,
-    scenarios: 'statusRead', duration: `${SECONDS}s`, quiet: true,
+    k6: b.k6, baseUrl: b.baseUrl, apiKey: b.key, profile: 'throughput', seed: SEED, reportDir, dataFile,
+    scenarios: 'statusRead', duration: `${b.seconds}s`, quiet: true, vusScale,
     // Short trial waits: the status-read scenario only needs execution ids.
-    env: { WORKFLOW_TIMEOUT_MS: '3000', VUS_SCALE: String(vusScale), ...env },
+    env: { WORKFLOW_TIMEOUT_MS: '3000', ...env },
   });
   if (!r.report) throw new Error(`k6 run ${name} wrote no report (exit ${r.exitCode}); see ${reportDir}/k6.log`);
   const reads = r.report.metrics['http_req_duration{operation:getExecutionStatus}']?.values.count ?? 0;
   // Setup's few status polls are included; they are < 0.1% of the scenario's reads.
-  return { reqPerSec: reads / SECONDS, peakRssKb: r.peakRssKb };
+  return { reqPerSec: reads / b.seconds, peakRssKb: r.peakRssKb };
 }
 
 /** µs per contract check in k6 (load/bench/check-cost.ts, one VU) on the shared samples. */
@@ -142,96 +149,142 @@ function nodeCheckCost(): Record<string, number> {
   return out;
 }
 
-async function main(): Promise<void> {
+/** Request rates of every round, per tool (wrk only when installed). */
+interface Rounds { wrk: number[]; bare: number[]; on: number[]; off: number[]; raw: number[] }
+
+/** The throughput rounds; the tools alternate within a round so drift on a shared machine hits all of them. */
+async function throughputRounds(b: Bench, hasWrk: boolean): Promise<Rounds> {
+  const r: Rounds = { wrk: [], bare: [], on: [], off: [], raw: [] };
+  const note = (round: number, what: string, values: number[]) => console.error(`round ${round}: ${what} ${values.at(-1)!.toFixed(0)} req/s`);
+  for (let round = 1; round <= b.rounds; round++) {
+    if (hasWrk) { r.wrk.push(wrk(b)); note(round, 'wrk', r.wrk); }
+    r.bare.push(await k6Bare(b));
+    note(round, 'k6 bare loop', r.bare);
+    r.on.push((await k6Run(b, `on-${round}`, { CONTRACT_CHECK_SAMPLE: '1' })).reqPerSec);
+    note(round, 'k6, checks on', r.on);
+    r.off.push((await k6Run(b, `off-${round}`, { CONTRACT_CHECK_SAMPLE: '0' })).reqPerSec);
+    note(round, 'k6, checks off', r.off);
+    r.raw.push((await k6Run(b, `raw-${round}`, { CONTRACT_CHECK_SAMPLE: '1', CONTRACT_CHECK_MEMO: '0' })).reqPerSec);
+    note(round, 'k6, checks on without memo', r.raw);
+  }
+  return r;
+}
+
+const LOW_VUS = 10;
+const HIGH_VUS = 200;
+
+/** Memory per VU: idle-ish VUs (think time) at two counts; the difference divided by the VU difference. */
+async function memoryPerVu(b: Bench): Promise<{ low?: number; high?: number; perVuKb?: number }> {
+  const low = (await k6Run(b, 'mem-low', { THINK_TIME_S: '0.5' }, LOW_VUS / 10)).peakRssKb;
+  const high = (await k6Run(b, 'mem-high', { THINK_TIME_S: '0.5' }, HIGH_VUS / 10)).peakRssKb;
+  return { low, high, perVuKb: low && high ? (high - low) / (HIGH_VUS - LOW_VUS) : undefined };
+}
+
+type Memory = Awaited<ReturnType<typeof memoryPerVu>>;
+
+/** Medians and ratios of the measurements, as written to the figures file. */
+function summarise(b: Bench, r: Rounds, memory: Memory, how: string, k6Cost: CheckCost[], nodeCost: Record<string, number>) {
+  const hasWrk = r.wrk.length > 0;
+  const [k6On, k6Off, k6Raw, bare] = [median(r.on), median(r.off), median(r.raw), median(r.bare)];
+  const wrkMedian = hasWrk ? median(r.wrk) : undefined;
+  // Ratios within each round (same minute, same machine state) are the fairer comparison on a shared machine.
+  const roundRatios = {
+    k6VsWrk: hasWrk ? r.on.map((v, i) => v / r.wrk[i]) : [],
+    checksOnVsOff: r.on.map((v, i) => v / r.off[i]),
+    checksOnWithoutMemoVsOff: r.raw.map((v, i) => v / r.off[i]),
+  };
+  return {
+    roundRatios,
+    medianRoundRatioK6VsWrk: hasWrk ? median(roundRatios.k6VsWrk) : undefined,
+    medianRoundRatioChecksOnVsOff: median(roundRatios.checksOnVsOff),
+    medianRoundRatioChecksOnWithoutMemoVsOff: median(roundRatios.checksOnWithoutMemoVsOff),
+    wrkReqPerSec: wrkMedian, k6ChecksOnReqPerSec: k6On, k6ChecksOffReqPerSec: k6Off,
+    k6VsWrk: wrkMedian ? k6On / wrkMedian : undefined, k6VsWrkChecksOff: wrkMedian ? k6Off / wrkMedian : undefined,
+    checksOnVsOff: k6On / k6Off, checksOnWithoutMemoVsOff: k6Raw / k6Off, k6ChecksOnWithoutMemoReqPerSec: k6Raw,
+    peakRssKb: { [LOW_VUS]: memory.low, [HIGH_VUS]: memory.high }, memoryPerVuKb: memory.perVuKb,
+    k6BareReqPerSec: bare, k6BareVsWrk: wrkMedian ? bare / wrkMedian : undefined,
+    rounds: r, seconds: b.seconds, connections: b.connections, target: how,
+    checkCostUs: k6Cost.map((c) => ({ ...c, nodeCheckUs: nodeCost[c.name] })),
+  };
+}
+
+type Figures = ReturnType<typeof summarise>;
+
+const f = (n: number | undefined, d = 0) => (n === undefined ? 'n/a' : n.toFixed(d));
+
+function printFigures(x: Figures): void {
+  const hasWrk = x.rounds.wrk.length > 0;
+  const rss = x.peakRssKb;
+  console.log(table([
+    ['measure', 'value', 'goal'],
+    ['wrk, status read (req/s, median)', hasWrk ? f(x.wrkReqPerSec) : 'wrk not installed', ''],
+    ['k6, bare request loop, no suite code (req/s)', f(x.k6BareReqPerSec), ''],
+    ['k6, status read, checks on (req/s)', f(x.k6ChecksOnReqPerSec), ''],
+    ['k6, status read, checks off (req/s)', f(x.k6ChecksOffReqPerSec), ''],
+    ['k6, status read, checks on, no memo (req/s)', f(x.k6ChecksOnWithoutMemoReqPerSec), ''],
+    ['k6 (checks on) / wrk', f(x.k6VsWrk, 2), '≥ 0.5'],
+    ['k6 (checks off) / wrk', f(x.k6VsWrkChecksOff, 2), ''],
+    ['k6 bare loop / wrk (the engine alone)', f(x.k6BareVsWrk, 2), ''],
+    ['k6 (checks on) / wrk, median of per-round ratios', f(x.medianRoundRatioK6VsWrk, 2), '≥ 0.5'],
+    ['k6 checks on / off', f(x.checksOnVsOff, 2), '≥ 0.8'],
+    ['k6 checks on / off, median of per-round ratios', f(x.medianRoundRatioChecksOnVsOff, 2), '≥ 0.8'],
+    ['k6 checks on without memo / off', f(x.checksOnWithoutMemoVsOff, 2), ''],
+    ['k6 checks on without memo / off, median of per-round ratios', f(x.medianRoundRatioChecksOnWithoutMemoVsOff, 2), ''],
+    [`k6 peak RSS at ${LOW_VUS} / ${HIGH_VUS} VUs (MiB)`, `${f((rss[LOW_VUS] ?? 0) / 1024, 1)} / ${f((rss[HIGH_VUS] ?? 0) / 1024, 1)}`, ''],
+    ['k6 memory per VU (KiB)', f(x.memoryPerVuKb), ''],
+  ]));
+  console.log('');
+  console.log(table([
+    ['one contract check (µs per response)', 'bytes', 'k6', 'k6 JSON.parse alone', 'Node', 'k6 / Node'],
+    ...x.checkCostUs.map((c) => [c.name, String(c.bytes), f(c.checkUs, 1), f(c.jsonParseUs, 1), f(c.nodeCheckUs, 1), f(c.checkUs / (c.nodeCheckUs ?? NaN), 0)]),
+  ], 1));
+}
+
+function writeFigures(x: Figures): void {
+  mkdirSync(REPORTS_ROOT, { recursive: true });
+  const out = join(REPORTS_ROOT, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(out, `${JSON.stringify(x, null, 2)}\n`);
+  console.error(`figures written to ${out}`);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string' },
+      seconds: { type: 'string' },
+      connections: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const shape = {
+    rounds: positiveInt(values.rounds, '--rounds', 3),
+    seconds: positiveInt(values.seconds, '--seconds', 10),
+    connections: positiveInt(values.connections, '--connections', 10),
+  };
   const hasWrk = spawnSync('wrk', ['-v']).error === undefined;
   const k6 = await ensureK6();
-  const target = await bootTarget({ log: (l) => console.error(l) });
+  const target = await resolveTarget();
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-bench-load-'));
   try {
-    const key = target.tenants[0].apiKey;
     writeLoadData(join(dir, 'load-data.json'), SEED);
-    const ids = await executions(target.baseUrl, key);
-    console.error(`target ${target.how} at ${target.baseUrl}; ${ids.length} executions; ${ROUNDS} rounds × ${SECONDS}s, ${CONNECTIONS} connections/VUs`);
-    const wrkRps: number[] = [];
-    const on: number[] = [];
-    const off: number[] = [];
-    const raw: number[] = [];
-    const bare: number[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      if (hasWrk) { wrkRps.push(wrk(target.baseUrl, key, ids, dir)); console.error(`round ${round}: wrk ${wrkRps.at(-1)!.toFixed(0)} req/s`); }
-      bare.push(await k6Bare(k6, target.baseUrl, key, ids, dir));
-      console.error(`round ${round}: k6 bare loop ${bare.at(-1)!.toFixed(0)} req/s`);
-      on.push((await k6Run(k6, target.baseUrl, key, dir, `on-${round}`, { CONTRACT_CHECK_SAMPLE: '1' })).reqPerSec);
-      console.error(`round ${round}: k6, checks on ${on.at(-1)!.toFixed(0)} req/s`);
-      off.push((await k6Run(k6, target.baseUrl, key, dir, `off-${round}`, { CONTRACT_CHECK_SAMPLE: '0' })).reqPerSec);
-      console.error(`round ${round}: k6, checks off ${off.at(-1)!.toFixed(0)} req/s`);
-      raw.push((await k6Run(k6, target.baseUrl, key, dir, `raw-${round}`, { CONTRACT_CHECK_SAMPLE: '1', CONTRACT_CHECK_MEMO: '0' })).reqPerSec);
-      console.error(`round ${round}: k6, checks on without memo ${raw.at(-1)!.toFixed(0)} req/s`);
-    }
-    // Memory per VU: idle-ish VUs (think time) at two counts; the difference divided by the VU difference.
+    const b: Bench = { ...shape, k6, dir, baseUrl: target.baseUrl, key: target.apiKey, ids: await executions(target.baseUrl, target.apiKey) };
+    console.error(`target ${target.how} at ${target.baseUrl}; ${b.ids.length} executions; ${b.rounds} rounds × ${b.seconds}s, ${b.connections} connections/VUs`);
+    const rounds = await throughputRounds(b, hasWrk);
     const k6Cost = k6CheckCost(k6);
     const nodeCost = nodeCheckCost();
-    const lowVus = 10;
-    const highVus = 200;
-    const memLow = await k6Run(k6, target.baseUrl, key, dir, 'mem-low', { THINK_TIME_S: '0.5' }, lowVus / 10);
-    const memHigh = await k6Run(k6, target.baseUrl, key, dir, 'mem-high', { THINK_TIME_S: '0.5' }, highVus / 10);
-    const perVuKb = memLow.peakRssKb && memHigh.peakRssKb ? (memHigh.peakRssKb - memLow.peakRssKb) / (highVus - lowVus) : undefined;
-
-    const k6On = median(on);
-    const k6Off = median(off);
-    const k6Raw = median(raw);
-    const wrkMedian = hasWrk ? median(wrkRps) : undefined;
-    // Ratios within each round (same minute, same machine state) are the fairer comparison on a shared machine.
-    const roundRatios = {
-      k6VsWrk: hasWrk ? on.map((v, i) => v / wrkRps[i]) : [],
-      checksOnVsOff: on.map((v, i) => v / off[i]),
-      checksOnWithoutMemoVsOff: raw.map((v, i) => v / off[i]),
-    };
-    const figures = {
-      roundRatios,
-      medianRoundRatioK6VsWrk: hasWrk ? median(roundRatios.k6VsWrk) : undefined,
-      medianRoundRatioChecksOnVsOff: median(roundRatios.checksOnVsOff),
-      medianRoundRatioChecksOnWithoutMemoVsOff: median(roundRatios.checksOnWithoutMemoVsOff),
-      wrkReqPerSec: wrkMedian, k6ChecksOnReqPerSec: k6On, k6ChecksOffReqPerSec: k6Off,
-      k6VsWrk: wrkMedian ? k6On / wrkMedian : undefined, k6VsWrkChecksOff: wrkMedian ? k6Off / wrkMedian : undefined,
-      checksOnVsOff: k6On / k6Off, checksOnWithoutMemoVsOff: k6Raw / k6Off, k6ChecksOnWithoutMemoReqPerSec: k6Raw,
-      peakRssKb: { [lowVus]: memLow.peakRssKb, [highVus]: memHigh.peakRssKb }, memoryPerVuKb: perVuKb,
-      k6BareReqPerSec: median(bare), k6BareVsWrk: wrkMedian ? median(bare) / wrkMedian : undefined,
-      rounds: { wrk: wrkRps, bare, on, off, raw }, seconds: SECONDS, connections: CONNECTIONS, target: target.how,
-      checkCostUs: k6Cost.map((c) => ({ ...c, nodeCheckUs: nodeCost[c.name] })),
-    };
-    const f = (n: number | undefined, d = 0) => (n === undefined ? 'n/a' : n.toFixed(d));
-    console.log(table([
-      ['measure', 'value', 'goal'],
-      ['wrk, status read (req/s, median)', hasWrk ? f(wrkMedian) : 'wrk not installed', ''],
-      ['k6, bare request loop, no suite code (req/s)', f(median(bare)), ''],
-      ['k6, status read, checks on (req/s)', f(k6On), ''],
-      ['k6, status read, checks off (req/s)', f(k6Off), ''],
-      ['k6, status read, checks on, no memo (req/s)', f(k6Raw), ''],
-      ['k6 (checks on) / wrk', f(figures.k6VsWrk, 2), '≥ 0.5'],
-      ['k6 (checks off) / wrk', f(figures.k6VsWrkChecksOff, 2), ''],
-      ['k6 bare loop / wrk (the engine alone)', f(figures.k6BareVsWrk, 2), ''],
-      ['k6 (checks on) / wrk, median of per-round ratios', f(figures.medianRoundRatioK6VsWrk, 2), '≥ 0.5'],
-      ['k6 checks on / off', f(figures.checksOnVsOff, 2), '≥ 0.8'],
-      ['k6 checks on / off, median of per-round ratios', f(figures.medianRoundRatioChecksOnVsOff, 2), '≥ 0.8'],
-      ['k6 checks on without memo / off', f(figures.checksOnWithoutMemoVsOff, 2), ''],
-      ['k6 checks on without memo / off, median of per-round ratios', f(figures.medianRoundRatioChecksOnWithoutMemoVsOff, 2), ''],
-      [`k6 peak RSS at ${lowVus} / ${highVus} VUs (MiB)`, `${f((memLow.peakRssKb ?? 0) / 1024, 1)} / ${f((memHigh.peakRssKb ?? 0) / 1024, 1)}`, ''],
-      ['k6 memory per VU (KiB)', f(perVuKb), ''],
-    ]));
-    console.log('');
-    console.log(table([
-      ['one contract check (µs per response)', 'bytes', 'k6', 'k6 JSON.parse alone', 'Node', 'k6 / Node'],
-      ...k6Cost.map((c) => [c.name, String(c.bytes), f(c.checkUs, 1), f(c.jsonParseUs, 1), f(nodeCost[c.name], 1), f(c.checkUs / (nodeCost[c.name] ?? NaN), 0)]),
-    ], 1));
-    mkdirSync(REPORTS_ROOT, { recursive: true });
-    const out = join(REPORTS_ROOT, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`);
-    console.error(`figures written to ${out}`);
+    const figures = summarise(b, rounds, await memoryPerVu(b), target.how, k6Cost, nodeCost);
+    printFigures(figures);
+    writeFigures(figures);
+    return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await target.stop();
   }
 }
 
-main().catch((err: Error) => { console.error(`bench:load failed: ${err.message}`); process.exit(1); });
+runCommand('bench:load', main, { usage: USAGE, failure: (err) => `bench:load failed: ${err.message}`, failureCode: 1 });

@@ -15,14 +15,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
+import { printedHelp, runCommand } from '../fixtures/environment/command.ts';
+import { ENV, positiveInt } from '../fixtures/environment/rules.ts';
 import { DEFAULT_CONFIG } from '../fixtures/target/config.ts';
 import { seedFrom } from '../fixtures/target/seed.ts';
 import { startTarget } from '../fixtures/target/server.ts';
 
 const run = promisify(execFile);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const EXECUTIONS = Number(process.env.BENCH_EXECUTIONS ?? 100_000);
+const USAGE = 'usage: npm run bench:target   (env: BENCH_SECONDS per wrk run, default 5; BENCH_CONNECTIONS, default 50; BENCH_EXECUTIONS, default 100000)';
+
+/** How long and how hard each measurement runs. */
+interface BenchSettings {
+  seconds: number;
+  connections: number;
+  executions: number;
+}
+
+function readBenchSettings(env: NodeJS.ProcessEnv): BenchSettings {
+  return {
+    seconds: positiveInt(env[ENV.benchSeconds], ENV.benchSeconds, 5),
+    connections: positiveInt(env[ENV.benchConnections], ENV.benchConnections, 50),
+    executions: positiveInt(env[ENV.benchExecutions], ENV.benchExecutions, 100_000),
+  };
+}
 const API_KEY = 'bench-key';
 
 const seed = seedFrom({
@@ -47,8 +62,8 @@ const seed = seedFrom({
   ],
 });
 
-async function wrk(url: string, auth: boolean): Promise<number> {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency'];
+async function wrk(o: BenchSettings, url: string, auth: boolean): Promise<number> {
+  const args = ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency'];
   if (auth) args.push('-H', `Authorization: Bearer ${API_KEY}`);
   const { stdout } = await run('wrk', [...args, url]);
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
@@ -61,7 +76,7 @@ async function wrk(url: string, auth: boolean): Promise<number> {
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-async function requestThroughput(): Promise<void> {
+async function requestThroughput(o: BenchSettings): Promise<void> {
   const bare = Fastify({ logger: false });
   bare.get('/bare', async () => ({ success: true, data: { status: 'finish' } }));
   await bare.listen({ port: 0, host: '127.0.0.1' });
@@ -76,10 +91,10 @@ async function requestThroughput(): Promise<void> {
   const executionId = (await runRes.json()).data.executionId as string;
   await new Promise((r) => setTimeout(r, 50));
 
-  console.log(`\nRequests/s (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, loopback; measured in turn in one run)`);
-  const bareRps = await wrk(bareUrl, false);
-  const statusRps = await wrk(`${target.baseUrl}/openapi/workflow/${executionId}/status`, true);
-  const searchRps = await wrk(`${target.baseUrl}/openapi/workflows`, true);
+  console.log(`\nRequests/s (wrk -t1 -c${o.connections} -d${o.seconds}s, loopback; measured in turn in one run)`);
+  const bareRps = await wrk(o, bareUrl, false);
+  const statusRps = await wrk(o, `${target.baseUrl}/openapi/workflow/${executionId}/status`, true);
+  const searchRps = await wrk(o, `${target.baseUrl}/openapi/workflows`, true);
   console.log(`   bare fastify route           ${fmt(bareRps).padStart(8)} req/s`);
   console.log(`   GET …/status                 ${fmt(statusRps).padStart(8)} req/s   ratio ${(statusRps / bareRps).toFixed(2)} (goal ≥ 0.5)`);
   console.log(`   GET /openapi/workflows (20)  ${fmt(searchRps).padStart(8)} req/s   ratio ${(searchRps / bareRps).toFixed(2)} (goal ≥ 0.5)`);
@@ -87,7 +102,7 @@ async function requestThroughput(): Promise<void> {
   await target.close();
 }
 
-async function executionThroughput(): Promise<void> {
+async function executionThroughput(o: BenchSettings): Promise<void> {
   console.log('\nExecutions completed per second (three-task chain, zero-length nodes)');
   const target = await startTarget({ nodeDurationMs: 0, seed });
   const { engine } = target.context;
@@ -95,12 +110,12 @@ async function executionThroughput(): Promise<void> {
   const script = join(mkdtempSync(join(tmpdir(), 'wfcheck-bench-')), 'run.lua');
   writeFileSync(script, `wrk.method = "POST"\nwrk.headers["Authorization"] = "Bearer ${API_KEY}"\n`);
   const t0 = Date.now();
-  const { stdout } = await run('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', script, `${target.baseUrl}/openapi/workflow/c_bench_1/run`]);
+  const { stdout } = await run('wrk', ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '-s', script, `${target.baseUrl}/openapi/workflow/c_bench_1/run`]);
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
   if (non2xx) throw new Error(`run: ${non2xx[1]} non-2xx responses`);
   while (engine.stats.completed < engine.stats.started) await new Promise((r) => setImmediate(r));
   const httpRate = engine.stats.completed / ((Date.now() - t0) / 1000);
-  console.log(`   over HTTP (wrk, ${CONNECTIONS} connections of run requests)  ${fmt(httpRate).padStart(7)} executions/s`);
+  console.log(`   over HTTP (wrk, ${o.connections} connections of run requests)  ${fmt(httpRate).padStart(7)} executions/s`);
   await target.close();
 
   const direct = await startTarget({ nodeDurationMs: 0, seed });
@@ -121,20 +136,20 @@ async function launchAndDrain(engine: { stats: { started: number; completed: num
   }
 }
 
-async function memoryAfterExecutions(): Promise<void> {
+async function memoryAfterExecutions(o: BenchSettings): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   const settle = () => {
     gc?.();
     return process.memoryUsage();
   };
-  console.log(`\nMemory after ${fmt(EXECUTIONS)} executions (retention ${fmt(DEFAULT_CONFIG.executionRetention)} finished executions)`);
+  console.log(`\nMemory after ${fmt(o.executions)} executions (retention ${fmt(DEFAULT_CONFIG.executionRetention)} finished executions)`);
   if (!gc) console.log('   (run with node --expose-gc for settled figures: npm run bench:target does)');
   const target = await startTarget({ nodeDurationMs: 0, seed });
   const { engine, store } = target.context;
   const canvas = store.canvas('bench', 'c_bench_2')!;
   const before = settle();
   const t0 = Date.now();
-  await launchAndDrain(engine, () => engine.start(canvas, 'bench', {}), EXECUTIONS);
+  await launchAndDrain(engine, () => engine.start(canvas, 'bench', {}), o.executions);
   const after = settle();
   const kept = store.executionCount();
   console.log(`   ran ${fmt(engine.stats.completed)} in ${((Date.now() - t0) / 1000).toFixed(1)} s; kept ${fmt(kept.total)} (retention evicts the oldest finished)`);
@@ -143,15 +158,14 @@ async function memoryAfterExecutions(): Promise<void> {
   await target.close();
 }
 
-async function main(): Promise<void> {
-  console.log(`wfcheck target benchmark — node ${process.version}, ${process.env.BENCH_SECONDS ?? 5} s per request measurement`);
+async function main(): Promise<number | void> {
+  if (printedHelp(USAGE)) return 0;
+  const o = readBenchSettings(process.env);
+  console.log(`wfcheck target benchmark — node ${process.version}, ${o.seconds} s per request measurement`);
   // Memory first, while the process holds nothing else.
-  await memoryAfterExecutions();
-  await requestThroughput();
-  await executionThroughput();
+  await memoryAfterExecutions(o);
+  await requestThroughput(o);
+  await executionThroughput(o);
 }
 
-main().catch((err: Error) => {
-  console.error(err.message);
-  process.exit(1);
-});
+runCommand('bench:target', main, { usage: USAGE, failure: (err) => err.message, failureCode: 1 });

@@ -1,10 +1,13 @@
 /** `npm run target:image`: builds (or reuses) the reference target's container image. */
+import { printedHelp, runCommand } from '../fixtures/environment/command.ts';
 import { ensureTargetImage } from '../fixtures/target/boot/image.ts';
 
-ensureTargetImage({ log: (line) => console.log(line) }).then(
-  ({ tag, built }) => console.log(`${built ? 'built' : 'reused'} ${tag}`),
-  (err: Error) => {
-    console.error(err.message);
-    process.exit(1);
-  },
-);
+const USAGE = 'usage: npm run target:image   (builds the reference target image, or reuses it when it is current)';
+
+async function main(): Promise<number | void> {
+  if (printedHelp(USAGE)) return 0;
+  const { tag, built } = await ensureTargetImage({ log: (line) => console.log(line) });
+  console.log(`${built ? 'built' : 'reused'} ${tag}`);
+}
+
+runCommand('target:image', main, { usage: USAGE, failure: (err) => err.message, failureCode: 1 });

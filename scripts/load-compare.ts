@@ -13,20 +13,13 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
+import { number } from '../fixtures/environment/rules.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
 import { REPORTS_ROOT } from '../load/node/run-dir.ts';
 
-const { values: args, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    baseline: { type: 'string' },
-    'save-baseline': { type: 'string' },
-    tolerance: { type: 'string' },
-    'min-latency-delta': { type: 'string' },
-    'rate-tolerance': { type: 'string' },
-  },
-});
+const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 function newestRun(): string {
   if (!existsSync(REPORTS_ROOT)) throw new Error('no runs under reports/load/: run `npm run load` first or name a run');
@@ -51,14 +44,34 @@ function readReport(path: string): RunReport {
   return r;
 }
 
-function pct(text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text.replace(/%$/, ''));
-  if (!Number.isFinite(n) || n < 0) throw new Error(`not a percentage: ${text}`);
-  return n / 100;
+/** A percentage (`5` or `5%`) as a fraction. */
+function pct(text: string | undefined, name: string, fallback: number): number {
+  const percent = number(text?.replace(/%$/, ''), name, undefined, { min: 0 });
+  return percent === undefined ? fallback : percent / 100;
 }
 
 function main(): number {
+  const { values: args, positionals } = parseArgs({
+    allowPositionals: true,
+    strict: true,
+    options: {
+      baseline: { type: 'string' },
+      'save-baseline': { type: 'string' },
+      tolerance: { type: 'string' },
+      'min-latency-delta': { type: 'string' },
+      'rate-tolerance': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const options = {
+    tolerance: pct(args.tolerance, '--tolerance', DEFAULT_COMPARE.tolerance),
+    minLatencyDeltaMs: number(args['min-latency-delta'], '--min-latency-delta', DEFAULT_COMPARE.minLatencyDeltaMs, { min: 0 }),
+    rateTolerance: pct(args['rate-tolerance'], '--rate-tolerance', DEFAULT_COMPARE.rateTolerance),
+  };
   const currentPath = summaryPath(positionals[0]);
   const current = readReport(currentPath);
   const defaultBaseline = join(REPORTS_ROOT, `baseline-${current.meta.profile}.json`);
@@ -71,20 +84,10 @@ function main(): number {
   }
   const baselinePath = args.baseline ?? defaultBaseline;
   if (!existsSync(baselinePath)) throw new Error(`no baseline at ${relative(process.cwd(), baselinePath)}: save one with --save-baseline`);
-  const options = {
-    tolerance: pct(args.tolerance, DEFAULT_COMPARE.tolerance),
-    minLatencyDeltaMs: args['min-latency-delta'] !== undefined ? Number(args['min-latency-delta']) : DEFAULT_COMPARE.minLatencyDeltaMs,
-    rateTolerance: pct(args['rate-tolerance'], DEFAULT_COMPARE.rateTolerance),
-  };
   console.log(`baseline ${relative(process.cwd(), baselinePath)} vs run ${relative(process.cwd(), currentPath)}\n`);
   const { rows, warnings } = compareReports(readReport(baselinePath), current, options);
   console.log(renderComparison(rows, warnings, options));
   return rows.some((r) => r.regression) ? 1 : 0;
 }
 
-try {
-  process.exit(main());
-} catch (err) {
-  console.error(`load:compare: ${(err as Error).message}`);
-  process.exit(2);
-}
+runCommand('load:compare', main, { usage: USAGE });

@@ -12,94 +12,102 @@
  * segment-<i>/ with each instance's log, summary and samples).
  * Exit: 0 all gates met on the merged data; 1 a gate breached; 2 the run failed.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
-import { ensureK6 } from '../load/node/ensure-k6.ts';
-import { parseSeed, randomSeed } from '../fixtures/data/index.ts';
-import { parseScenarioList, profileByName } from '../load/lib/profiles.ts';
-import { buildThresholds, sloFromEnv } from '../load/lib/thresholds.ts';
+import { readLoadRunSettings } from '../fixtures/environment/config.ts';
+import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
+import { positiveInt, SettingError } from '../fixtures/environment/rules.ts';
+import { describeTarget, resolveTarget, type Target } from '../fixtures/environment/target.ts';
 import { SCENARIO_OPERATIONS } from '../load/lib/operations.ts';
-import { renderText, reportFiles } from '../load/lib/report.ts';
-import { writeLoadData } from '../load/node/prepare-data.ts';
-import { K6_EXIT, runK6 } from '../load/node/run-k6.ts';
-import { acquireTarget } from '../load/node/target.ts';
+import { parseScenarioList, profileByName, type ScenarioName } from '../load/lib/profiles.ts';
+import { renderText, reportFiles, type RunReport } from '../load/lib/report.ts';
+import { buildThresholds, sloFromEnv } from '../load/lib/thresholds.ts';
+import { ensureK6 } from '../load/node/ensure-k6.ts';
+import { runShape, type RunShape } from '../load/node/k6-env.ts';
+import { evaluateMerged, executionSegments, mergeK6Json } from '../load/node/merge.ts';
+import { prepareRunData } from '../load/node/prepare-data.ts';
+import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
 import { runDir } from '../load/node/run-dir.ts';
-import { evaluateMerged, mergeK6Json } from '../load/node/merge.ts';
+import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    instances: { type: 'string', default: '2' },
-    ...RUN_SHAPE_OPTIONS,
-  },
-});
+const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+const MAX_INSTANCES = 64;
+const rel = (p: string) => relative(process.cwd(), p);
 
-/** `0,1/3,2/3,1` and the i-th segment `i/N:(i+1)/N`, in k6's rational notation. */
-export function segments(n: number): { sequence: string; parts: string[] } {
-  const point = (i: number) => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
-  return {
-    sequence: Array.from({ length: n + 1 }, (_, i) => point(i)).join(','),
-    parts: Array.from({ length: n }, (_, i) => `${point(i)}:${point(i + 1)}`),
-  };
+/** One distributed run: its shape, where it writes, and how many k6 processes share it. */
+interface Plan {
+  shape: RunShape;
+  scenarios: ScenarioName[];
+  instances: number;
+  dir: string;
+  dataFile: string;
 }
 
 async function main(): Promise<number> {
-  const n = Number(args.instances);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`--instances must be an integer from 1 to 64, got ${args.instances}`);
-  const profileName = args.profile!;
-  const profile = profileByName(profileName);
-  const scenarios = parseScenarioList(args.scenarios, profile);
-  const seed = parseSeed(args.seed) ?? randomSeed();
-  const dir = runDir(args.run, `${profileName}-x${n}`);
-  const dataFile = join(dir, 'load-data.json');
-  mkdirSync(dir, { recursive: true });
-  writeLoadData(dataFile, seed);
-  console.error(`seed ${seed} (replay with SEED=${seed}); ${n} k6 processes; reports in ${relative(process.cwd(), dir)}/`);
+  const { values } = parseArgs({ options: { instances: { type: 'string' }, ...RUN_SHAPE_OPTIONS }, strict: true });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const settings = readLoadRunSettings(values);
+  const instances = positiveInt(values.instances, '--instances', 2);
+  if (instances > MAX_INSTANCES) throw new SettingError(`--instances must be an integer from 1 to ${MAX_INSTANCES}, got ${values.instances}`);
+  const scenarios = parseScenarioList(settings.scenarios, profileByName(settings.profile));
+  const dir = runDir(settings.run, `${settings.profile}-x${instances}`);
+  const plan: Plan = { shape: { ...runShape(settings), scenarios: scenarios.join(',') }, scenarios, instances, dir, dataFile: prepareRunData(dir, settings.seed) };
+  console.error(`seed ${settings.seed} (replay with SEED=${settings.seed}); ${instances} k6 processes; reports in ${rel(dir)}/`);
 
   const k6 = await ensureK6();
-  const target = await acquireTarget();
-  const { sequence, parts } = segments(n);
-  const env: Record<string, string> = {};
-  if (args['vus-scale']) env.VUS_SCALE = args['vus-scale'];
-  let results;
+  const target = await resolveTarget(settings.target);
+  console.error(describeTarget(target));
+  let results: K6RunResult[];
   try {
-    results = await Promise.all(parts.map((segment, i) => {
-      const segDir = join(dir, `segment-${i + 1}`);
-      return runK6({
-        k6, baseUrl: target.baseUrl, apiKey: target.apiKey, profile: profileName, seed, dataFile,
-        reportDir: segDir, scenarios: scenarios.join(','), duration: args.duration, env,
-        segment: { segment, sequence, label: `${i + 1}/${n}` },
-        jsonOut: join(segDir, 'samples.ndjson'),
-        // Each instance would judge only its own share; the verdict comes from the merged data below.
-        extraArgs: ['--no-thresholds'],
-        quiet: true,
-      }).then((r) => {
-        console.error(`instance ${i + 1}/${n} (segment ${segment}) finished: exit ${r.exitCode}, log ${relative(process.cwd(), join(segDir, 'k6.log'))}`);
-        return r;
-      });
-    }));
+    results = await runSegments(k6, target, plan);
   } finally {
     await target.stop();
   }
   const broken = results.map((r, i) => ({ r, i })).filter(({ r }) => r.exitCode !== K6_EXIT.ok && r.exitCode !== K6_EXIT.thresholdsFailed);
-  if (broken.length > 0) {
-    for (const { r, i } of broken) console.error(`k6 instance ${i + 1}/${n} exited with code ${r.exitCode} (see ${relative(process.cwd(), join(dir, `segment-${i + 1}`, 'k6.log'))})`);
-    return 2;
-  }
-  const thresholds = buildThresholds(scenarios.flatMap((s) => [...SCENARIO_OPERATIONS[s]]), scenarios.includes('lifecycle'), sloFromEnv(process.env));
-  console.error(`merging samples of ${n} instances…`);
-  const merged = await mergeK6Json(parts.map((_, i) => join(dir, `segment-${i + 1}`, 'samples.ndjson')), thresholds);
-  const report = evaluateMerged(merged, thresholds, {
-    profile: profileName, scenarios, seed, baseUrl: target.baseUrl,
-    contractSample: Number(process.env.CONTRACT_CHECK_SAMPLE ?? 1), evaluation: `merged ${n} segments (${merged.samples} samples)`,
-  });
+  for (const { r, i } of broken) console.error(`k6 instance ${i + 1}/${instances} exited with code ${r.exitCode} (see ${rel(join(segmentDir(plan, i), 'k6.log'))})`);
+  if (broken.length > 0) return 2;
+  const report = await judgeMerged(plan, target.baseUrl);
   for (const [file, content] of Object.entries(reportFiles(dir, report))) writeFileSync(file, content);
   process.stdout.write(renderText(report));
   return report.passed ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: Error) => { console.error(`load:distributed failed: ${err.message}`); process.exit(2); },
-);
+const segmentDir = (plan: Plan, i: number) => join(plan.dir, `segment-${i + 1}`);
+
+/** One k6 process per execution segment, all at once, against the same target and data. */
+function runSegments(k6: string, target: Target, plan: Plan): Promise<K6RunResult[]> {
+  const { sequence, parts } = executionSegments(plan.instances);
+  return Promise.all(
+    parts.map(async (segment, i) => {
+      const dir = segmentDir(plan, i);
+      const r = await runK6({
+        ...plan.shape, k6, baseUrl: target.baseUrl, apiKey: target.apiKey, dataFile: plan.dataFile, reportDir: dir,
+        segment: { segment, sequence, label: `${i + 1}/${plan.instances}` },
+        jsonOut: join(dir, 'samples.ndjson'),
+        // Each instance would judge only its own share; the verdict comes from the merged data.
+        extraArgs: ['--no-thresholds'],
+        quiet: true,
+      });
+      console.error(`instance ${i + 1}/${plan.instances} (segment ${segment}) finished: exit ${r.exitCode}, log ${rel(join(dir, 'k6.log'))}`);
+      return r;
+    }),
+  );
+}
+
+/** The suite's thresholds evaluated on the samples of every instance together. */
+async function judgeMerged(plan: Plan, baseUrl: string): Promise<RunReport> {
+  const { scenarios, instances } = plan;
+  const thresholds = buildThresholds(scenarios.flatMap((s) => [...SCENARIO_OPERATIONS[s]]), scenarios.includes('lifecycle'), sloFromEnv(process.env));
+  console.error(`merging samples of ${instances} instances…`);
+  const merged = await mergeK6Json(Array.from({ length: instances }, (_, i) => join(segmentDir(plan, i), 'samples.ndjson')), thresholds);
+  return evaluateMerged(merged, thresholds, {
+    profile: plan.shape.profile, scenarios, seed: plan.shape.seed, baseUrl,
+    contractSample: plan.shape.contractSample ?? 1, evaluation: `merged ${instances} segments (${merged.samples} samples)`,
+  });
+}
+
+runCommand('load:distributed', main, { usage: USAGE, failure: (err) => `load:distributed failed: ${err.message}` });

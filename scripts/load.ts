@@ -19,74 +19,91 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
-import { ensureK6 } from '../load/node/ensure-k6.ts';
-import { parseSeed, randomSeed } from '../fixtures/data/index.ts';
+import { readLoadRunSettings, type LoadRunSettings } from '../fixtures/environment/config.ts';
+import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
+import { number } from '../fixtures/environment/rules.ts';
+import { describeTarget, resolveTarget } from '../fixtures/environment/target.ts';
 import { profileByName } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';
-import { writeLoadData } from '../load/node/prepare-data.ts';
-import { K6_EXIT, runK6 } from '../load/node/run-k6.ts';
-import { acquireTarget } from '../load/node/target.ts';
-import { REPO_ROOT, runDir } from '../load/node/run-dir.ts';
-import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
 import { buildArchive } from '../load/node/archive.ts';
+import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
+import { ensureK6 } from '../load/node/ensure-k6.ts';
+import { runShape } from '../load/node/k6-env.ts';
+import { prepareRunData } from '../load/node/prepare-data.ts';
+import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
+import { REPO_ROOT, runDir } from '../load/node/run-dir.ts';
+import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    ...RUN_SHAPE_OPTIONS,
-    'no-dashboard': { type: 'boolean', default: false },
-    'contract-sample': { type: 'string', default: process.env.CONTRACT_CHECK_SAMPLE },
-    baseline: { type: 'string' },
-    tolerance: { type: 'string' },
-    'save-baseline': { type: 'string' },
-    'prepare-only': { type: 'boolean', default: false },
-    'k6-archive': { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-  strict: true,
-});
+const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+const rel = (p: string) => relative(process.cwd(), p) || '.';
 
-function usage(): string {
-  const source = readFileSync(new URL(import.meta.url), 'utf8');
-  return source.slice(source.indexOf('/**') + 3, source.indexOf('*/')).split('\n').map((l) => l.replace(/^ \* ?/, '')).join('\n').trim();
+function readCommandLine() {
+  const { values } = parseArgs({
+    options: {
+      ...RUN_SHAPE_OPTIONS,
+      'no-dashboard': { type: 'boolean', default: false },
+      'contract-sample': { type: 'string' },
+      baseline: { type: 'string' },
+      tolerance: { type: 'string' },
+      'save-baseline': { type: 'string' },
+      'prepare-only': { type: 'boolean', default: false },
+      'k6-archive': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  return values;
 }
 
 async function main(): Promise<number> {
-  if (args.help) { console.log(usage()); return 0; }
-  const profile = args.profile!;
-  profileByName(profile); // fails early with the list of known profiles
-  const seed = parseSeed(args.seed) ?? randomSeed();
-  const dir = runDir(args.run, profile);
-  const dataFile = join(dir, 'load-data.json');
-  mkdirSync(dir, { recursive: true });
-  writeLoadData(dataFile, seed);
-  console.error(`seed ${seed} (replay with SEED=${seed}); reports in ${relative(REPO_ROOT, dir)}/`);
-  if (args['prepare-only']) {
+  const values = readCommandLine();
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const settings = readLoadRunSettings(values);
+  // Read before anything runs: a bad tolerance must not surface only after a long run.
+  const tolerance = number(values.tolerance, '--tolerance', undefined, { min: 0 });
+  profileByName(settings.profile); // fails early with the list of known profiles
+  const dir = runDir(settings.run, settings.profile);
+  const dataFile = prepareRunData(dir, settings.seed);
+  console.error(`seed ${settings.seed} (replay with SEED=${settings.seed}); reports in ${relative(REPO_ROOT, dir)}/`);
+  if (values['prepare-only']) {
     console.log(dataFile);
     return 0;
   }
   const k6 = await ensureK6();
-  if (args['k6-archive']) {
+  if (values['k6-archive']) {
     const out = join(dir, 'wfcheck-load.tar');
-    buildArchive({ k6, out, dataFile, profile, seed, scenarios: args.scenarios, duration: args.duration });
+    buildArchive({ ...runShape(settings), k6, out, dataFile });
     console.log(out);
-    console.error(`k6 archive written; next: kubectl create configmap wfcheck-load --from-file=wfcheck-load.tar=${relative(process.cwd(), out)} (see load/k8s/README.md)`);
+    console.error(`k6 archive written; next: kubectl create configmap wfcheck-load --from-file=wfcheck-load.tar=${rel(out)} (see load/k8s/README.md)`);
     return 0;
   }
-  const target = await acquireTarget();
-  let result;
+  const dashboard = !values['no-dashboard'];
+  const result = await runAgainstTarget(settings, { k6, dir, dataFile, dashboard });
+  const unjudged = runWithoutVerdict(result, dir);
+  if (unjudged !== undefined) return unjudged;
+  if (result.violationCount > 0) console.error(`contract findings on load traffic: ${rel(result.violationsFile)} (${result.violationCount} logged responses)`);
+  console.error(`reports: ${rel(dir)}/{summary.txt,summary.json,junit.xml${dashboard ? ',dashboard.html' : ''}}`);
+  const breached = result.exitCode === K6_EXIT.thresholdsFailed || !result.report!.passed;
+  const regressed = compareWithBaseline(result.report!, dir, { ...values, tolerance });
+  return breached || regressed ? 1 : 0;
+}
+
+/** The target resolved (booted when BASE_URL is unset) for one k6 run, and stopped after it. */
+async function runAgainstTarget(settings: LoadRunSettings, run: { k6: string; dir: string; dataFile: string; dashboard: boolean }): Promise<K6RunResult> {
+  const target = await resolveTarget(settings.target);
+  console.error(describeTarget(target));
   try {
-    const env: Record<string, string> = {};
-    if (args['vus-scale']) env.VUS_SCALE = args['vus-scale'];
-    if (args['contract-sample']) env.CONTRACT_CHECK_SAMPLE = args['contract-sample'];
-    result = await runK6({
-      k6, baseUrl: target.baseUrl, apiKey: target.apiKey, profile, seed, reportDir: dir, dataFile,
-      scenarios: args.scenarios, duration: args.duration, dashboard: !args['no-dashboard'], env,
-    });
+    const { k6, dir, dataFile, dashboard } = run;
+    return await runK6({ ...runShape(settings), k6, baseUrl: target.baseUrl, apiKey: target.apiKey, reportDir: dir, dataFile, dashboard });
   } finally {
     await target.stop();
   }
-  const rel = (p: string) => relative(process.cwd(), p) || '.';
+}
+
+/** Exit 2 with the reason when the run never produced a verdict on the target; undefined when it did. */
+function runWithoutVerdict(result: K6RunResult, dir: string): number | undefined {
   if (result.exitCode === K6_EXIT.scriptAborted && result.abortReason) {
     // The run never measured the target: its gate table says nothing, the reason says everything.
     console.error(`details: ${rel(join(dir, 'k6.log'))}`);
@@ -98,29 +115,27 @@ async function main(): Promise<number> {
     if (result.scriptError) console.error(`load run could not start: ${result.scriptError}`);
     return 2;
   }
-  if (result.violationCount > 0) console.error(`contract findings on load traffic: ${rel(result.violationsFile)} (${result.violationCount} logged responses)`);
-  console.error(`reports: ${rel(dir)}/{summary.txt,summary.json,junit.xml${args['no-dashboard'] ? '' : ',dashboard.html'}}`);
-  let failed = result.exitCode === K6_EXIT.thresholdsFailed || !result.report.passed;
   if (result.exitCode !== K6_EXIT.ok && result.exitCode !== K6_EXIT.thresholdsFailed) {
     console.error(`k6 exited with code ${result.exitCode} (${result.exitCode === K6_EXIT.scriptAborted ? 'the test aborted itself, see the log above' : 'see k6.log'})`);
     return 2;
   }
-  if (args['save-baseline']) {
-    mkdirSync(dirname(args['save-baseline']), { recursive: true });
-    copyFileSync(join(dir, 'summary.json'), args['save-baseline']);
-    console.error(`baseline saved to ${args['save-baseline']}`);
-  }
-  if (args.baseline) {
-    const options = { ...DEFAULT_COMPARE, ...(args.tolerance ? { tolerance: Number(args.tolerance) / 100 } : {}) };
-    const baseline = JSON.parse(readFileSync(args.baseline, 'utf8')) as RunReport;
-    const { rows, warnings } = compareReports(baseline, result.report, options);
-    console.log(renderComparison(rows, warnings, options));
-    if (rows.some((r) => r.regression)) failed = true;
-  }
-  return failed ? 1 : 0;
+  return undefined;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: Error) => { console.error(`load run failed: ${err.message}`); process.exit(2); },
-);
+/** Saves the run as a baseline and/or compares it with one; true when a metric regressed. */
+function compareWithBaseline(report: RunReport, dir: string, o: { baseline?: string; tolerance?: number; 'save-baseline'?: string }): boolean {
+  const save = o['save-baseline'];
+  if (save) {
+    mkdirSync(dirname(save), { recursive: true });
+    copyFileSync(join(dir, 'summary.json'), save);
+    console.error(`baseline saved to ${save}`);
+  }
+  if (!o.baseline) return false;
+  const options = { ...DEFAULT_COMPARE, ...(o.tolerance !== undefined ? { tolerance: o.tolerance / 100 } : {}) };
+  const baseline = JSON.parse(readFileSync(o.baseline, 'utf8')) as RunReport;
+  const { rows, warnings } = compareReports(baseline, report, options);
+  console.log(renderComparison(rows, warnings, options));
+  return rows.some((r) => r.regression);
+}
+
+runCommand('load', main, { usage: USAGE, failure: (err) => `load run failed: ${err.message}` });

@@ -1,10 +1,84 @@
-/** `npm run mutation`: the conformance suite against each injected bug and legal variant (see fixtures/proof/mutation.ts). */
-import { main } from '../fixtures/proof/mutation.ts';
+/**
+ * `npm run mutation`: the conformance suite against each injected bug and legal variant
+ * (fixtures/proof/mutation.ts), as a score table.
+ *
+ *   npm run mutation -- [--only id,id] [--category c,c] [--kind bug,should,legal]
+ *                       [--parallel N] [--workers N] [--seed N] [--timeout S]
+ *                       [--max-failures N (0 = run in full)] [--focus] [--list] [-- <playwright args>]
+ *
+ * Arguments after `--` go to every conformance run's test runner (e.g. `-- --grep-invert ODD-IDS`).
+ * Writes reports/mutation/report.json and report.md (and each run's report under runs/<id>/).
+ * Exit: 0 every bug killed and every legal variant clean; 1 otherwise; 2 the control run (the
+ * unmodified target behind the proxy) failed, so no result would mean anything.
+ */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '../fixtures/environment/config.ts';
+import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
+import { number, positiveInt, wholeNumber } from '../fixtures/environment/rules.ts';
+import { kindOf, MUTANTS } from '../fixtures/proof/faults/catalogue.ts';
+import { CONTROL_ID, DEFAULT_MUTATION_SEED, renderTable, runMutation, selectMutants, writeMutationReport, type MutationOptions } from '../fixtures/proof/mutation.ts';
 
-main().then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    console.error(`mutation: ${err.stack ?? err.message}`);
-    process.exit(2);
-  },
-);
+const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+
+function readCommandLine() {
+  return parseArgs({
+    options: {
+      only: { type: 'string' },
+      category: { type: 'string' },
+      kind: { type: 'string' },
+      parallel: { type: 'string' },
+      workers: { type: 'string' },
+      seed: { type: 'string' },
+      timeout: { type: 'string' },
+      'max-failures': { type: 'string' },
+      focus: { type: 'boolean', default: false },
+      list: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+}
+
+function printCatalogue(): void {
+  for (const m of MUTANTS) console.log(`${m.id.padEnd(36)} ${kindOf(m).padEnd(6)} ${m.category.padEnd(16)} ${m.description}`);
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = readCommandLine();
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.list) {
+    printCatalogue();
+    return 0;
+  }
+  const mutants = selectMutants(values);
+  const opts: MutationOptions = {
+    mutants,
+    seed: wholeNumber(values.seed, '--seed', DEFAULT_MUTATION_SEED),
+    parallel: positiveInt(values.parallel, '--parallel', 2),
+    workers: positiveInt(values.workers, '--workers', 2),
+    timeoutS: number(values.timeout, '--timeout', 240, { positive: true }),
+    maxFailures: wholeNumber(values['max-failures'], '--max-failures', 6),
+    focus: values.focus,
+    extraArgs: positionals,
+  };
+  const count = (kind: string) => mutants.filter((m) => kindOf(m) === kind).length;
+  console.log(`mutation: ${mutants.length} mutants (${count('bug')} bugs, ${count('should')} should-level, ${count('legal')} legal), seed ${opts.seed}, ${opts.parallel} in parallel`);
+  const report = await runMutation(opts);
+  const paths = writeMutationReport(report);
+  console.log('\n' + renderTable(report));
+  console.log(`\nreports: ${relative(REPO_ROOT, paths.md)}, ${relative(REPO_ROOT, paths.json)} (each run under reports/mutation/runs/<mutant>/)`);
+  const control = report.results.find((r) => r.id === CONTROL_ID);
+  if (control && control.outcome !== 'clean') {
+    console.error(`mutation: the control run (unmodified target behind the proxy) did not pass (${control.outcome}: ${control.failed.join(', ') || control.note}); fix that first — every other result is meaningless`);
+    return 2;
+  }
+  return report.ok ? 0 : 1;
+}
+
+runCommand('mutation', main, { usage: USAGE, failure: (err) => `mutation: ${err.stack ?? err.message}` });

@@ -3,23 +3,15 @@
  *
  *   npm run target [-- --mode=auto|container|process --port=N --node-duration-ms=N]
  */
-import { parseArgs as parseCli } from 'node:util';
-import { bootTarget, type BootOptions } from '../fixtures/target/boot/boot.ts';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
+import { oneOf, wholeNumber } from '../fixtures/environment/rules.ts';
+import { bootTarget, type BootedTarget, type BootOptions } from '../fixtures/target/boot/boot.ts';
 
-function parseArgs(argv: string[]): BootOptions {
-  const opts: BootOptions = {};
-  for (const arg of argv) {
-    const [name, value] = arg.replace(/^--/, '').split('=');
-    if (name === 'mode' && (value === 'auto' || value === 'container' || value === 'process')) opts.mode = value;
-    else if (name === 'port' && /^\d+$/.test(value ?? '')) opts.port = Number(value);
-    else if (name === 'node-duration-ms' && /^\d+$/.test(value ?? '')) opts.nodeDurationMs = Number(value);
-    else throw new Error(`unknown argument ${arg} (use --mode=auto|container|process, --port=N, --node-duration-ms=N)`);
-  }
-  return opts;
-}
+const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
-async function main(): Promise<void> {
-  const target = await bootTarget(parseArgs(process.argv.slice(2)));
+function printTarget(target: BootedTarget): void {
   const [a, b] = target.tenants;
   console.log(`wfcheck target is up (${target.how === 'container' ? 'Docker container' : 'local process'})`);
   console.log(`BASE_URL=${target.baseUrl}`);
@@ -27,6 +19,29 @@ async function main(): Promise<void> {
   if (b) console.log(`API_KEY_B=${b.apiKey}    # tenant ${b.name}`);
   for (const t of target.tenants.slice(2)) console.log(`# tenant ${t.name}: ${t.apiKey}`);
   console.log('Ctrl-C stops it.');
+}
+
+async function main(): Promise<number | void> {
+  const { values } = parseArgs({
+    options: {
+      mode: { type: 'string' },
+      port: { type: 'string' },
+      'node-duration-ms': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const options: BootOptions = {
+    mode: oneOf(values.mode, '--mode', ['auto', 'container', 'process'], 'auto'),
+    port: wholeNumber(values.port, '--port'),
+    nodeDurationMs: wholeNumber(values['node-duration-ms'], '--node-duration-ms'),
+  };
+  const target = await bootTarget(options);
+  printTarget(target);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -40,7 +55,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-main().catch((err: Error) => {
-  console.error(`cannot boot the target: ${err.message}`);
-  process.exit(1);
-});
+runCommand('target', main, { usage: USAGE, failure: (err) => `cannot boot the target: ${err.message}`, failureCode: 1 });

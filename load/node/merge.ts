@@ -13,6 +13,15 @@ import { createInterface } from 'node:readline';
 import { parseThresholdKey, type MetricSelector, type Thresholds } from '../lib/thresholds.ts';
 import { thresholdResult, TREND_STATS, type MetricSummary, type RunMeta, type RunReport } from '../lib/report.ts';
 
+/** `0,1/3,2/3,1` and the i-th segment `i/N:(i+1)/N`, in k6's rational notation, for N processes. */
+export function executionSegments(n: number): { sequence: string; parts: string[] } {
+  const point = (i: number) => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
+  return {
+    sequence: Array.from({ length: n + 1 }, (_, i) => point(i)).join(','),
+    parts: Array.from({ length: n }, (_, i) => `${point(i)}:${point(i + 1)}`),
+  };
+}
+
 type MetricType = MetricSummary['type'];
 
 interface Accumulator { type: MetricType; values: number[]; sum: number; count: number; nonZero: number; last: number; min: number; max: number }

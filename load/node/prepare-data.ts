@@ -3,7 +3,7 @@
  * shared fixtures builders (k6 cannot run faker itself).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { buildFileSet, seededFaker, textValue } from '../../fixtures/data/index.ts';
 import type { LoadData } from '../lib/data-shape.ts';
 
@@ -30,4 +30,11 @@ export function writeLoadData(path: string, seed: number): LoadData {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(data));
   return data;
+}
+
+/** A run folder with the seeded data file every k6 process of the run reads; returns the file's path. */
+export function prepareRunData(dir: string, seed: number): string {
+  const dataFile = join(dir, 'load-data.json');
+  writeLoadData(dataFile, seed);
+  return dataFile;
 }

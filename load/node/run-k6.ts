@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { redactSecrets, registerSecret } from '../../fixtures/environment/redact.ts';
 import type { RunReport } from '../lib/report.ts';
 import { durationSeconds, profileByName } from '../lib/profiles.ts';
+import { k6ScriptEnv } from './k6-env.ts';
 import { dashboardPeriod } from './run-dir.ts';
 
 export const LOAD_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -30,7 +31,10 @@ export interface K6RunOptions {
   dataFile: string;
   scenarios?: string;
   duration?: string;
-  /** Extra env for the script (SLO_*, CONTRACT_CHECK_SAMPLE, THINK_TIME_S, …). */
+  vusScale?: number;
+  /** Share of responses checked against the contract (CONTRACT_CHECK_SAMPLE); default all. */
+  contractSample?: number;
+  /** Extra env for the script (SLO_*, THINK_TIME_S, …). */
   env?: Record<string, string>;
   /** Write the web-dashboard HTML export to reportDir/dashboard.html. */
   dashboard?: boolean;
@@ -82,17 +86,9 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...o.env,
-    BASE_URL: o.baseUrl,
-    API_KEY: o.apiKey,
-    PROFILE: o.profile,
-    SEED: String(o.seed),
-    LOAD_DATA_FILE: resolve(o.dataFile),
-    REPORT_DIR: resolve(o.reportDir),
+    ...k6ScriptEnv({ ...o, segmentLabel: o.segment?.label }),
     K6_NO_USAGE_REPORT: 'true',
   };
-  if (o.scenarios) env.SCENARIOS = o.scenarios;
-  if (o.duration) env.DURATION = o.duration;
-  if (o.segment) env.SEGMENT_LABEL = o.segment.label;
   if (o.dashboard) {
     env.K6_WEB_DASHBOARD = 'true';
     // No listening port: nothing waits for a browser, and parallel runs cannot collide.
@@ -143,7 +139,7 @@ export function scriptErrorOf(line: string): string | undefined {
   if (!m) return undefined;
   let text = m[1]!;
   try { text = JSON.parse(`"${text}"`) as string; } catch { /* keep the escaped text */ }
-  return text.split('\n', 1)[0]!.replace(/^(?:Type|Reference|Range|Syntax)?Error: /, '');
+  return text.split('\n', 1)[0]!.replace(/^(?:[A-Z]\w*)?Error: /, '');
 }
 
 /** The reason in k6's `level=error msg="test aborted: <reason>"` line (escaped as a Go quoted string). */

@@ -1,12 +1,14 @@
 /**
  * Command-line options that shape a load run, shared by `npm run load` and `npm run load:distributed`
- * so both read the same names and the same environment defaults.
+ * so both take the same names; fixtures/environment/config.ts readLoadRunSettings reads them, with
+ * the environment (PROFILE, SCENARIOS, DURATION, VUS_SCALE, SEED) for what is not given.
  */
 export const RUN_SHAPE_OPTIONS = {
-  profile: { type: 'string', default: process.env.PROFILE || 'smoke' },
-  scenarios: { type: 'string', default: process.env.SCENARIOS },
-  duration: { type: 'string', default: process.env.DURATION },
-  'vus-scale': { type: 'string', default: process.env.VUS_SCALE },
-  seed: { type: 'string', default: process.env.SEED },
+  profile: { type: 'string' },
+  scenarios: { type: 'string' },
+  duration: { type: 'string' },
+  'vus-scale': { type: 'string' },
+  seed: { type: 'string' },
   run: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
