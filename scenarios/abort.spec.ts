@@ -6,7 +6,7 @@
 import { test } from './fixtures.ts';
 import { pollExecution, type Snapshot } from './support/poll.ts';
 import { abortQuietly, poll, startRun } from './support/runs.ts';
-import { dataOf, describe, type StatusData } from './support/shapes.ts';
+import { dataOf, describe, expectStatus, type StatusData } from './support/shapes.ts';
 import { candidates } from './support/workflows.ts';
 
 const SLOW_HINT = /slow|long|batch/i;
@@ -24,7 +24,7 @@ test('a running execution is aborted: accepted, nodes stop, the following status
     if (before?.status === 'finish' || before?.status === 'failed') continue; // too fast to abort: try another
     const waitingAtAbort = new Set((before?.nodeExecutions ?? []).filter((n) => n.status === 'init' || n.status === 'waiting').map((n) => n.nodeId));
     const ab = await api.abort(started.executionId);
-    verdict.must('ABORT-ACCEPTED', ab.status === 200, { message: `abort of running execution ${started.executionId} (status ${before?.status})`, expected: 'HTTP 200', actual: describe(ab), exchangeId: ab.record.id });
+    expectStatus(verdict, 'ABORT-ACCEPTED', ab, 200, `abort of running execution ${started.executionId} (status ${before?.status})`);
     aborted = true;
     // Poll until nothing executes (or the settle time ends): the status that follows is only observed.
     let snaps: Snapshot[] = [];
@@ -71,5 +71,5 @@ test('abort of a finished execution is answered, and its outcome observed [ABORT
 test('abort of an unknown execution gets 404 [ABORT-404-UNKNOWN-EXECUTION]', async ({ api, verdict, faker }) => {
   const id = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
   const ab = await api.abort(id);
-  verdict.must('ABORT-404-UNKNOWN-EXECUTION', ab.status === 404, { message: `abort of ${id}`, expected: 'HTTP 404', actual: describe(ab), exchangeId: ab.record.id });
+  expectStatus(verdict, 'ABORT-404-UNKNOWN-EXECUTION', ab, 404, `abort of ${id}`);
 });

@@ -5,10 +5,11 @@
  */
 import { test } from './fixtures.ts';
 import { buildFile } from '../fixtures/data/files.ts';
-import { OPERATION_PREFIX, type OperationId } from '../contracts/requirements.ts';
-import type { ApiClient, AuthMode, RequestSpec } from './support/client.ts';
+import { OPERATION_IDS } from '../contracts/check.ts';
+import { OPERATION_PREFIX } from '../contracts/requirements.ts';
+import type { ApiClient, AuthMode, Exchange, RequestSpec } from './support/client.ts';
 import { abortQuietly, startRun } from './support/runs.ts';
-import { describe } from './support/shapes.ts';
+import { expectStatus } from './support/shapes.ts';
 import { candidates } from './support/workflows.ts';
 
 interface Variant {
@@ -25,9 +26,7 @@ const VARIANTS: Variant[] = [
   { requirement: 'AUTH-401-INVALID-KEY', label: 'an unknown key', auth: (_key, unknown) => ({ kind: 'literal', value: `Bearer ${unknown}` }) },
 ];
 
-const OPERATIONS: OperationId[] = ['runWorkflow', 'abortExecution', 'getExecutionOutput', 'getExecutionStatus', 'searchWorkflows', 'getWorkflowDetail', 'uploadFiles', 'generateWorkflow'];
-
-for (const op of OPERATIONS) {
+for (const op of OPERATION_IDS) {
   const prefix = OPERATION_PREFIX[op];
   test(`${op} answers 401 to every missing or invalid key [${prefix}-401-MISSING-OR-INVALID-KEY] [AUTH-401-MISSING-KEY] [AUTH-401-EMPTY-BEARER] [AUTH-401-WRONG-SCHEME] [AUTH-401-INVALID-KEY]`, async ({ api, config, verdict, faker, discovery }) => {
     const canvas = candidates(discovery).filter((w) => !/disabled|slow|long-running/i.test(w.title))[0];
@@ -38,7 +37,7 @@ for (const op of OPERATIONS) {
       started = (await startRun(api, verdict, faker, canvas)).executionId;
       if (started) executionId = started;
     }
-    const request = (c: ApiClient, auth: AuthMode, label: string): Promise<unknown> => {
+    const request = (c: ApiClient, auth: AuthMode, label: string): Promise<Exchange> => {
       const extra: Partial<RequestSpec> = { auth, label };
       switch (op) {
         case 'runWorkflow': return c.run(canvasId, { variables: {} }, extra);
@@ -53,10 +52,8 @@ for (const op of OPERATIONS) {
     };
     const unknownKey = `wfcheck-unknown-${faker.string.alphanumeric(32)}`;
     for (const v of VARIANTS) {
-      const ex = (await request(api, v.auth(config.apiKey, unknownKey), `auth: ${v.label}`)) as Awaited<ReturnType<ApiClient['send']>>;
-      const detail = { message: `${op} with ${v.label}`, expected: 'HTTP 401', actual: describe(ex), exchangeId: ex.record.id };
-      verdict.must(v.requirement, ex.status === 401, detail);
-      verdict.must(`${prefix}-401-MISSING-OR-INVALID-KEY`, ex.status === 401, detail);
+      const ex = await request(api, v.auth(config.apiKey, unknownKey), `auth: ${v.label}`);
+      for (const id of [v.requirement, `${prefix}-401-MISSING-OR-INVALID-KEY`]) expectStatus(verdict, id, ex, 401, `${op} with ${v.label}`);
     }
     await abortQuietly(api, started);
   });

@@ -5,7 +5,7 @@
  */
 import { test } from './fixtures.ts';
 import { abortQuietly } from './support/runs.ts';
-import { dataOf, describe, errCodeOf, type RunData } from './support/shapes.ts';
+import { clientError, dataOf, describe, errCodeOf, expectStatus, statusIn, type RunData, type StatusExpectation } from './support/shapes.ts';
 import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from './support/workflows.ts';
 import type { Exchange } from './support/client.ts';
 import { LIMITS } from '../contracts/error-codes.ts';
@@ -50,7 +50,7 @@ test('unknown canvases and executions get 404 on every operation [RUN-404-UNKNOW
   ];
   for (const [id, send] of cases) {
     const ex = await send();
-    verdict.must(id, ex.status === 404, { message: `${ex.record.method} ${ex.record.url.replace(/^.*\/v1/, '')}`, expected: 'HTTP 404', actual: describe(ex), exchangeId: ex.record.id });
+    expectStatus(verdict, id, ex, 404, `${ex.record.method} ${ex.record.url.replace(/^.*\/v1/, '')}`);
   }
 });
 
@@ -64,7 +64,7 @@ test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async (
     const prepared = wf.plan ? await prepareRun(api, faker, wf.plan) : { values: {} };
     const ex = await api.run(wf.canvasId, runBody(prepared.values));
     if (ex.status === 403 || config.disabledCanvasId) {
-      verdict.must('RUN-403-API-DISABLED', ex.status === 403, { message: `run of ${wf.canvasId}${config.disabledCanvasId ? ' (WFCHECK_DISABLED_CANVAS_ID)' : ` ("${wf.title}")`}`, expected: 'HTTP 403', actual: describe(ex), exchangeId: ex.record.id });
+      expectStatus(verdict, 'RUN-403-API-DISABLED', ex, 403, `run of ${wf.canvasId}${config.disabledCanvasId ? ' (WFCHECK_DISABLED_CANVAS_ID)' : ` ("${wf.title}")`}`);
       found = true;
       break;
     }
@@ -85,7 +85,7 @@ test('invalid run bodies get 400 [RUN-400-INVALID-BODY]', async ({ api, verdict,
   for (const [label, body] of bodies) {
     const ex = await api.send({ method: 'POST', path: `/openapi/workflow/${encodeURIComponent(wf!.canvasId)}/run`, raw: { body, contentType: 'application/json' }, label });
     const required = label !== 'variables not an object';
-    if (required) verdict.must('RUN-400-INVALID-BODY', ex.status === 400, { message: `run body that is ${label}: ${body}`, expected: 'HTTP 400', actual: describe(ex), exchangeId: ex.record.id });
+    if (required) expectStatus(verdict, 'RUN-400-INVALID-BODY', ex, 400, `run body that is ${label}: ${body}`);
     else verdict.observe('RUN-400-INVALID-BODY', 'run with "variables" that is not an object', describe(ex), ex.record.id);
     await cleanup(api, ex);
   }
@@ -100,7 +100,7 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
     const values = { ...prepared.values };
     delete values[missing.name];
     const ex = await api.run(withRequired.canvasId, runBody(values));
-    verdict.should('RUN-400-MISSING-REQUIRED-VARIABLE', ex.status === 400, { message: `run of ${withRequired.canvasId} without required variable ${missing.name}`, expected: 'HTTP 400', actual: describe(ex), exchangeId: ex.record.id });
+    expectStatus(verdict, 'RUN-400-MISSING-REQUIRED-VARIABLE', ex, 400, `run of ${withRequired.canvasId} without required variable ${missing.name}`, 'should');
     await cleanup(api, ex);
   } else verdict.notRun('RUN-400-MISSING-REQUIRED-VARIABLE', 'no discovered workflow has a required variable');
 
@@ -110,15 +110,14 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
     const fileVar = (withFile.plan!.variables ?? []).find((v) => v.variableType === 'resource')!;
     const values = { ...prepared.values, [fileVar.name]: `wfcheck-never-uploaded-${faker.string.alphanumeric(16)}` };
     const ex = await api.run(withFile.canvasId, runBody(values));
-    verdict.should('RUN-400-UNKNOWN-FILE-KEY', ex.status === 400, { message: `run of ${withFile.canvasId} with a fileKey upload never returned for ${fileVar.name}`, expected: 'HTTP 400', actual: describe(ex), exchangeId: ex.record.id });
+    expectStatus(verdict, 'RUN-400-UNKNOWN-FILE-KEY', ex, 400, `run of ${withFile.canvasId} with a fileKey upload never returned for ${fileVar.name}`, 'should');
     await cleanup(api, ex);
   } else verdict.notRun('RUN-400-UNKNOWN-FILE-KEY', 'no discovered workflow has a resource variable');
 });
 
-/** Rejected = a 4xx; the code (E2004/E2005) is recorded, since error bodies are not specified. */
-function rejected(ex: Exchange): boolean {
-  return ex.status !== undefined && ex.status >= 400 && ex.status < 500;
-}
+/** Rejected = a 4xx; the code (E2004/E2005) is only named, since error bodies are not specified. */
+const OVER_PAYLOAD = clientError('rejected (4xx, code E2005)');
+const OVER_CONTENT = clientError('rejected (4xx, code E2004 or E2005)');
 
 test('requests over the payload and content limits are rejected; requests under them are not [LIMIT-PAYLOAD-100KB] [LIMIT-CONTENT-100K] [LIMIT-WITHIN-ACCEPTED] [LIMIT-OPERATIONS]', async ({ api, verdict, faker, discovery }) => {
   const wf = runnable(candidates(discovery)).find((w) => hasVariableType(w, 'string'));
@@ -130,22 +129,22 @@ test('requests over the payload and content limits are rejected; requests under 
   // Over 100KB in total while every value stays far below 100k characters: only the payload limit applies.
   const chunks = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`wfcheck_pad_${i}`, 'p'.repeat(4_000)]));
   const overPayload = await api.run(canvasId!, runBody({ ...prepared.values, ...chunks }), { label: 'run payload > 100KB' });
-  verdict.must('LIMIT-PAYLOAD-100KB', rejected(overPayload), { message: `run with a ${Math.round(JSON.stringify(chunks).length / 1024)}KB body (30 values of 4k characters)`, expected: 'rejected (4xx, code E2005)', actual: describe(overPayload), exchangeId: overPayload.record.id });
+  expectStatus(verdict, 'LIMIT-PAYLOAD-100KB', overPayload, OVER_PAYLOAD, `run with a ${Math.round(JSON.stringify(chunks).length / 1024)}KB body (30 values of 4k characters)`);
   verdict.observe('LIMIT-OPERATIONS', 'run over 100KB', describe(overPayload), overPayload.record.id);
   await cleanup(api, overPayload);
 
   const genOver = await api.generate({ query: 'Summarise a document', wfcheck_padding: 'p'.repeat(PAYLOAD_LIMIT_BYTES + 2_048) }, { label: 'generate payload > 100KB' });
-  verdict.must('LIMIT-PAYLOAD-100KB', rejected(genOver), { message: 'generate with a body over 100KB', expected: 'rejected (4xx, code E2005)', actual: describe(genOver), exchangeId: genOver.record.id });
+  expectStatus(verdict, 'LIMIT-PAYLOAD-100KB', genOver, OVER_PAYLOAD, 'generate with a body over 100KB');
   verdict.observe('LIMIT-OPERATIONS', 'generate over 100KB', describe(genOver), genOver.record.id);
 
   // Content just over 100k characters in one value (the body stays near the payload limit, so either code may answer).
   const longText = faker.lorem.paragraphs(400).replace(/\s+/g, ' ');
   const overContent = longText.padEnd(CONTENT_LIMIT_CHARS + 500, ' x').slice(0, CONTENT_LIMIT_CHARS + 500);
   const genLong = await api.generate({ query: overContent }, { label: 'generate query > 100k characters' });
-  verdict.must('LIMIT-CONTENT-100K', rejected(genLong), { message: `generate with a query of ${overContent.length} characters`, expected: 'rejected (4xx, code E2004 or E2005)', actual: describe(genLong), exchangeId: genLong.record.id });
+  expectStatus(verdict, 'LIMIT-CONTENT-100K', genLong, OVER_CONTENT, `generate with a query of ${overContent.length} characters`);
   verdict.observe('LIMIT-OPERATIONS', 'generate content over 100k characters', describe(genLong), genLong.record.id);
   const runLong = await api.run(canvasId!, runBody({ ...prepared.values, [stringVar]: overContent }), { label: 'run value > 100k characters' });
-  verdict.must('LIMIT-CONTENT-100K', rejected(runLong), { message: `run with a value of ${overContent.length} characters`, expected: 'rejected (4xx, code E2004 or E2005)', actual: describe(runLong), exchangeId: runLong.record.id });
+  expectStatus(verdict, 'LIMIT-CONTENT-100K', runLong, OVER_CONTENT, `run with a value of ${overContent.length} characters`);
   verdict.observe('LIMIT-OPERATIONS', 'run content over 100k characters', describe(runLong), runLong.record.id);
   await cleanup(api, runLong);
 
@@ -163,7 +162,7 @@ test('requests over the payload and content limits are rejected; requests under 
     const ex = await send();
     const code = errCodeOf(ex);
     if (ex.status === 200 || code === 'E2004' || code === 'E2005' || ex.status === 413) {
-      verdict.should('LIMIT-WITHIN-ACCEPTED', ex.status === 200, { message: label, expected: 'not rejected for its size', actual: describe(ex), exchangeId: ex.record.id });
+      expectStatus(verdict, 'LIMIT-WITHIN-ACCEPTED', ex, statusIn(200, 'not rejected for its size'), label, 'should');
     } else {
       verdict.notRun('LIMIT-WITHIN-ACCEPTED', `${label} was answered ${describe(ex)}, not a size rejection`);
     }
@@ -184,6 +183,8 @@ const ODD_IDS: [string, string][] = [
   ['JSON-looking', '{"$ne":null}'],
 ];
 
+const BELOW_500: StatusExpectation = { ok: (ex) => ex.status !== undefined && ex.status < 500, expected: 'a status below 500' };
+
 test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', async ({ api, verdict }) => {
   for (const [label, id] of ODD_IDS) {
     const calls: Promise<Exchange>[] = [
@@ -200,7 +201,7 @@ test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', 
         verdict.notRun('ODD-IDS-NO-5XX', `${ex.record.method} with a ${label} id: ${describe(ex)}`);
         continue;
       }
-      verdict.must('ODD-IDS-NO-5XX', ex.status !== undefined && ex.status < 500, { message: `${ex.record.method} with a ${label} id`, expected: 'a status below 500', actual: describe(ex), exchangeId: ex.record.id });
+      expectStatus(verdict, 'ODD-IDS-NO-5XX', ex, BELOW_500, `${ex.record.method} with a ${label} id`);
       await cleanup(api, ex);
     }
   }

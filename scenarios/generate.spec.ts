@@ -6,14 +6,19 @@
 import { test } from './fixtures.ts';
 import { generatePrompt } from '../fixtures/data/prompts.ts';
 import { checkPlanSemantics, LOCALES } from './support/analysis.ts';
-import { dataOf, describe, type WorkflowPlan } from './support/shapes.ts';
+import { dataOf, describe, expectStatus, type GenerateData, type GenerateError, type StatusExpectation, type WorkflowPlan } from './support/shapes.ts';
 
-type Generated = { canvasId?: string; workflowPlan?: WorkflowPlan };
+/** A plan can only be judged from a body that parses: a 200 that is not JSON is no success. */
+const JSON_200: StatusExpectation = {
+  ok: (ex) => ex.status === 200 && ex.parsed === true,
+  expected: 'HTTP 200 with a JSON body',
+  actual: (ex) => (ex.status === 200 && !ex.parsed ? 'HTTP 200, body not JSON' : describe(ex)),
+};
 
 test('a prompt gives a coherent plan [GENERATE-200-DATA] [PLAN-DEPENDENCIES-EXIST] [PLAN-OPTIONS-ONLY-FOR-OPTION]', async ({ api, verdict, faker }) => {
   const ex = await api.generate({ query: generatePrompt(faker, 'en') });
-  verdict.must('GENERATE-200-DATA', ex.status === 200 && ex.parsed === true, { message: 'generate with an English prompt', expected: 'HTTP 200 with a JSON body', actual: ex.status === 200 && !ex.parsed ? 'HTTP 200, body not JSON' : describe(ex), exchangeId: ex.record.id });
-  const data = dataOf<Generated>(ex);
+  expectStatus(verdict, 'GENERATE-200-DATA', ex, JSON_200, 'generate with an English prompt');
+  const data = dataOf<GenerateData>(ex);
   if (data?.workflowPlan) checkPlanSemantics(verdict, data.workflowPlan, 'the generated plan', ex.record.id);
   verdict.observe('GENERATE-200-DATA', 'canvasId returned without one in the request', data?.canvasId === undefined ? 'absent' : 'present');
 });
@@ -27,7 +32,7 @@ test('each of the 20 listed locales is accepted, with prompts in several languag
         const ex = await api.generate({ query, locale });
         // A 200 whose body cannot be read shows neither acceptance nor refusal of the locale.
         if (ex.status === 200 && !ex.parsed) return verdict.notRun('GENERATE-LOCALES', `generate with locale ${locale}: HTTP 200 with a body that is not JSON`);
-        verdict.must('GENERATE-LOCALES', ex.status === 200, { message: `generate with locale ${locale}`, expected: 'HTTP 200', actual: describe(ex), exchangeId: ex.record.id });
+        expectStatus(verdict, 'GENERATE-LOCALES', ex, 200, `generate with locale ${locale}`);
       }),
     );
   }
@@ -36,9 +41,9 @@ test('each of the 20 listed locales is accepted, with prompts in several languag
 test('generation without a query gets the 400 body of §4.8 [GENERATE-400-MISSING-QUERY] [GENERATE-400-BODY] [GENERATE-MODEL-RESPONSE-LIMIT]', async ({ api, verdict }) => {
   for (const [label, body] of [['no query', {}], ['query null', { query: null }], ['query a number', { query: 42 }]] as const) {
     const ex = await api.generate(body, { label });
-    if (label === 'no query') verdict.must('GENERATE-400-MISSING-QUERY', ex.status === 400, { message: 'generate with body {}', expected: 'HTTP 400', actual: describe(ex), exchangeId: ex.record.id });
+    if (label === 'no query') expectStatus(verdict, 'GENERATE-400-MISSING-QUERY', ex, 400, 'generate with body {}');
     else verdict.observe('GENERATE-400-MISSING-QUERY', `generate with ${label}`, describe(ex), ex.record.id);
-    const mr = (ex.json as { modelResponse?: unknown } | undefined)?.modelResponse;
+    const mr = (ex.json as Partial<GenerateError> | undefined)?.modelResponse;
     if (ex.status === 400 && typeof mr === 'string') verdict.observe('GENERATE-MODEL-RESPONSE-LIMIT', 'modelResponse length', mr.length);
   }
   const locale = await api.generate({ query: 'Summarise a document', locale: 'xx-NOPE' });
@@ -48,7 +53,7 @@ test('generation without a query gets the 400 body of §4.8 [GENERATE-400-MISSIN
 test('generation that names an unknown canvas gets 404 [GENERATE-404-UNKNOWN-CANVAS]', async ({ api, verdict, faker }) => {
   const canvasId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
   const ex = await api.generate({ query: generatePrompt(faker), canvasId });
-  verdict.must('GENERATE-404-UNKNOWN-CANVAS', ex.status === 404, { message: `generate overwriting unknown canvas ${canvasId}`, expected: 'HTTP 404', actual: describe(ex), exchangeId: ex.record.id });
+  expectStatus(verdict, 'GENERATE-404-UNKNOWN-CANVAS', ex, 404, `generate overwriting unknown canvas ${canvasId}`);
 });
 
 test('overwriting a canvas replaces its workflow — only when opted in [GENERATE-OVERWRITE-REPLACES]', async ({ api, config, verdict, faker }) => {
@@ -56,12 +61,12 @@ test('overwriting a canvas replaces its workflow — only when opted in [GENERAT
   let canvasId = config.overwriteCanvasId;
   if (!canvasId) {
     // No canvas named: create one with a first generation, so nothing the user owns is replaced.
-    canvasId = dataOf<Generated>(await api.generate({ query: generatePrompt(faker) }))?.canvasId;
+    canvasId = dataOf<GenerateData>(await api.generate({ query: generatePrompt(faker) }))?.canvasId;
   }
   test.skip(!canvasId, 'no canvas to overwrite: the target returned no canvasId and WFCHECK_OVERWRITE_CANVAS_ID is not set');
   const ex = await api.generate({ query: generatePrompt(faker, 'fr'), canvasId, locale: 'fr' });
-  verdict.must('GENERATE-200-DATA', ex.status === 200 && ex.parsed === true, { message: `generate overwriting ${canvasId}`, expected: 'HTTP 200 with a JSON body', actual: ex.status === 200 && !ex.parsed ? 'HTTP 200, body not JSON' : describe(ex), exchangeId: ex.record.id });
-  const plan = dataOf<Generated>(ex)?.workflowPlan;
+  expectStatus(verdict, 'GENERATE-200-DATA', ex, JSON_200, `generate overwriting ${canvasId}`);
+  const plan = dataOf<GenerateData>(ex)?.workflowPlan;
   test.skip(!plan, 'the overwrite returned no plan to compare');
   const detail = await api.detail(canvasId!);
   const stored = dataOf<WorkflowPlan>(detail);

@@ -7,7 +7,7 @@
 import { test } from './fixtures.ts';
 import { buildFile } from '../fixtures/data/files.ts';
 import { abortQuietly, startRun } from './support/runs.ts';
-import { dataOf, describe, type RunData, type WorkflowPlan } from './support/shapes.ts';
+import { clientError, dataOf, describe, expectStatus, type RunData, type UploadData, type WorkflowPlan } from './support/shapes.ts';
 import { candidates, discoverWorkflows, hasVariableType, prepareRun, runBody, searchAll, type Discovery } from './support/workflows.ts';
 import type { ApiClient } from './support/client.ts';
 
@@ -33,15 +33,15 @@ test("the other tenant's canvases are unknown to detail, run and generate, and a
       verdict.must('SEARCH-TENANT-SCOPED', !leaked, { message: `tenant A searches "${title}" from B's workflow ${wf.canvasId}`, expected: `${wf.canvasId} absent`, actual: leaked ? 'listed' : 'absent' });
     }
     const detail = await api.detail(wf.canvasId);
-    verdict.must('ISOLATION-CANVAS', detail.status === 404, { message: `tenant A reads the detail of B's canvas ${wf.canvasId}`, expected: 'HTTP 404', actual: describe(detail), exchangeId: detail.record.id });
+    expectStatus(verdict, 'ISOLATION-CANVAS', detail, 404, `tenant A reads the detail of B's canvas ${wf.canvasId}`);
     const values = wf.plan ? (await prepareRun(api, faker, wf.plan as WorkflowPlan)).values : {};
     const run = await api.run(wf.canvasId, runBody(values));
-    verdict.must('ISOLATION-CANVAS', run.status === 404, { message: `tenant A runs B's canvas ${wf.canvasId}`, expected: 'HTTP 404', actual: describe(run), exchangeId: run.record.id });
+    expectStatus(verdict, 'ISOLATION-CANVAS', run, 404, `tenant A runs B's canvas ${wf.canvasId}`);
     await abortQuietly(api, dataOf<RunData>(run)?.executionId);
     if (config.allowOverwrite) {
       // Only with opt-in: a target that fails this check would overwrite B's workflow.
       const gen = await api.generate({ query: 'Summarise a document', canvasId: wf.canvasId });
-      verdict.must('ISOLATION-CANVAS', gen.status === 404, { message: `tenant A generates over B's canvas ${wf.canvasId}`, expected: 'HTTP 404', actual: describe(gen), exchangeId: gen.record.id });
+      expectStatus(verdict, 'ISOLATION-CANVAS', gen, 404, `tenant A generates over B's canvas ${wf.canvasId}`);
     }
   }
 });
@@ -60,7 +60,7 @@ test("the other tenant's executions are unknown to status, output and abort [ISO
     ['abort', () => api.abort(id)],
   ] as const) {
     const ex = await call();
-    verdict.must('ISOLATION-EXECUTION', ex.status === 404, { message: `tenant A reads the ${label} of B's execution ${id}`, expected: 'HTTP 404', actual: describe(ex), exchangeId: ex.record.id });
+    expectStatus(verdict, 'ISOLATION-EXECUTION', ex, 404, `tenant A reads the ${label} of B's execution ${id}`);
   }
   await abortQuietly(apiB!, id);
 });
@@ -70,11 +70,11 @@ test("the other tenant's file keys are not accepted as file variable values [ISO
   const wf = candidates(discovery).find((w) => hasVariableType(w, 'resource') && !/disabled/i.test(w.title));
   test.skip(!wf, 'tenant A has no workflow with a resource variable');
   const up = await apiB!.upload([buildFile(faker, 'txt', 'small')]);
-  const keyB = dataOf<{ files?: { fileKey: string }[] }>(up)?.files?.[0]?.fileKey;
+  const keyB = dataOf<UploadData>(up)?.files?.[0]?.fileKey;
   test.skip(!keyB, `tenant B's upload returned no fileKey: ${describe(up)}`);
   const prepared = await prepareRun(api, faker, wf!.plan!);
   const fileVar = (wf!.plan!.variables ?? []).find((v) => v.variableType === 'resource')!;
   const run = await api.run(wf!.canvasId, runBody({ ...prepared.values, [fileVar.name]: keyB! }));
-  verdict.must('ISOLATION-FILE-KEY', run.status !== undefined && run.status >= 400 && run.status < 500, { message: `tenant A runs ${wf!.canvasId} with B's fileKey for ${fileVar.name}`, expected: 'not accepted (4xx)', actual: describe(run), exchangeId: run.record.id });
+  expectStatus(verdict, 'ISOLATION-FILE-KEY', run, clientError('not accepted (4xx)'), `tenant A runs ${wf!.canvasId} with B's fileKey for ${fileVar.name}`);
   await abortQuietly(api, dataOf<RunData>(run)?.executionId);
 });

@@ -9,7 +9,7 @@ import { buildFile } from '../fixtures/data/files.ts';
 import { variableValues } from '../fixtures/data/variables.ts';
 import { checkExecutionHistory } from './support/analysis.ts';
 import { abortQuietly, poll, startRun } from './support/runs.ts';
-import { dataOf, describe, type OutputData, type RunData } from './support/shapes.ts';
+import { dataOf, describe, expectStatus, statusIn, type OutputData, type RunData, type StatusExpectation, type UploadData } from './support/shapes.ts';
 import { candidates, hasVariableType, runBody, type Workflow } from './support/workflows.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
@@ -25,9 +25,9 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
   const wf = richest(usable.filter((w) => hasVariableType(w, 'resource'))) ?? richest(usable);
   test.skip(!wf, 'no workflow with a readable plan was discovered (set WFCHECK_CANVAS_IDS)');
   const started = await startRun(api, verdict, faker, wf!, 'wrapper');
-  verdict.must('RUN-VARIABLES-WRAPPER', started.run.status === 200, { message: `run of ${wf!.canvasId} with every variable in { variables: {...} }`, expected: 'HTTP 200', actual: describe(started.run), exchangeId: started.run.record.id });
+  expectStatus(verdict, 'RUN-VARIABLES-WRAPPER', started.run, 200, `run of ${wf!.canvasId} with every variable in { variables: {...} }`);
   if (hasVariableType(wf!, 'resource')) {
-    verdict.must('RUN-FILE-VARIABLE', started.run.status === 200, { message: `file variable of ${wf!.canvasId} given one uploaded fileKey`, expected: 'HTTP 200', actual: describe(started.run), exchangeId: started.run.record.id });
+    expectStatus(verdict, 'RUN-FILE-VARIABLE', started.run, 200, `file variable of ${wf!.canvasId} given one uploaded fileKey`);
   } else {
     verdict.notRun('RUN-FILE-VARIABLE', 'no discovered workflow has a resource variable');
   }
@@ -51,7 +51,7 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
       continue;
     }
     const got = await api.send({ method: 'GET', path: '', absoluteUrl: url.toString(), label: `file ${f.name}`, allowFault: true });
-    verdict.should('OUTPUT-FILE-URL-SERVES', got.status === 200, { message: `GET the url of file ${f.name}`, expected: 'HTTP 200 with the file', actual: describe(got), exchangeId: got.record.id });
+    expectStatus(verdict, 'OUTPUT-FILE-URL-SERVES', got, statusIn(200, 'HTTP 200 with the file'), `GET the url of file ${f.name}`, 'should');
     if (got.status === 200 && typeof f.size === 'number') {
       const bytes = got.record.response?.bodyBytes ?? 0;
       verdict.observe('OUTPUT-FILE-SIZE-UNIT', 'size vs served bytes', f.size === bytes ? 'bytes (size equals the served length)' : `size ${f.size} for ${bytes} served bytes`);
@@ -62,10 +62,10 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
   const resourceVars = (wf!.plan!.variables ?? []).filter((v) => v.variableType === 'resource');
   if (resourceVars.length > 0) {
     const up = await api.upload([buildFile(faker, 'txt', 'tiny'), buildFile(faker, 'csv', 'tiny')]);
-    const keys = (dataOf<{ files?: { fileKey: string }[] }>(up)?.files ?? []).map((f) => f.fileKey);
+    const keys = (dataOf<UploadData>(up)?.files ?? []).map((f) => f.fileKey);
     const values = variableValues(faker, wf!.plan!.variables ?? [], keys);
     const run = await api.run(wf!.canvasId, runBody(values), { label: 'run with an array of fileKeys' });
-    verdict.must('RUN-FILE-VARIABLE', run.status === 200, { message: `file variable ${resourceVars[0].name} given an array of ${keys.length} fileKeys`, expected: 'HTTP 200', actual: describe(run), exchangeId: run.record.id });
+    expectStatus(verdict, 'RUN-FILE-VARIABLE', run, 200, `file variable ${resourceVars[0].name} given an array of ${keys.length} fileKeys`);
     const id = dataOf<RunData>(run)?.executionId;
     if (id) await poll(api, config, id);
   }
@@ -76,7 +76,8 @@ test('the legacy form: variables as top-level body fields [RUN-LEGACY-TOP-LEVEL]
   const wf = richest(usable.filter((w) => (w.plan?.variables ?? []).some((v) => v.name !== 'variables')));
   test.skip(!wf, 'no discovered workflow has variables');
   const started = await startRun(api, verdict, faker, wf!, 'legacy');
-  verdict.must('RUN-LEGACY-TOP-LEVEL', started.run.status === 200 && started.executionId !== undefined, { message: `run of ${wf!.canvasId} with variables as top-level fields`, expected: 'HTTP 200 with an executionId', actual: describe(started.run), exchangeId: started.run.record.id });
+  const withExecutionId: StatusExpectation = { ok: (ex) => ex.status === 200 && started.executionId !== undefined, expected: 'HTTP 200 with an executionId' };
+  expectStatus(verdict, 'RUN-LEGACY-TOP-LEVEL', started.run, withExecutionId, `run of ${wf!.canvasId} with variables as top-level fields`);
   if (started.executionId) await poll(api, config, started.executionId);
 });
 
@@ -84,14 +85,14 @@ test('every discovered workflow runs to a terminal status with seeded variables 
   // Slow workflows are left to the abort suite; on a foreign target only a bounded number run.
   const list = candidates(discovery).filter((w) => !/slow|long-running/i.test(w.title)).slice(0, config.targetKind === 'reference' ? 12 : Math.min(5, config.maxRuns));
   test.skip(list.length === 0, 'no workflow with a readable plan was discovered');
-  const results = await Promise.all(
+  await Promise.all(
     list.map(async (wf) => {
       const started = await startRun(api, verdict, faker, wf);
       if (started.run.status === 403) {
         verdict.note('run', `${wf.canvasId}: API disabled (403)`);
         return;
       }
-      verdict.must('RUN-VARIABLES-WRAPPER', started.run.status === 200, { message: `run of ${wf.canvasId} with seeded values for ${(wf.plan?.variables ?? []).map((v) => `${v.name}:${v.variableType ?? '?'}`).join(', ') || 'no variables'}`, expected: 'HTTP 200', actual: describe(started.run), exchangeId: started.run.record.id });
+      expectStatus(verdict, 'RUN-VARIABLES-WRAPPER', started.run, 200, `run of ${wf.canvasId} with seeded values for ${(wf.plan?.variables ?? []).map((v) => `${v.name}:${v.variableType ?? '?'}`).join(', ') || 'no variables'}`);
       if (!started.executionId) return;
       try {
         const snaps = await poll(api, config, started.executionId);
@@ -102,5 +103,4 @@ test('every discovered workflow runs to a terminal status with seeded variables 
       }
     }),
   );
-  void results;
 });

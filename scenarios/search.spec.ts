@@ -4,7 +4,7 @@
  * (order, default and maximum page size) are observed.
  */
 import { test } from './fixtures.ts';
-import { dataOf, describe, type SearchItem } from './support/shapes.ts';
+import { dataOf, describe, expectStatus, type SearchItem, type WorkflowPlan } from './support/shapes.ts';
 import { searchAll } from './support/workflows.ts';
 import { checkPlanSemantics } from './support/analysis.ts';
 
@@ -107,8 +107,8 @@ test('every listed workflow has a detail, and its plan is coherent [DETAIL-FOR-S
   test.skip(all.items.length === 0, 'search lists no workflow for this key');
   for (const item of all.items.slice(0, 40)) {
     const ex = await api.detail(item.canvasId);
-    verdict.should('DETAIL-FOR-SEARCH-ITEM', ex.status === 200, { message: `detail of listed workflow ${item.canvasId}`, expected: 'HTTP 200', actual: describe(ex), exchangeId: ex.record.id });
-    const plan = dataOf<import('./support/shapes.ts').WorkflowPlan>(ex);
+    expectStatus(verdict, 'DETAIL-FOR-SEARCH-ITEM', ex, 200, `detail of listed workflow ${item.canvasId}`, 'should');
+    const plan = dataOf<WorkflowPlan>(ex);
     if (plan) checkPlanSemantics(verdict, plan, `the plan of ${item.canvasId}`, ex.record.id);
   }
 });

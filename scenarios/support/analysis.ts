@@ -33,18 +33,26 @@ export interface ExecutionFacts {
   sawIntermediate: boolean;
 }
 
+const statusRef = (s: Snapshot) => s.statusExchange.record.id;
+
 /**
  * Runs the state-machine checks over the snapshots of one execution.
  * `executionId` is the one the run returned; `plan` the workflow's detail.
  */
 export function checkExecutionHistory(v: Verdict, executionId: string, plan: WorkflowPlan | undefined, snaps: Snapshot[]): ExecutionFacts {
   const last = snaps[snaps.length - 1];
-  const ref = (s: Snapshot) => s.statusExchange.record.id;
-  const facts: ExecutionFacts = { executionId, finalStatus: last?.status.status, sawFiles: false, sawIntermediate: false };
+  const sawIntermediate = checkExecutionStatus(v, executionId, snaps);
+  checkStableIdentity(v, executionId, snaps);
+  checkNodeStatuses(v, executionId, snaps);
+  if (plan && last) checkNodesMatchPlan(v, plan, last.status.nodeExecutions ?? [], statusRef(last));
+  const sawFiles = checkVisibility(v, executionId, snaps);
+  return { executionId, finalStatus: last?.status.status, sawFiles, sawIntermediate };
+}
 
-  // Execution status: forward only, terminal stays.
+/** Execution status: forward only, terminal stays. Returns whether a non-terminal status was seen. */
+function checkExecutionStatus(v: Verdict, executionId: string, snaps: Snapshot[]): boolean {
+  const last = snaps[snaps.length - 1];
   const execSeq = snaps.map((s) => s.status.status ?? '(absent)');
-  facts.sawIntermediate = execSeq.some((s) => !TERMINAL.has(s));
   let backward: string | undefined;
   let leftTerminal: string | undefined;
   for (let i = 1; i < execSeq.length; i++) {
@@ -52,21 +60,26 @@ export function checkExecutionHistory(v: Verdict, executionId: string, plan: Wor
     if ((EXEC_RANK[b] ?? 0) < (EXEC_RANK[a] ?? 0)) backward ??= `${a}→${b} at poll ${i + 1}`;
     if (TERMINAL.has(a) && a !== b) leftTerminal ??= `${a}→${b} at poll ${i + 1}`;
   }
-  v.should('STATE-EXEC-FORWARD-ONLY', !backward, { message: `execution ${executionId} status across ${snaps.length} polls: ${transitions(execSeq).join(', ') || execSeq[0]}`, expected: 'init → executing → finish/failed, never backwards', actual: backward ?? execSeq.join(' '), exchangeId: ref(last) });
-  v.should('STATE-TERMINAL', !leftTerminal, { message: `execution ${executionId} stays in its terminal status`, expected: 'finish/failed never change', actual: leftTerminal ?? execSeq.join(' '), exchangeId: ref(last) });
-  for (const t of transitions(execSeq)) v.observe('STATE-TRANSITIONS', 'execution transition', t, ref(last));
+  v.should('STATE-EXEC-FORWARD-ONLY', !backward, { message: `execution ${executionId} status across ${snaps.length} polls: ${transitions(execSeq).join(', ') || execSeq[0]}`, expected: 'init → executing → finish/failed, never backwards', actual: backward ?? execSeq.join(' '), exchangeId: statusRef(last) });
+  v.should('STATE-TERMINAL', !leftTerminal, { message: `execution ${executionId} stays in its terminal status`, expected: 'finish/failed never change', actual: leftTerminal ?? execSeq.join(' '), exchangeId: statusRef(last) });
+  for (const t of transitions(execSeq)) v.observe('STATE-TRANSITIONS', 'execution transition', t, statusRef(last));
+  return execSeq.some((s) => !TERMINAL.has(s));
+}
 
-  // Identity stays stable.
+function checkStableIdentity(v: Verdict, executionId: string, snaps: Snapshot[]): void {
   const ids = new Set(snaps.map((s) => s.status.executionId));
   const created = new Set(snaps.map((s) => s.status.createdAt));
   v.should('STATE-STABLE-IDENTITY', ids.size === 1 && ids.has(executionId) && created.size === 1, {
     message: `executionId and createdAt across ${snaps.length} polls of ${executionId}`,
     expected: `executionId ${executionId} and one createdAt`,
     actual: `executionId ${[...ids].join(', ')}; createdAt ${[...created].join(', ')}`,
-    exchangeId: ref(last),
+    exchangeId: statusRef(snaps[snaps.length - 1]),
   });
+}
 
-  // Node statuses: forward only, terminal stays; a finished execution has no unfinished node.
+/** Node statuses: forward only, terminal stays; a finished execution has no unfinished node. */
+function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[]): void {
+  const lastRef = statusRef(snaps[snaps.length - 1]);
   const nodeSeq = new Map<string, string[]>();
   for (const s of snaps) for (const n of s.status.nodeExecutions ?? []) nodeSeq.set(n.nodeId, [...(nodeSeq.get(n.nodeId) ?? []), n.status ?? '(absent)']);
   let nodeBackward: string | undefined;
@@ -76,21 +89,21 @@ export function checkExecutionHistory(v: Verdict, executionId: string, plan: Wor
       if ((NODE_RANK[seq[i]] ?? 0) < (NODE_RANK[seq[i - 1]] ?? 0)) nodeBackward ??= `${id}: ${seq[i - 1]}→${seq[i]}`;
       if (TERMINAL.has(seq[i - 1]) && seq[i] !== seq[i - 1]) nodeLeftTerminal ??= `${id}: ${seq[i - 1]}→${seq[i]}`;
     }
-    for (const t of transitions(seq)) v.observe('STATE-TRANSITIONS', 'node transition', t, ref(last));
+    for (const t of transitions(seq)) v.observe('STATE-TRANSITIONS', 'node transition', t, lastRef);
   }
   if (nodeSeq.size > 0) {
-    v.should('STATE-NODE-FORWARD-ONLY', !nodeBackward, { message: `node statuses of ${executionId} only move forward`, expected: 'init → waiting → executing → finish/failed', actual: nodeBackward ?? 'forward only', exchangeId: ref(last) });
-    v.should('STATE-TERMINAL', !nodeLeftTerminal, { message: `nodes of ${executionId} stay in their terminal status`, expected: 'finish/failed never change', actual: nodeLeftTerminal ?? 'stayed', exchangeId: ref(last) });
+    v.should('STATE-NODE-FORWARD-ONLY', !nodeBackward, { message: `node statuses of ${executionId} only move forward`, expected: 'init → waiting → executing → finish/failed', actual: nodeBackward ?? 'forward only', exchangeId: lastRef });
+    v.should('STATE-TERMINAL', !nodeLeftTerminal, { message: `nodes of ${executionId} stay in their terminal status`, expected: 'finish/failed never change', actual: nodeLeftTerminal ?? 'stayed', exchangeId: lastRef });
   }
   for (const s of snaps.filter((x) => x.status.status === 'finish')) {
     const open = (s.status.nodeExecutions ?? []).filter((n) => !TERMINAL.has(n.status ?? ''));
-    v.should('STATE-EXEC-FINISH-NODES-FINISHED', open.length === 0, { message: `execution ${executionId} is finish`, expected: 'every node finish or failed', actual: open.map((n) => `${n.nodeId}=${n.status}`).join(', ') || 'all ended', exchangeId: ref(s) });
+    v.should('STATE-EXEC-FINISH-NODES-FINISHED', open.length === 0, { message: `execution ${executionId} is finish`, expected: 'every node finish or failed', actual: open.map((n) => `${n.nodeId}=${n.status}`).join(', ') || 'all ended', exchangeId: statusRef(s) });
   }
+}
 
-  // Nodes correspond to the plan's tasks.
-  if (plan && last) checkNodesMatchPlan(v, plan, last.status.nodeExecutions ?? [], ref(last));
-
-  // Visibility: files only for finished nodes; content partial only while executing or after failure.
+/** Visibility: files only for finished nodes; content partial only while executing or after failure. Returns whether any file was seen. */
+function checkVisibility(v: Verdict, executionId: string, snaps: Snapshot[]): boolean {
+  let sawFiles = false;
   const finishedContent = new Map<string, string>();
   snaps.forEach((s, i) => {
     if (!s.output) return;
@@ -101,7 +114,7 @@ export function checkExecutionHistory(v: Verdict, executionId: string, plan: Wor
     const later = snaps[i + 1]?.status ?? s.status;
     for (const n of later.nodeExecutions ?? []) if (!nodeStatus.get(n.nodeId)) nodeStatus.set(n.nodeId, n.status);
     for (const f of s.output.files ?? []) {
-      facts.sawFiles = true;
+      sawFiles = true;
       if (f.nodeId === undefined) continue;
       const st = nodeStatus.get(f.nodeId);
       // A file naming no node of the execution is OUTPUT-FILE-NODE-EXISTS's finding (should); the
@@ -111,7 +124,7 @@ export function checkExecutionHistory(v: Verdict, executionId: string, plan: Wor
     }
     for (const n of s.output.output ?? []) checkNodeContent(v, n, finishedContent, executionId, outRef);
   });
-  return facts;
+  return sawFiles;
 }
 
 function contentOf(n: OutputNode): string {

@@ -4,9 +4,9 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { ApiClient, Exchange } from './client.ts';
-import type { RunConfig } from './config.ts';
+import type { RunConfig } from '../../fixtures/environment/config.ts';
 import { pollExecution, type Snapshot } from './poll.ts';
-import { dataOf, describe, type RunData } from './shapes.ts';
+import { dataOf, type RunData } from './shapes.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 import { prepareRun, runBody, type Workflow } from './workflows.ts';
 
@@ -46,8 +46,4 @@ export async function pollAfterTerminal(api: ApiClient, config: RunConfig, execu
 export async function abortQuietly(api: ApiClient, executionId: string | undefined): Promise<void> {
   if (!executionId) return;
   await api.abort(executionId, { label: 'cleanup abort', allowFault: true }).catch(() => undefined);
-}
-
-export function runStatusText(run: Exchange): string {
-  return describe(run);
 }

@@ -7,8 +7,8 @@ import type { Faker } from '@faker-js/faker';
 import { buildFile } from '../../fixtures/data/files.ts';
 import { variableValues, type VariableValue } from '../../fixtures/data/variables.ts';
 import type { ApiClient, Exchange } from './client.ts';
-import type { RunConfig } from './config.ts';
-import { dataOf, type SearchItem, type WorkflowPlan } from './shapes.ts';
+import type { RunConfig } from '../../fixtures/environment/config.ts';
+import { dataOf, type SearchItem, type UploadData, type WorkflowPlan } from './shapes.ts';
 
 export interface Workflow {
   canvasId: string;
@@ -142,7 +142,7 @@ export async function prepareRun(api: ApiClient, faker: Faker, plan: WorkflowPla
   if ((plan.variables ?? []).some((v) => v.variableType === 'resource')) {
     const files = Array.from({ length: fileCount }, (_, i) => buildFile(faker, i % 2 === 0 ? 'txt' : 'pdf', 'small'));
     const ex = await api.upload(files, { label: 'upload for file variable' });
-    const data = dataOf<{ files?: { fileKey?: string }[] }>(ex);
+    const data = dataOf<UploadData>(ex);
     for (const f of data?.files ?? []) if (typeof f?.fileKey === 'string') fileKeys.push(f.fileKey);
   }
   return { values: variableValues(faker, plan.variables ?? [], fileKeys), fileKeys };

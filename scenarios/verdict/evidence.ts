@@ -96,7 +96,6 @@ export interface NoteRecord {
 
 export type EvidenceRecord = ExchangeRecord | CheckRecord | ObservationRecord | TestBeginRecord | TestEndRecord | NoteRecord;
 
-export const DEFAULT_EVIDENCE_DIR = 'reports/conformance/evidence';
 
 /** Appends records to one JSONL file. Synchronous on purpose: nothing is lost if the process dies. */
 export class EvidenceWriter {

@@ -34,6 +34,18 @@ function mdEvidence(e: EvidenceItem, i: number): string {
   return lines.join('\n');
 }
 
+/** The note of a requirement's row: why it did not run, its waiver, or the values observed. */
+function noteOf(x: RequirementResult): string {
+  if (x.verdict === 'not-run') return x.notRunReasons.join('; ');
+  if (x.waiver) return `waived: ${x.waiver.reason}`;
+  return x.observations.map((o) => `${o.key}: ${o.values.map((v) => v.value).join(', ')}`).join('; ');
+}
+
+/** Columns of the coverage table: every status seen or listed for any operation. */
+function coverageStatuses(r: ConformanceReport): string[] {
+  return [...new Set(r.coverage.flatMap((c) => [...Object.keys(c.counts), ...c.listed.map(String)]))].sort();
+}
+
 function mdRequirementDetail(r: RequirementResult): string {
   const out = [`### ${r.id} — ${ICON[r.verdict]} (${r.level}, §${r.section})`, '', r.text];
   if (r.why) out.push('', `Why: ${r.why}`);
@@ -90,7 +102,7 @@ export function renderMarkdown(r: ConformanceReport): string {
   out.push('');
 
   out.push('## Coverage: operation × status', '');
-  const statuses = [...new Set(r.coverage.flatMap((c) => [...Object.keys(c.counts), ...c.listed.map(String)]))].sort();
+  const statuses = coverageStatuses(r);
   out.push(`| operation | ${statuses.join(' | ')} |`, `|---|${statuses.map(() => '---').join('|')}|`);
   for (const c of r.coverage) {
     out.push(`| ${c.operation} | ${statuses.map((st) => (c.counts[st] ? String(c.counts[st]) : c.listed.includes(Number(st)) ? '0 (listed, unseen)' : '')).join(' | ')} |`);
@@ -110,8 +122,7 @@ export function renderMarkdown(r: ConformanceReport): string {
 
   out.push('## All requirements', '', '| ID | level | verdict | passing / failing checks | note |', '|---|---|---|---|---|');
   for (const x of r.requirements) {
-    const note = x.verdict === 'not-run' ? x.notRunReasons.join('; ') : x.waiver ? `waived: ${x.waiver.reason}` : x.observations.length ? x.observations.map((o) => `${o.key}: ${o.values.map((v) => v.value).join(', ')}`).join('; ') : '';
-    out.push(`| ${x.id} | ${x.level} | ${ICON[x.verdict]} | ${x.passes} / ${x.failureCount} | ${mdCell(note).slice(0, 300)} |`);
+    out.push(`| ${x.id} | ${x.level} | ${ICON[x.verdict]} | ${x.passes} / ${x.failureCount} | ${mdCell(noteOf(x)).slice(0, 300)} |`);
   }
   out.push('');
   if (r.unknownRequirementIds.length) out.push(`Requirement IDs used by the suites but missing from the catalogue: ${r.unknownRequirementIds.join(', ')}`, '');
@@ -133,12 +144,12 @@ export function renderHtml(r: ConformanceReport): string {
   const m = r.meta;
   const rows = r.requirements
     .map((x) => {
-      const note = x.verdict === 'not-run' ? x.notRunReasons.join('; ') : x.waiver ? `waived: ${x.waiver.reason}` : x.observations.map((o) => `${o.key}: ${o.values.map((v) => v.value).join(', ')}`).join('; ');
+      const note = noteOf(x);
       const detail = x.failures.length ? `<ul class="ev">${x.failures.map(htmlEvidence).join('')}</ul>` : '';
       return `<tr class="v-${x.verdict}" data-verdict="${x.verdict}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td class="verdict">${ICON[x.verdict]}</td><td>${x.passes} / ${x.failureCount}</td><td>${esc(x.text)}${x.why ? `<div class="dim">why: ${esc(x.why)}</div>` : ''}${note ? `<div class="note">${esc(note.slice(0, 400))}</div>` : ''}${detail}</td></tr>`;
     })
     .join('\n');
-  const statuses = [...new Set(r.coverage.flatMap((c) => [...Object.keys(c.counts), ...c.listed.map(String)]))].sort();
+  const statuses = coverageStatuses(r);
   const coverage = r.coverage
     .map((c) => `<tr><td>${esc(c.operation)}</td>${statuses.map((st) => `<td class="${c.counts[st] ? 'seen' : c.listed.includes(Number(st)) ? 'unseen' : ''}">${c.counts[st] ?? (c.listed.includes(Number(st)) ? '0' : '')}</td>`).join('')}</tr>`)
     .join('\n');

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { buildReport, type CatalogueEntry, type RunMeta } from './report.ts';
-import type { EvidenceRecord, TestRef } from './evidence.ts';
+import { buildReport, coverageOf, rawVerdictOf, type CatalogueEntry, type RunMeta } from './report.ts';
+import type { CheckRecord, EvidenceRecord, ExchangeRecord, TestRef } from './evidence.ts';
 import { citedRequirements } from './evidence.ts';
 import { emptyWaivers, parseWaivers } from './waivers.ts';
 import { renderHtml, renderMarkdown } from './render.ts';
@@ -130,4 +130,30 @@ test('coverage counts statuses and transport faults and lists unseen listed stat
   expect(md).toContain('## New failures (1)');
   expect(md).toContain('curl -X POST');
   expect(renderHtml(r)).toContain('A-MUST');
+});
+
+test('the raw verdict takes the strongest finding: counted failure, warning, pass, observation, else not run', () => {
+  const c = (level: 'must' | 'should', outcome: 'pass' | 'fail' | 'not-run') => check('A-MUST', level, outcome) as CheckRecord;
+  expect(rawVerdictOf([c('must', 'pass'), c('must', 'fail')], true, false)).toBe('fail');
+  expect(rawVerdictOf([c('should', 'pass'), c('should', 'fail')], false, false)).toBe('warn');
+  expect(rawVerdictOf([c('should', 'fail')], false, true)).toBe('fail');
+  expect(rawVerdictOf([c('must', 'not-run'), c('must', 'pass')], false, false)).toBe('pass');
+  expect(rawVerdictOf([c('must', 'not-run')], true, false)).toBe('observed');
+  expect(rawVerdictOf([c('must', 'not-run')], false, false)).toBe('not-run');
+  expect(rawVerdictOf([], false, true)).toBe('not-run');
+});
+
+test('coverage gives every listed operation a row, and files requests outside the interface apart', () => {
+  const x = (id: string, operation: ExchangeRecord['operation'], status?: number): ExchangeRecord => ({
+    kind: 'exchange', id, at, tenant: 'A', method: 'GET', url: 'http://127.0.0.1:1/files/f', operation,
+    request: { headers: {}, bodyBytes: 0 },
+    response: status ? { status, headers: {}, bodyExcerpt: '', bodyBytes: 0, truncated: false } : undefined,
+    fault: status ? undefined : { kind: 'timeout', message: 'slow' }, violations: [], durationMs: 1, curl: 'curl',
+  });
+  const { coverage, faults } = coverageOf([x('e1', undefined, 200), x('e2', undefined), x('e3', 'searchWorkflows', 401)], { runWorkflow: [200], searchWorkflows: [200, 401] });
+  expect(coverage.map((c) => c.operation)).toEqual(['runWorkflow', 'searchWorkflows', '(outside the interface)']);
+  expect(coverage[0]).toEqual({ operation: 'runWorkflow', counts: {}, listed: [200], listedUnseen: [200] });
+  expect(coverage[1].listedUnseen).toEqual([200]);
+  expect(coverage[2].counts).toEqual({ '200': 1, 'fault:timeout': 1 });
+  expect(faults).toBe(1);
 });

@@ -195,94 +195,153 @@ function excerptOf(x: ExchangeRecord): { request: string; response: string } {
   return { request, response };
 }
 
-export function buildReport(input: BuildInput): ConformanceReport {
-  const { catalogue, records, waivers, meta } = input;
-  const levels = new Map(catalogue.map((c) => [c.id, c.level]));
-  const levelOf = (id: string) => levels.get(id);
-  const checks: CheckRecord[] = [...records.filter((r): r is CheckRecord => r.kind === 'check'), ...checksFromTestEnds(records, levelOf)];
-  const observations = records.filter((r): r is ObservationRecord => r.kind === 'observation');
-  const exchanges = new Map(records.filter((r): r is ExchangeRecord => r.kind === 'exchange').map((x) => [x.id, x]));
-  const waiverOf = new Map(waivers.active.map((w) => [w.id, w]));
+/** The evidence grouped the ways the verdict reads it. */
+interface EvidenceIndex {
+  /** Checks the suites recorded, then those derived from how tests ended. */
+  checks: CheckRecord[];
+  observations: ObservationRecord[];
+  exchanges: Map<string, ExchangeRecord>;
+  checksById: Map<string, CheckRecord[]>;
+  observationsById: Map<string, ObservationRecord[]>;
+  /** Requirement ID → titles of the tests that cite it. */
+  testsById: Map<string, Set<string>>;
+}
 
-  const checksById = new Map<string, CheckRecord[]>();
-  for (const c of checks) checksById.set(c.requirementId, [...(checksById.get(c.requirementId) ?? []), c]);
-  const obsById = new Map<string, ObservationRecord[]>();
-  for (const o of observations) obsById.set(o.requirementId, [...(obsById.get(o.requirementId) ?? []), o]);
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const list = out.get(key(item));
+    if (list) list.push(item);
+    else out.set(key(item), [item]);
+  }
+  return out;
+}
+
+function indexEvidence(catalogue: readonly CatalogueEntry[], records: readonly EvidenceRecord[]): EvidenceIndex {
+  const levels = new Map(catalogue.map((c) => [c.id, c.level]));
+  const checks: CheckRecord[] = [...records.filter((r): r is CheckRecord => r.kind === 'check'), ...checksFromTestEnds(records, (id) => levels.get(id))];
+  const observations = records.filter((r): r is ObservationRecord => r.kind === 'observation');
   const testsById = new Map<string, Set<string>>();
   for (const r of records) {
     if (r.kind === 'test-begin') for (const id of r.citedRequirements) testsById.set(id, (testsById.get(id) ?? new Set()).add(r.test.title));
   }
+  return {
+    checks,
+    observations,
+    exchanges: new Map(records.filter((r): r is ExchangeRecord => r.kind === 'exchange').map((x) => [x.id, x])),
+    checksById: groupBy(checks, (c) => c.requirementId),
+    observationsById: groupBy(observations, (o) => o.requirementId),
+    testsById,
+  };
+}
 
-  const requirements: RequirementResult[] = catalogue.map((entry) => {
-    const mine = checksById.get(entry.id) ?? [];
-    const fails = mine.filter((c) => c.outcome === 'fail');
-    const passes = mine.filter((c) => c.outcome === 'pass').length;
-    const notRun = mine.filter((c) => c.outcome === 'not-run');
-    const obs = obsById.get(entry.id) ?? [];
-    let raw: VerdictValue;
-    const hardFail = fails.some((c) => c.level === 'must' || (c.level === 'should' && meta.strict));
-    if (hardFail) raw = 'fail';
-    else if (fails.length > 0) raw = 'warn';
-    else if (passes > 0) raw = 'pass';
-    else if (obs.length > 0) raw = 'observed';
-    else raw = 'not-run';
-    const waiver = waiverOf.get(entry.id);
-    const verdict: VerdictValue = waiver && (raw === 'fail' || raw === 'warn') ? 'waived' : raw;
-    const failures = fails.slice(0, MAX_FAILURE_EVIDENCE).map((c): EvidenceItem => {
-      const x = c.exchangeId ? exchanges.get(c.exchangeId) : undefined;
-      return { test: c.test?.title, source: c.source, message: c.message, expected: c.expected, actual: c.actual, ...(x ? { ...excerptOf(x), curl: x.curl } : {}) };
-    });
-    const reasons = [...new Set(notRun.map((c) => c.message))];
-    if (raw === 'not-run' && reasons.length === 0) reasons.push(testsById.has(entry.id) ? 'no result recorded' : 'no suite exercised this requirement in this run');
-    return {
-      ...entry,
-      verdict,
-      rawVerdict: raw,
-      ...(waiver ? { waiver } : {}),
-      passes,
-      failures,
-      failureCount: fails.length,
-      notRunReasons: raw === 'not-run' ? reasons : [],
-      observations: aggregateObservations(obs),
-      tests: [...(testsById.get(entry.id) ?? [])].sort(),
-    };
+/**
+ * The verdict of one requirement before waivers, strongest finding first: a failure that counts
+ * (must, or should under strict), a warning, a pass, an observation; else not run — so a clause
+ * is never reported as passing on the strength of checks that could not run.
+ */
+export function rawVerdictOf(checks: readonly CheckRecord[], observed: boolean, strict: boolean): VerdictValue {
+  const fails = checks.filter((c) => c.outcome === 'fail');
+  if (fails.some((c) => c.level === 'must' || (c.level === 'should' && strict))) return 'fail';
+  if (fails.length > 0) return 'warn';
+  if (checks.some((c) => c.outcome === 'pass')) return 'pass';
+  return observed ? 'observed' : 'not-run';
+}
+
+function requirementResult(entry: CatalogueEntry, ix: EvidenceIndex, waiver: Waiver | undefined, strict: boolean): RequirementResult {
+  const mine = ix.checksById.get(entry.id) ?? [];
+  const fails = mine.filter((c) => c.outcome === 'fail');
+  const obs = ix.observationsById.get(entry.id) ?? [];
+  const raw = rawVerdictOf(mine, obs.length > 0, strict);
+  const failures = fails.slice(0, MAX_FAILURE_EVIDENCE).map((c): EvidenceItem => {
+    const x = c.exchangeId ? ix.exchanges.get(c.exchangeId) : undefined;
+    return { test: c.test?.title, source: c.source, message: c.message, expected: c.expected, actual: c.actual, ...(x ? { ...excerptOf(x), curl: x.curl } : {}) };
   });
+  const reasons = [...new Set(mine.filter((c) => c.outcome === 'not-run').map((c) => c.message))];
+  if (raw === 'not-run' && reasons.length === 0) reasons.push(ix.testsById.has(entry.id) ? 'no result recorded' : 'no suite exercised this requirement in this run');
+  return {
+    ...entry,
+    verdict: waiver && (raw === 'fail' || raw === 'warn') ? 'waived' : raw,
+    rawVerdict: raw,
+    ...(waiver ? { waiver } : {}),
+    passes: mine.filter((c) => c.outcome === 'pass').length,
+    failures,
+    failureCount: fails.length,
+    notRunReasons: raw === 'not-run' ? reasons : [],
+    observations: aggregateObservations(obs),
+    tests: [...(ix.testsById.get(entry.id) ?? [])].sort(),
+  };
+}
 
-  const known = new Set(catalogue.map((c) => c.id));
-  const unknownRequirementIds = [...new Set([...checks.map((c) => c.requirementId), ...observations.map((o) => o.requirementId)].filter((id) => !known.has(id)))].sort();
-  // A failure recorded against an ID the catalogue lacks must not vanish: it fails the run too.
-  const unknownFailures = checks.filter((c) => c.outcome === 'fail' && !known.has(c.requirementId) && (c.level === 'must' || meta.strict));
-
-  const byVerdict: Record<VerdictValue, number> = { pass: 0, fail: 0, warn: 0, waived: 0, observed: 0, 'not-run': 0 };
-  for (const r of requirements) byVerdict[r.verdict]++;
-
-  const coverageMap = new Map<string, Record<string, number>>();
+/**
+ * Responses per operation and status (a transport fault counts under `fault:<kind>`); every
+ * operation with listed statuses gets a row, so a listed status never seen stands out.
+ */
+export function coverageOf(exchanges: Iterable<ExchangeRecord>, listedStatuses: Record<string, number[]>): { coverage: CoverageRow[]; faults: number } {
+  const byOperation = new Map<string, Record<string, number>>();
   let faults = 0;
-  for (const x of exchanges.values()) {
+  for (const x of exchanges) {
     const op = x.operation ?? '(outside the interface)';
     const key = x.response ? String(x.response.status) : `fault:${x.fault?.kind ?? 'unknown'}`;
     if (!x.response) faults++;
-    const counts = coverageMap.get(op) ?? {};
+    const counts = byOperation.get(op) ?? {};
     counts[key] = (counts[key] ?? 0) + 1;
-    coverageMap.set(op, counts);
+    byOperation.set(op, counts);
   }
-  const coverage: CoverageRow[] = [...new Set([...Object.keys(input.listedStatuses), ...coverageMap.keys()])].map((operation) => {
-    const counts = coverageMap.get(operation) ?? {};
-    const listed = input.listedStatuses[operation] ?? [];
+  const coverage = [...new Set([...Object.keys(listedStatuses), ...byOperation.keys()])].map((operation): CoverageRow => {
+    const counts = byOperation.get(operation) ?? {};
+    const listed = listedStatuses[operation] ?? [];
     return { operation, counts, listed, listedUnseen: listed.filter((s) => !counts[String(s)]) };
   });
+  return { coverage, faults };
+}
 
+function testOutcomes(records: readonly EvidenceRecord[]): { tests: ConformanceReport['summary']['tests']; failedTests: ConformanceReport['failedTests'] } {
   const testEnds = records.filter((r): r is TestEndRecord => r.kind === 'test-end');
   const begun = new Set(records.filter((r) => r.kind === 'test-begin').map((r) => (r as { test: { id: string } }).test.id));
   const endedIds = new Set(testEnds.map((t) => t.test.id));
   const failedTests = testEnds.filter((t) => t.status === 'failed' || t.status === 'timedOut').map((t) => ({ test: t.test.title, status: t.status, error: t.error?.slice(0, 1500) }));
+  const tests = {
+    total: begun.size,
+    passed: testEnds.filter((t) => t.status === 'passed').length,
+    failed: failedTests.length,
+    skipped: testEnds.filter((t) => t.status === 'skipped').length,
+    unfinished: [...begun].filter((id) => !endedIds.has(id)).length + testEnds.filter((t) => t.status === 'interrupted').length,
+  };
+  return { tests, failedTests };
+}
 
-  const newFailures = requirements.filter((r) => r.verdict === 'fail').map((r) => r.id);
-  const waivedFailures = requirements.filter((r) => r.verdict === 'waived').map((r) => ({ id: r.id, reason: r.waiver!.reason, verdict: r.rawVerdict }));
-  const nowPassing = requirements.filter((r) => r.waiver && r.rawVerdict === 'pass').map((r) => ({ id: r.id, reason: r.waiver!.reason }));
-  const notExercised = requirements.filter((r) => r.waiver && (r.rawVerdict === 'not-run' || r.rawVerdict === 'observed')).map((r) => ({ id: r.id, reason: r.waiver!.reason }));
+/** How the waivers fared; `unknownFailures` are failures against IDs the catalogue lacks, never waivable. */
+function waiverOutcome(requirements: RequirementResult[], unknownFailures: CheckRecord[], waivers: WaiverSet): ConformanceReport['waivers'] {
+  const waived = requirements.filter((r) => r.waiver);
+  return {
+    source: waivers.source,
+    waivedFailures: requirements.filter((r) => r.verdict === 'waived').map((r) => ({ id: r.id, reason: r.waiver!.reason, verdict: r.rawVerdict })),
+    newFailures: [...requirements.filter((r) => r.verdict === 'fail').map((r) => r.id), ...new Set(unknownFailures.map((c) => c.requirementId))],
+    nowPassing: waived.filter((r) => r.rawVerdict === 'pass').map((r) => ({ id: r.id, reason: r.waiver!.reason })),
+    notExercised: waived.filter((r) => r.rawVerdict === 'not-run' || r.rawVerdict === 'observed').map((r) => ({ id: r.id, reason: r.waiver!.reason })),
+    expired: waivers.expired,
+    problems: waivers.problems,
+  };
+}
 
-  const exitCode = newFailures.length > 0 || unknownFailures.length > 0 ? 1 : meta.incomplete ? 2 : 0;
+export function buildReport(input: BuildInput): ConformanceReport {
+  const { catalogue, records, waivers, meta } = input;
+  const ix = indexEvidence(catalogue, records);
+  const waiverOf = new Map(waivers.active.map((w) => [w.id, w]));
+  const requirements = catalogue.map((entry) => requirementResult(entry, ix, waiverOf.get(entry.id), meta.strict));
+
+  const known = new Set(catalogue.map((c) => c.id));
+  const unknownRequirementIds = [...new Set([...ix.checks.map((c) => c.requirementId), ...ix.observations.map((o) => o.requirementId)].filter((id) => !known.has(id)))].sort();
+  // A failure recorded against an ID the catalogue lacks must not vanish: it fails the run too.
+  const unknownFailures = ix.checks.filter((c) => c.outcome === 'fail' && !known.has(c.requirementId) && (c.level === 'must' || meta.strict));
+  const newFailures = requirements.filter((r) => r.verdict === 'fail').length + unknownFailures.length;
+
+  const byVerdict: Record<VerdictValue, number> = { pass: 0, fail: 0, warn: 0, waived: 0, observed: 0, 'not-run': 0 };
+  for (const r of requirements) byVerdict[r.verdict]++;
+  const waiverReport = waiverOutcome(requirements, unknownFailures, waivers);
+  const { coverage, faults } = coverageOf(ix.exchanges.values(), input.listedStatuses);
+  const { tests, failedTests } = testOutcomes(records);
 
   return {
     meta,
@@ -290,27 +349,21 @@ export function buildReport(input: BuildInput): ConformanceReport {
       catalogue: catalogue.length,
       exercised: requirements.filter((r) => r.rawVerdict !== 'not-run').length,
       byVerdict,
-      newFailures: newFailures.length + unknownFailures.length,
-      waivedFailures: waivedFailures.length,
-      waiversNowPassing: nowPassing.length,
-      tests: {
-        total: begun.size,
-        passed: testEnds.filter((t) => t.status === 'passed').length,
-        failed: failedTests.length,
-        skipped: testEnds.filter((t) => t.status === 'skipped').length,
-        unfinished: [...begun].filter((id) => !endedIds.has(id)).length + testEnds.filter((t) => t.status === 'interrupted').length,
-      },
-      exchanges: exchanges.size,
+      newFailures,
+      waivedFailures: waiverReport.waivedFailures.length,
+      waiversNowPassing: waiverReport.nowPassing.length,
+      tests,
+      exchanges: ix.exchanges.size,
       faults,
     },
     requirements,
-    waivers: { source: waivers.source, waivedFailures, newFailures: [...newFailures, ...new Set(unknownFailures.map((c) => c.requirementId))], nowPassing, notExercised, expired: waivers.expired, problems: waivers.problems },
+    waivers: waiverReport,
     coverage,
     observations: requirements.filter((r) => r.observations.length > 0).map((r) => ({ requirementId: r.id, text: r.text, observed: r.observations })),
-    faults: [...exchanges.values()].filter((x) => x.fault).slice(0, 50).map((x) => ({ test: x.test?.title, kind: x.fault!.kind, message: x.fault!.message, request: `${x.method} ${x.url}`, curl: x.curl })),
+    faults: [...ix.exchanges.values()].filter((x) => x.fault).slice(0, 50).map((x) => ({ test: x.test?.title, kind: x.fault!.kind, message: x.fault!.message, request: `${x.method} ${x.url}`, curl: x.curl })),
     failedTests,
     unknownRequirementIds,
     unreadableEvidenceLines: input.unreadableEvidenceLines ?? 0,
-    exitCode,
+    exitCode: newFailures > 0 ? 1 : meta.incomplete ? 2 : 0,
   };
 }
