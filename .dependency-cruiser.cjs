@@ -1,0 +1,190 @@
+/**
+ * The layering of wfcheck, as dependency rules (`npm run lint:layers`, and `npm test` through
+ * fixtures/proof/layers.test.ts). The README's "Layout" section draws the same layers.
+ *
+ * Paths are matched relative to the folder depcruise runs from, so the rules hold both for the
+ * repository and for fixtures/proof/layers-fixture/, the small tree of offenders that proves each rule
+ * can fire. npm packages are matched wherever node_modules sits (the fixture tree resolves them from
+ * the repository's node_modules, a few folders up).
+ */
+const { join } = require('node:path');
+const { builtinModules } = require('node:module');
+
+/**
+ * Test files, and the kits only tests use (`*.testkit.ts`), may cross layers (a test of the load runner
+ * may boot the reference target); never into scripts/.
+ */
+const TEST = '\\.test(kit)?\\.ts$';
+
+/** Repository code a layer rule speaks about; npm packages and Node built-ins are outside it. */
+const REPO = '^(contracts|fixtures|scenarios|load|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
+
+/** Node's built-in modules as they appear in the graph (depcruise drops the `node:` prefix). */
+const NODE_BUILTIN = `^(node:)?(${builtinModules.join('|')})$`;
+
+/** Any npm package except the declarations of k6 (which stand in for k6's runtime modules). */
+const NPM_PACKAGE = '(^|/)node_modules/(?!@types/k6/)';
+
+const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright|playwright-core)/';
+
+/** Code that runs inside k6: its module loader knows k6's own modules and plain files, nothing of Node or npm. */
+const K6_CODE = '^load/(main\\.ts$|lib/|scenarios/|bench/)';
+
+/**
+ * Modules k6 code may import besides its own: the contract checks with their generated validators
+ * (bundled into check.k6.js, also imported as source for their types) and the pure environment rules.
+ * They run in Node too, which makes them the place a Node-only import would slip into k6 unnoticed.
+ */
+const SHARED_WITH_K6 = ['^contracts/check\\.ts$', '^contracts/generated/', '^fixtures/environment/rules\\.ts$'];
+
+/**
+ * What k6 code may import: k6's modules (resolved to their declarations in @types/k6, or left
+ * unresolved for modules @types/k6 does not describe), other k6 code and the shared pure modules.
+ */
+const K6_SAFE = ['^k6(/|$)', '(^|/)node_modules/@types/k6/', K6_CODE, ...SHARED_WITH_K6];
+
+/**
+ * A layer rule: the layer's code (its tests aside) may import, of the repository's code, only what
+ * `allowed` names. Which npm packages and built-ins a layer may use is left to the runtime rules.
+ */
+function importsOnly(name, comment, layer, allowed) {
+  return { name, severity: 'error', comment, from: { path: layer, pathNot: TEST }, to: { path: REPO, pathNot: allowed } };
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'nothing-imports-scripts',
+      severity: 'error',
+      comment:
+        'scripts/ holds command entry points only: importing one runs its top-level command (argument ' +
+        'parsing, process.exit). Shared logic lives in the layer it belongs to, so that every command ' +
+        'and test can reuse it without starting another command.',
+      from: {},
+      to: { path: '^scripts/' },
+    },
+    importsOnly(
+      'contracts-imports-only-contracts',
+      'contracts/ is the bottom layer: every other layer checks responses through it, so it cannot ' +
+        'depend on any of them; an import upwards would also drag harness code into the k6 bundle.',
+      '^contracts/',
+      ['^contracts/'],
+    ),
+    {
+      name: 'data-imports-only-data',
+      severity: 'error',
+      comment:
+        'fixtures/data/ builds the seeded data that both the conformance suites and the load data ' +
+        'preparation use; it depends only on itself and faker so that either can use it without the other.',
+      from: { path: '^fixtures/data/', pathNot: TEST },
+      to: { path: [REPO, NPM_PACKAGE], pathNot: ['^fixtures/data/', '(^|/)node_modules/@faker-js/faker/'] },
+    },
+    importsOnly(
+      'target-does-not-import-the-harness',
+      'fixtures/target/ is a product the harness tests, shipped as its own image: it may use the ' +
+        'contracts it implements, but if it imported the harness (scenarios, load, environment, proof, ' +
+        'data) the harness would partly be testing itself, and the image would carry harness code.',
+      '^fixtures/target/',
+      ['^fixtures/target/', '^contracts/'],
+    ),
+    importsOnly(
+      'environment-imports-only-lower-layers',
+      'fixtures/environment/ (configuration, target resolution, redaction) is shared by every command; ' +
+        'it sits below scenarios/ and load/, so it may use contracts, data and the target (to boot it), ' +
+        'never a consumer of itself.',
+      '^fixtures/environment/',
+      ['^contracts/', '^fixtures/data/', '^fixtures/target/', '^fixtures/environment/'],
+    ),
+    importsOnly(
+      'scenarios-do-not-import-load-proof-or-target',
+      'The conformance layer reaches a target only through the environment (BASE_URL or the booted ' +
+        'reference target), so that it tests every implementation alike; it never reaches into the ' +
+        "load runner, the proof drivers or the reference target's internals.",
+      '^scenarios/',
+      ['^contracts/', '^fixtures/data/', '^fixtures/environment/', '^scenarios/'],
+    ),
+    {
+      name: 'k6-no-node-builtins',
+      severity: 'error',
+      comment:
+        'k6 runs JavaScript in its own runtime, not Node: an import of a Node built-in fails only when ' +
+        'k6 loads the script, long after type-checking passed.',
+      from: { path: K6_CODE, pathNot: TEST },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'k6-imports-only-k6-safe-code',
+      severity: 'error',
+      comment:
+        'k6 loads only its own modules and plain files: k6 code may import k6, other k6 code, ' +
+        'contracts/check.ts with the generated validators and the pure environment rules; npm packages ' +
+        '(Playwright included) and Node-only harness code would fail inside k6.',
+      from: { path: K6_CODE, pathNot: TEST },
+      to: { pathNot: K6_SAFE, dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'k6-shared-modules-stay-pure',
+      severity: 'error',
+      comment:
+        'contracts/check.ts (with the requirement and error-code tables and the generated validators it ' +
+        'loads) and fixtures/environment/rules.ts run in Node and inside k6, and k6 loads everything ' +
+        'they reach, not only their direct imports: nothing they reach may be a Node built-in or an npm ' +
+        'package. Declaration files are exempt: their imports are type-only and never loaded.',
+      from: { path: SHARED_WITH_K6, pathNot: '\\.d\\.ts$' },
+      to: { path: [NODE_BUILTIN, NPM_PACKAGE], reachable: true },
+    },
+    importsOnly(
+      'load-node-imports-only-lower-layers',
+      'load/node/ orchestrates k6 from Node: it may use the k6 library (profiles, thresholds, report ' +
+        'shapes), contracts, data and the environment. It reaches a target through fixtures/environment, ' +
+        'as the conformance run does, so that both resolve and boot it alike; and the load run must not ' +
+        'depend on the conformance suites or on the proof drivers.',
+      '^load/node/',
+      ['^load/(lib|node)/', '^contracts/', '^fixtures/data/', '^fixtures/environment/'],
+    ),
+    {
+      name: 'playwright-only-in-suites-and-tests',
+      severity: 'error',
+      comment:
+        '@playwright/test is the runner of the conformance suites and of the harness tests; anything ' +
+        'else importing it (the verdict engine, the run orchestration, load, the target, commands) could ' +
+        'only run inside a Playwright worker, and could not be reused by a command or by k6.',
+      from: { pathNot: ['^scenarios/(fixtures\\.ts$|[^/]+\\.spec\\.ts$|support/)', TEST, '^playwright\\.config\\.ts$'] },
+      to: { path: PLAYWRIGHT },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'A cycle makes module initialisation order matter (a value read before its module ran) and ties ' +
+        'modules together so that neither can be used, or moved to its layer, without the other.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment:
+        'An import depcruise cannot resolve escapes every rule above; k6 modules are the one kind ' +
+        'resolved only at run time, by k6 itself.',
+      from: {},
+      to: { couldNotResolve: true, pathNot: '^k6(/|$)' },
+    },
+  ],
+  options: {
+    // npm packages are endpoints of the graph: their own imports are not this repository's layering.
+    doNotFollow: { path: 'node_modules' },
+    // The offenders that prove the rules fire; the test cruises them on their own, from their folder.
+    exclude: { path: '^fixtures/proof/layers-fixture/' },
+    // Type-only imports count: a type imported the wrong way still ties a layer to a consumer.
+    tsPreCompilationDeps: true,
+    // Absolute, so that the fixture tree (cruised from its own folder) resolves as the repository does.
+    tsConfig: { fileName: join(__dirname, 'tsconfig.json') },
+    // Resolve packages as Node and TypeScript do (package.json "exports"), e.g. @faker-js/faker/locale/en.
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};
