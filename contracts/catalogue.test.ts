@@ -37,6 +37,38 @@ test('requirement IDs are unique, well-formed, and should-clauses give their rea
   expect(() => requirement('NO-SUCH-CLAUSE')).toThrow(/unknown requirement/);
 });
 
+test('every requirement quotes the specification word for word, and its level follows from those words', () => {
+  const flat = (text: string) => text.replace(/\s+/g, ' ');
+  const specText = flat(spec);
+  for (const r of REQUIREMENTS) {
+    expect(specText.includes(flat(r.quote)), `${r.id} quotes "${r.quote}", which service-api.md does not contain`).toBe(true);
+    // "not shown" is the specification leaving a point open: such a clause can only be observed.
+    if (/not shown/.test(r.quote) && !/Transitions: not shown/.test(r.quote)) expect(r.level, r.id).toBe('observe');
+  }
+});
+
+test('the levels the specification settles are the catalogue\'s', () => {
+  const levels = Object.fromEntries(REQUIREMENTS.map((r) => [r.id, r.level]));
+  expect(levels).toMatchObject({
+    // §4.5: "keyword searched in workflow titles": a keyword that is ignored altogether breaks it
+    'SEARCH-KEYWORD-APPLIED': 'must',
+    // §4.8: "the existing workflow on it is replaced"
+    'GENERATE-OVERWRITE-REPLACES': 'must',
+    // §7: six codes carry an HTTP status
+    'ERROR-CODE-STATUS-CONSISTENT': 'must',
+    // §4.8: a 400 also means "generation failed", allowed for any request
+    'GENERATE-LOCALES': 'should',
+    // §8: which operations the limits apply to is "stated only by the codes themselves"
+    'LIMIT-OPERATIONS': 'observe',
+    // §3: transitions are not shown; only the end states are fixed by their meaning
+    'STATE-EXEC-FORWARD-ONLY': 'observe',
+    'STATE-NODE-FORWARD-ONLY': 'observe',
+    'STATE-TERMINAL': 'should',
+  });
+  const security = REQUIREMENTS.filter((r) => r.security).map((r) => r.id).sort();
+  expect(security).toEqual(['AUTH-NOT-SERVED-WITHOUT-KEY', 'ISOLATION-CANVAS', 'ISOLATION-EXECUTION', 'ISOLATION-FILE-KEY', 'SEARCH-TENANT-SCOPED']);
+});
+
 test('every x-requirement of openapi.yaml is a catalogued clause, for every operation prefix', () => {
   const found = new Set<string>();
   const walk = (node: unknown) => {

@@ -241,9 +241,9 @@ test.describe('findings carry evidence', () => {
     const vs = check('getWorkflowDetail', 404, JSON.stringify({ success: false, errCode: 'E1000', stack: 'Error: at x' }));
     expect(vs.map((v) => [v.requirementId, v.level])).toContainEqual(['ENVELOPE-STACK-DEV-ONLY', 'should']);
   });
-  test('an errCode whose §7 status disagrees with the response status is a warning', () => {
+  test('an errCode whose §7 status disagrees with the response status is a failure (the §7 table states it)', () => {
     const vs = check('getWorkflowDetail', 404, JSON.stringify({ success: false, errCode: 'INVALID_REQUEST_BODY' }));
-    expect(vs.map((v) => [v.requirementId, v.level])).toContainEqual(['ERROR-CODE-STATUS-CONSISTENT', 'should']);
+    expect(vs.map((v) => [v.requirementId, v.level])).toContainEqual(['ERROR-CODE-STATUS-CONSISTENT', 'must']);
   });
   test('legal variants pass: extra fields outside run data, unknown file types, fractional sizes', () => {
     const body = VALID_200.getExecutionOutput() as any;

@@ -55,6 +55,12 @@ export interface RequestSpec {
   label?: string;
   /** Return transport faults as an exchange instead of throwing. */
   allowFault?: boolean;
+  /**
+   * The request probes a point the specification leaves open (e.g. page=0, an unknown `order`): an
+   * unlisted status in its answer is recorded under this observe clause instead of failing the
+   * operation's status clause.
+   */
+  openPoint?: string;
 }
 
 export interface Exchange {

@@ -41,13 +41,16 @@ export interface ExchangeRecord {
 /** A contract finding as the checking API reports it. */
 export type ViolationRecord = Violation;
 
-export type CheckOutcome = 'pass' | 'fail' | 'not-run';
+/** `blocked`: the clause could not be judged because an earlier step deviated (`blockedBy` names that clause). */
+export type CheckOutcome = 'pass' | 'fail' | 'not-run' | 'blocked';
 
 export interface CheckRecord {
   kind: 'check';
   requirementId: string;
   level: Level;
   outcome: CheckOutcome;
+  /** For `blocked`: the requirement whose deviation kept this one from being judged. */
+  blockedBy?: string;
   /** Where the result came from: an explicit suite check, the contract check of a response, or the test's end state. */
   source: 'suite' | 'contract' | 'test-end';
   test?: TestRef;

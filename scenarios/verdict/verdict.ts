@@ -101,6 +101,16 @@ export class Verdict {
   }
 
   /** The clause could not be exercised on this target (e.g. no second key): "not run", never pass. */
+  /**
+   * The clause could not be judged because an earlier step deviated from the specification: its
+   * verdict is "blocked by" that step's clause, never a failure of its own.
+   */
+  blocked(id: string, by: string, reason: string): void {
+    const level = this.resolveLevel(id, 'must');
+    this.writer.write({ kind: 'check', requirementId: id, level, outcome: 'blocked', blockedBy: by, source: 'suite', test: this.test, message: reason, at: new Date().toISOString() });
+    this.hooks?.annotate('blocked', `[${id}] blocked by ${by}: ${reason}`);
+  }
+
   notRun(id: string, reason: string): void {
     const level = this.resolveLevel(id, 'must');
     this.record(id, level, 'not-run', { message: reason }, 'suite');
