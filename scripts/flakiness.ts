@@ -9,20 +9,34 @@
  *   itself (container or local process), exactly the hermetic path CI uses.
  * --target inprocess: a fresh reference target per run, started here and given through BASE_URL.
  *
- * Writes reports/flakiness/report.json and report.md.
+ * --same-target: ONE reference target process (in process), the suite run --runs times against it, as
+ *   a nightly job meets a staging target that lives for months; [--preload N] gives tenant A N more
+ *   workflows first, [--node-duration-ms N] slows every node step, [--allow-overwrite] lets generate
+ *   reuse a canvas. Prints per run the requirements exercised, warnings and failures; fails when any
+ *   run differs from the first.
+ *
+ * Writes reports/flakiness/report.json and report.md (--same-target: same-target.json / .md).
  * Exit: 0 all runs passed with identical verdicts; 1 otherwise.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
 import { number, oneOf, positiveInt, wholeNumber } from '../fixtures/environment/rules.ts';
-import { FLAKINESS_TARGETS, flakinessSeeds, runFlakiness, writeFlakinessReport, type FlakinessOptions } from '../fixtures/proof/flakiness.ts';
+import { FLAKINESS_OUT, FLAKINESS_TARGETS, flakinessSeeds, runFlakiness, writeFlakinessReport, type FlakinessOptions } from '../fixtures/proof/flakiness.ts';
+import { renderSameTarget, runSameTarget, type SameTargetOptions } from '../fixtures/proof/long-lived.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
-function readOptions(): FlakinessOptions | undefined {
+type Options = { kind: 'seeds'; o: FlakinessOptions } | { kind: 'same-target'; o: SameTargetOptions };
+
+function readOptions(): Options | undefined {
   const { values } = parseArgs({
     options: {
+      'same-target': { type: 'boolean' },
+      preload: { type: 'string' },
+      'node-duration-ms': { type: 'string' },
+      'allow-overwrite': { type: 'boolean' },
       runs: { type: 'string' },
       parallel: { type: 'string' },
       'first-seed': { type: 'string' },
@@ -34,22 +48,49 @@ function readOptions(): FlakinessOptions | undefined {
     strict: true,
   });
   if (values.help) return undefined;
-  return {
+  if (values['same-target']) {
+    return {
+      kind: 'same-target',
+      o: {
+        runs: positiveInt(values.runs, '--runs', 30),
+        firstSeed: wholeNumber(values['first-seed'], '--first-seed', 1000),
+        preload: wholeNumber(values.preload, '--preload', 0),
+        nodeDurationMs: values['node-duration-ms'] === undefined ? undefined : wholeNumber(values['node-duration-ms'], '--node-duration-ms', 0),
+        workers: positiveInt(values.workers, '--workers', 2),
+        timeoutS: number(values.timeout, '--timeout', 300, { positive: true }),
+        allowOverwrite: !!values['allow-overwrite'],
+      },
+    };
+  }
+  return { kind: 'seeds', o: {
     runs: positiveInt(values.runs, '--runs', 20),
     parallel: positiveInt(values.parallel, '--parallel', 2),
     firstSeed: wholeNumber(values['first-seed'], '--first-seed', 1000),
     workers: positiveInt(values.workers, '--workers', 2),
     timeoutS: number(values.timeout, '--timeout', 300, { positive: true }),
     target: oneOf(values.target, '--target', FLAKINESS_TARGETS, 'harness'),
-  };
+  } };
+}
+
+async function sameTarget(o: SameTargetOptions): Promise<number> {
+  console.log(`flakiness: ${o.runs} conformance runs against one reference target (${o.preload} preloaded workflows${o.nodeDurationMs !== undefined ? `, ${o.nodeDurationMs} ms node steps` : ''})`);
+  const report = await runSameTarget(o);
+  const md = renderSameTarget(report);
+  mkdirSync(FLAKINESS_OUT, { recursive: true });
+  writeFileSync(join(FLAKINESS_OUT, 'same-target.json'), JSON.stringify(report, null, 2));
+  writeFileSync(join(FLAKINESS_OUT, 'same-target.md'), md + '\n');
+  console.log('\n' + md + '\n\nreports: reports/flakiness/same-target.md, reports/flakiness/same-target.json');
+  return report.ok ? 0 : 1;
 }
 
 async function main(): Promise<number> {
-  const o = readOptions();
-  if (!o) {
+  const options = readOptions();
+  if (!options) {
     console.log(USAGE);
     return 0;
   }
+  if (options.kind === 'same-target') return sameTarget(options.o);
+  const o = options.o;
   const seeds = flakinessSeeds(o.firstSeed, o.runs);
   console.log(`flakiness: ${o.runs} conformance runs, seeds ${seeds[0]}…${seeds[o.runs - 1]} (step 7919), ${Math.min(o.parallel, o.runs)} at a time, target: ${o.target}`);
   const report = await runFlakiness(o);
