@@ -173,7 +173,7 @@ for (const op of OPERATION_IDS) {
       });
     }
 
-    for (const status of [201, 302, 405, 418, 500, 502, 503]) {
+    for (const status of [302, 405, 418, 500, 502, 503]) {
       test(`an unlisted ${status} fails ${prefix}-HTTP-STATUS-LISTED`, () => {
         expect(ids(check(op, status, '{}'))).toEqual([`${prefix}-HTTP-STATUS-LISTED`]);
       });
@@ -194,6 +194,53 @@ for (const op of OPERATION_IDS) {
     });
   });
 }
+
+/**
+ * The status code is judged once, by the status clause; the body is judged whatever the status. A body of
+ * an unlisted 2xx is judged against the operation's 200 schema when it parses; a 200 that says
+ * `success: false` without data is judged as an envelope, not as a payload it does not carry.
+ */
+test.describe('bodies are judged whatever the status', () => {
+  const REFUSAL = { success: false, errCode: 'E1000', errMsg: 'not found', traceId: 't' };
+  const levels = (vs: Violation[]) => vs.map((v) => [v.requirementId, v.level]);
+  for (const op of OPERATION_IDS) {
+    const prefix = operationInfo(op).prefix;
+    const statusClause = `${prefix}-HTTP-STATUS-LISTED`;
+    /** [case, status, body, the failing clauses expected]. */
+    const cases: [string, number, unknown, string[]][] = [
+      ['a 201 with a good body', 201, VALID_200[op](), [statusClause]],
+      ['a 202 with a good body', 202, VALID_200[op](), [statusClause]],
+      ['a 204 without a body', 204, '', [statusClause]],
+      ['a 201 with a body that is not JSON', 201, 'Created', [statusClause]],
+      ['a 201 saying success: false without data', 201, { success: false, errMsg: 'refused' }, [statusClause]],
+      ['a 201 with an envelope fault', 201, { ...(VALID_200[op]() as object), traceId: {} }, [statusClause, `${prefix}-200-ENVELOPE`]],
+      ...OPERATION_MUTATIONS[op].map(([name, mutate, id]): [string, number, unknown, string[]] =>
+        [`a 201 with ${name}`, 201, mutate(structuredClone(VALID_200[op]())), [statusClause, id.replace('{op}', prefix)]]),
+    ];
+    for (const [name, status, body, expected] of cases) {
+      test(`${op}: ${name} fails ${expected.join(' and ')}`, () => {
+        expect(ids(check(op, status, body)).sort()).toEqual([...expected].sort());
+      });
+    }
+    test(`${op}: a 200 saying success: false without data is judged as an envelope, with no ${prefix}-200-DATA finding`, () => {
+      expect(levels(check(op, 200, REFUSAL))).toEqual([['ENVELOPE-SUCCESS-TRUE-ON-200', 'should']]);
+      expect(levels(check(op, 200, { ...REFUSAL, data: null }))).toEqual([['ENVELOPE-SUCCESS-TRUE-ON-200', 'should']]);
+      expect(ids(check(op, 200, { ...REFUSAL, errCode: 7 }))).toEqual([`${prefix}-200-ENVELOPE`]);
+    });
+  }
+  test('runWorkflow: a 201 with an execution status outside the enum fails EXEC-STATUS-ENUM too', () => {
+    const body = { success: true, data: { executionId: 'ex-1', status: 'running' } };
+    const vs = check('runWorkflow', 201, body);
+    expect(ids(vs)).toEqual(['RUN-HTTP-STATUS-LISTED', 'EXEC-STATUS-ENUM']);
+    expect(vs[1]).toMatchObject({ pointer: '/data/status', actual: '"running"' });
+  });
+  test('a 200 saying success: false with data still has its data judged', () => {
+    expect(ids(check('getExecutionStatus', 200, { success: false, data: { executionId: 'ex-1', status: 'done' } }))).toEqual(['EXEC-STATUS-ENUM']);
+  });
+  test('a refusal as generation\'s 400 body is still judged against that body (it is not an envelope)', () => {
+    expect(ids(check('generateWorkflow', 400, REFUSAL))).toEqual(['GENERATE-400-BODY']);
+  });
+});
 
 test.describe('generateWorkflow 400 body (§4.8)', () => {
   const valid = { statusCode: 400, message: 'query is required', error: 'Bad Request', modelResponse: '' };

@@ -26,6 +26,8 @@ export interface ResponseUnderCheck {
 interface Plan {
   op: OperationEntry;
   listed: ResponseEntry | undefined;
+  schema: string | null;
+  envelope: boolean;
   checks: readonly ResponseCheck[];
 }
 
@@ -35,7 +37,7 @@ for (const operation of OPERATION_IDS) PLANS[operation] = new Map();
 
 function planFor(operation: OperationId, status: number): Plan {
   const target = checkTarget(operation, status);
-  return { op: target.op, listed: target.listed, checks: CHECKS.filter((check) => check.appliesTo(target)) };
+  return { op: target.op, listed: target.listed, schema: target.schema, envelope: target.envelope, checks: CHECKS.filter((check) => check.appliesTo(target)) };
 }
 
 /**
@@ -56,7 +58,7 @@ export function checkResponse(r: ResponseUnderCheck): Violation[] {
     parseError = err instanceof Error ? err.message : String(err);
   }
   const ctx: CheckContext = {
-    operation: r.operation, op: plan.op, status: r.status, listed: plan.listed,
+    operation: r.operation, op: plan.op, status: r.status, listed: plan.listed, schema: plan.schema, envelope: plan.envelope,
     headers: r.headers, body: r.body, json, parseError,
   };
   // Indexed loops and push rather than for…of, concat or push(...spread): each costs microseconds per call under k6's runtime.

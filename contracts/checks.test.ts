@@ -3,8 +3,9 @@
  * skips the checks that do not apply, so a wrong `appliesTo` would drop findings silently).
  */
 import { test, expect } from '@playwright/test';
-import { CHECKS, checkTarget, type CheckContext } from './checks.ts';
+import { bodyKindOf, CHECKS, checkTarget, type CheckContext } from './checks.ts';
 import { OPERATION_IDS, OPERATIONS } from './generated/operations.ts';
+import { levelOf } from './requirements.ts';
 
 test('the checks are named, once each', () => {
   expect(CHECKS.map((c) => c.name)).toEqual(['status-listed', 'json-body-schema', 'json-content-type', 'error-body', 'envelope-semantics']);
@@ -18,13 +19,15 @@ const BODIES = [
   '{"success":false,"errCode":"E2005"}',
   '{"statusCode":"400","message":1}',
   '{"success":true,"data":{"executionId":1}}',
+  '{"success":true,"data":{"executionId":"e","status":"running"}}',
+  '{"success":false,"errCode":7,"data":null}',
+  '{"success":false,"data":{"status":"done","nodeExecutions":{}}}',
 ];
-const HEADERS: Record<string, string>[] = [{ 'content-type': 'application/json' }, { 'Content-Type': 'text/plain' }, {}];
 
-test('a check finds nothing in a response of an (operation, status) it does not apply to', () => {
-  let skipped = 0;
+/** Every (operation, status, body, headers) combination above, as the context a check sees. */
+function* contexts(): Generator<CheckContext> {
   for (const operation of OPERATION_IDS) {
-    for (const status of [...OPERATIONS[operation].statuses, 201, 418, 429, 500, 503]) {
+    for (const status of [...OPERATIONS[operation].statuses, 201, 204, 418, 429, 500, 503]) {
       for (const body of BODIES) {
         for (const headers of HEADERS) {
           let json: unknown;
@@ -34,15 +37,47 @@ test('a check finds nothing in a response of an (operation, status) it does not 
           } catch (err) {
             parseError = String(err);
           }
-          const ctx: CheckContext = { ...checkTarget(operation, status), headers, body, json, parseError };
-          for (const check of CHECKS) {
-            if (check.appliesTo(ctx)) continue;
-            skipped++;
-            expect(check.run(ctx), `${check.name} on ${operation} ${status} ${body}`).toEqual([]);
-          }
+          yield { ...checkTarget(operation, status), headers, body, json, parseError };
         }
       }
     }
   }
+}
+const HEADERS: Record<string, string>[] = [{ 'content-type': 'application/json' }, { 'Content-Type': 'text/plain' }, {}];
+
+test('a check finds nothing in a response of an (operation, status) it does not apply to', () => {
+  let skipped = 0;
+  for (const ctx of contexts()) {
+    for (const check of CHECKS) {
+      if (check.appliesTo(ctx)) continue;
+      skipped++;
+      expect(check.run(ctx), `${check.name} on ${ctx.operation} ${ctx.status} ${ctx.body}`).toEqual([]);
+    }
+  }
   expect(skipped).toBeGreaterThan(1000);
+});
+
+test('a check judges only what it covers for the kind of body it was given (so a clean response credits no more)', () => {
+  for (const ctx of contexts()) {
+    const body = bodyKindOf(ctx.json, ctx.parseError);
+    // A stack in an error body is found, but a clean error body is no evidence for the clause (covers.ts).
+    const foundNotCredited = ctx.listed && !ctx.listed.schema ? 'ENVELOPE-STACK-DEV-ONLY' : undefined;
+    for (const check of CHECKS) {
+      const covered = new Set(check.covers(ctx, body));
+      for (const f of check.run(ctx)) {
+        if (levelOf(f.requirementId) === 'observe' || f.requirementId === foundNotCredited) continue;
+        expect(covered.has(f.requirementId), `${check.name} on ${ctx.operation} ${ctx.status} (${body}) ${ctx.body}: ${f.requirementId}`).toBe(true);
+      }
+    }
+  }
+});
+
+test('the body kinds: not JSON, an envelope without its payload, anything else', () => {
+  expect(bodyKindOf(undefined, 'Unexpected token')).toBe('unparsed');
+  expect(bodyKindOf({ success: false }, undefined)).toBe('no-payload');
+  expect(bodyKindOf({ success: false, data: null }, undefined)).toBe('no-payload');
+  expect(bodyKindOf({ success: false, data: {} }, undefined)).toBe('payload');
+  expect(bodyKindOf({ success: true }, undefined)).toBe('payload');
+  expect(bodyKindOf([], undefined)).toBe('payload');
+  expect(bodyKindOf(null, undefined)).toBe('payload');
 });

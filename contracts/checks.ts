@@ -33,12 +33,42 @@ export interface CheckTarget {
   status: number;
   /** The table's entry for this status; undefined when the status is not listed for the operation. */
   listed: ResponseEntry | undefined;
+  /**
+   * The schema the body is judged against, or null: the listed status's own, or, for an unlisted 2xx,
+   * the operation's 200 schema. The status code is judged once, by the status clause; what a 201 or a
+   * 202 says in its body is judged like any success, so a wrong value inside it is not lost.
+   */
+  schema: string | null;
+  /** `schema` is the operation's 200 envelope (a success), not a body of its own such as generation's 400. */
+  envelope: boolean;
 }
 
 /** The target of (operation, status), from the generated table. */
 export function checkTarget(operation: OperationId, status: number): CheckTarget {
   const op = OPERATIONS[operation];
-  return { operation, op, status, listed: op.responses[String(status)] };
+  const listed = op.responses[String(status)];
+  const successSchema = op.responses['200']?.schema ?? null;
+  const unlistedSuccess = !listed && status >= 200 && status < 300;
+  const schema = listed ? listed.schema : unlistedSuccess ? successSchema : null;
+  return { operation, op, status, listed, schema, envelope: schema !== null && schema === successSchema };
+}
+
+/**
+ * What a response's body lets the checks judge:
+ * - `payload`    JSON, judged in full;
+ * - `no-payload` a JSON object saying `success: false` without `data` (a refusal answered as a success):
+ *                its envelope is judged, the payload it does not carry is not (the status clause, or the
+ *                clause of the refusal, says what is wrong with it — not every clause about data);
+ * - `unparsed`   not JSON, or empty: only what needs no body.
+ */
+export type BodyKind = 'payload' | 'no-payload' | 'unparsed';
+
+export function bodyKindOf(json: unknown, parseError: string | undefined): BodyKind {
+  if (parseError !== undefined) return 'unparsed';
+  if (!json || typeof json !== 'object') return 'payload';
+  const env = json as { success?: unknown; data?: unknown };
+  // A JSON null is read as absent, as the abort schema reads it.
+  return env.success === false && (env.data === undefined || env.data === null) ? 'no-payload' : 'payload';
 }
 
 /** One response under check. The body is parsed once, before any check runs. */
@@ -60,8 +90,8 @@ export interface ResponseCheck {
    * response is not handed to checks that would find nothing: under k6 each such call costs about 0.5 µs.
    */
   appliesTo(target: CheckTarget): boolean;
-  /** Clause IDs this check can judge for (operation, status): used to credit passes. */
-  covers(target: CheckTarget): string[];
+  /** Clause IDs this check judges for (operation, status) in a body of that kind: used to credit passes. */
+  covers(target: CheckTarget, body: BodyKind): string[];
   /** The findings on one response; nothing where the check does not apply. */
   run(ctx: CheckContext): Findings;
 }
@@ -169,12 +199,22 @@ function bodyClause(target: CheckTarget, schema: string): string {
   return target.status !== 200 && typeof rootClause === 'string' ? rootClause : `${target.op.prefix}-200-ENVELOPE`;
 }
 
-/** The body's schema faults; the clause of the whole body is looked up only once there is a fault. */
+/** A fault about the payload an envelope without data does not carry: `data` required, or a null `data`. */
+function aboutAbsentPayload(e: AjvError): boolean {
+  return e.instancePath === '/data' || (e.instancePath === '' && e.keyword === 'required' && e.params.missingProperty === 'data');
+}
+
+/**
+ * The body's schema faults; the clause of the whole body is looked up only once there is a fault. An
+ * envelope without a payload (`no-payload`) is judged as an envelope: faults about its absent data are
+ * left out. Decided after validation fails, so a conforming body costs nothing more.
+ */
 function schemaViolations(schema: string, value: unknown, target: CheckTarget): Findings {
   const validate = VALIDATORS[schema];
   if (!validate) throw new Error(`no generated validator for schema ${schema}`);
   if (validate(value)) return NONE;
-  const errors = (validate.errors ?? []) as AjvError[];
+  let errors = (validate.errors ?? []) as AjvError[];
+  if (target.envelope && bodyKindOf(value, undefined) === 'no-payload') errors = errors.filter((e) => !aboutAbsentPayload(e));
   const prefix = target.op.prefix;
   const fallback = bodyClause(target, schema);
   return errors.map((e) => {
@@ -220,22 +260,33 @@ const statusListed: ResponseCheck = {
   },
 };
 
-/** A status listed with a schema: the body is JSON and matches it, each fault tied to the subschema's x-requirement. */
+/** Every clause a schema can name for this operation, its whole-body clause included. */
+function schemaClauses(root: unknown, t: CheckTarget, schema: string): string[] {
+  const out = new Set<string>();
+  requirementsInSchema(root, t.op.prefix, out, new Set());
+  out.add(bodyClause(t, schema));
+  return [...out];
+}
+
+/**
+ * A body with a schema (see CheckTarget.schema) matches it, each fault tied to the subschema's
+ * x-requirement. A listed status promises JSON, so a body that does not parse breaks the body's clause;
+ * the body of an unlisted 2xx is judged only when it parses (its status clause already failed).
+ */
 const jsonBodySchema: ResponseCheck = {
   name: 'json-body-schema',
-  appliesTo: (t) => !!t.listed?.schema,
-  covers(t) {
-    const schema = t.listed?.schema;
+  appliesTo: (t) => !!t.schema,
+  covers(t, body) {
+    const schema = t.schema;
     if (!schema) return [];
-    const out = new Set<string>();
-    requirementsInSchema(DEFS[schema], t.op.prefix, out, new Set());
-    out.add(bodyClause(t, schema));
-    return [...out];
+    if (body === 'unparsed') return t.listed ? [bodyClause(t, schema)] : [];
+    return schemaClauses(body === 'no-payload' && t.envelope ? DEFS.Envelope : DEFS[schema], t, schema);
   },
   run(ctx) {
-    const schema = ctx.listed?.schema;
+    const schema = ctx.schema;
     if (!schema) return NONE;
     if (ctx.parseError !== undefined) {
+      if (!ctx.listed) return NONE;
       return [finding(bodyClause(ctx, schema), '', 'a JSON body', excerpt(ctx.body), `body is not JSON: ${ctx.parseError}`)];
     }
     return schemaViolations(schema, ctx.json, ctx);
@@ -248,10 +299,10 @@ const JSON_MEDIA_TYPE = /[/+]json\b/i;
 /** A JSON body (one the schema check could read) comes with a JSON media type. */
 const jsonContentType: ResponseCheck = {
   name: 'json-content-type',
-  appliesTo: (t) => !!t.listed?.schema,
-  covers: (t) => (t.listed?.schema ? ['JSON-CONTENT-TYPE'] : []),
+  appliesTo: (t) => !!t.schema,
+  covers: (t, body) => (t.schema && body !== 'unparsed' ? ['JSON-CONTENT-TYPE'] : []),
   run(ctx) {
-    if (!ctx.listed?.schema || ctx.parseError !== undefined) return NONE;
+    if (!ctx.schema || ctx.parseError !== undefined) return NONE;
     const type = header(ctx.headers, 'content-type');
     if (type && JSON_MEDIA_TYPE.test(type)) return NONE;
     return [finding('JSON-CONTENT-TYPE', '#header/content-type', 'application/json', type ?? '(absent)', 'JSON body without a JSON content type')];
@@ -265,7 +316,11 @@ const jsonContentType: ResponseCheck = {
 const errorBody: ResponseCheck = {
   name: 'error-body',
   appliesTo: (t) => !!t.listed && !t.listed.schema,
-  covers: (t) => (t.listed && !t.listed.schema ? ['ERROR-BODY-SHAPE', 'ERROR-CODE-STATUS-CONSISTENT'] : []),
+  covers(t, body) {
+    if (!t.listed || t.listed.schema) return [];
+    // Without a JSON body there is no errCode to hold against the status.
+    return body === 'unparsed' ? ['ERROR-BODY-SHAPE'] : ['ERROR-BODY-SHAPE', 'ERROR-CODE-STATUS-CONSISTENT'];
+  },
   run(ctx) {
     if (!ctx.listed || ctx.listed.schema) return NONE;
     const type = header(ctx.headers, 'content-type') ?? '(no content type)';
@@ -289,7 +344,7 @@ const envelopeSemantics: ResponseCheck = {
   name: 'envelope-semantics',
   // A listed status with a schema other than 200 (generation's 400) has a body of its own, not the envelope.
   appliesTo: (t) => !!t.listed && (!t.listed.schema || t.status === 200),
-  covers: (t) => (t.listed?.schema && t.status === 200 ? ['ENVELOPE-SUCCESS-TRUE-ON-200', 'ENVELOPE-STACK-DEV-ONLY'] : []),
+  covers: (t, body) => (t.listed?.schema && t.status === 200 && body !== 'unparsed' ? ['ENVELOPE-SUCCESS-TRUE-ON-200', 'ENVELOPE-STACK-DEV-ONLY'] : []),
   run(ctx) {
     const listed = ctx.listed;
     if (!listed || ctx.parseError !== undefined) return NONE;

@@ -3569,7 +3569,17 @@ function requirement(id) {
 // contracts/checks.ts
 function checkTarget(operation, status) {
   const op = OPERATIONS[operation];
-  return { operation, op, status, listed: op.responses[String(status)] };
+  const listed2 = op.responses[String(status)];
+  const successSchema = op.responses["200"]?.schema ?? null;
+  const unlistedSuccess = !listed2 && status >= 200 && status < 300;
+  const schema = listed2 ? listed2.schema : unlistedSuccess ? successSchema : null;
+  return { operation, op, status, listed: listed2, schema, envelope: schema !== null && schema === successSchema };
+}
+function bodyKindOf(json, parseError) {
+  if (parseError !== void 0) return "unparsed";
+  if (!json || typeof json !== "object") return "payload";
+  const env = json;
+  return env.success === false && (env.data === void 0 || env.data === null) ? "no-payload" : "payload";
 }
 var NONE = Object.freeze([]);
 var VALIDATORS = validators_exports;
@@ -3638,11 +3648,15 @@ function bodyClause(target, schema) {
   const rootClause = DEFS[schema]?.["x-requirement"];
   return target.status !== 200 && typeof rootClause === "string" ? rootClause : `${target.op.prefix}-200-ENVELOPE`;
 }
+function aboutAbsentPayload(e) {
+  return e.instancePath === "/data" || e.instancePath === "" && e.keyword === "required" && e.params.missingProperty === "data";
+}
 function schemaViolations(schema, value, target) {
   const validate = VALIDATORS[schema];
   if (!validate) throw new Error(`no generated validator for schema ${schema}`);
   if (validate(value)) return NONE;
-  const errors = validate.errors ?? [];
+  let errors = validate.errors ?? [];
+  if (target.envelope && bodyKindOf(value, void 0) === "no-payload") errors = errors.filter((e) => !aboutAbsentPayload(e));
   const prefix = target.op.prefix;
   const fallback = bodyClause(target, schema);
   return errors.map((e) => {
@@ -3688,21 +3702,26 @@ var statusListed = {
     )];
   }
 };
+function schemaClauses(root, t, schema) {
+  const out = /* @__PURE__ */ new Set();
+  requirementsInSchema(root, t.op.prefix, out, /* @__PURE__ */ new Set());
+  out.add(bodyClause(t, schema));
+  return [...out];
+}
 var jsonBodySchema = {
   name: "json-body-schema",
-  appliesTo: (t) => !!t.listed?.schema,
-  covers(t) {
-    const schema = t.listed?.schema;
+  appliesTo: (t) => !!t.schema,
+  covers(t, body) {
+    const schema = t.schema;
     if (!schema) return [];
-    const out = /* @__PURE__ */ new Set();
-    requirementsInSchema(DEFS[schema], t.op.prefix, out, /* @__PURE__ */ new Set());
-    out.add(bodyClause(t, schema));
-    return [...out];
+    if (body === "unparsed") return t.listed ? [bodyClause(t, schema)] : [];
+    return schemaClauses(body === "no-payload" && t.envelope ? DEFS.Envelope : DEFS[schema], t, schema);
   },
   run(ctx) {
-    const schema = ctx.listed?.schema;
+    const schema = ctx.schema;
     if (!schema) return NONE;
     if (ctx.parseError !== void 0) {
+      if (!ctx.listed) return NONE;
       return [finding(bodyClause(ctx, schema), "", "a JSON body", excerpt(ctx.body), `body is not JSON: ${ctx.parseError}`)];
     }
     return schemaViolations(schema, ctx.json, ctx);
@@ -3711,10 +3730,10 @@ var jsonBodySchema = {
 var JSON_MEDIA_TYPE = /[/+]json\b/i;
 var jsonContentType = {
   name: "json-content-type",
-  appliesTo: (t) => !!t.listed?.schema,
-  covers: (t) => t.listed?.schema ? ["JSON-CONTENT-TYPE"] : [],
+  appliesTo: (t) => !!t.schema,
+  covers: (t, body) => t.schema && body !== "unparsed" ? ["JSON-CONTENT-TYPE"] : [],
   run(ctx) {
-    if (!ctx.listed?.schema || ctx.parseError !== void 0) return NONE;
+    if (!ctx.schema || ctx.parseError !== void 0) return NONE;
     const type = header(ctx.headers, "content-type");
     if (type && JSON_MEDIA_TYPE.test(type)) return NONE;
     return [finding("JSON-CONTENT-TYPE", "#header/content-type", "application/json", type ?? "(absent)", "JSON body without a JSON content type")];
@@ -3723,7 +3742,10 @@ var jsonContentType = {
 var errorBody = {
   name: "error-body",
   appliesTo: (t) => !!t.listed && !t.listed.schema,
-  covers: (t) => t.listed && !t.listed.schema ? ["ERROR-BODY-SHAPE", "ERROR-CODE-STATUS-CONSISTENT"] : [],
+  covers(t, body) {
+    if (!t.listed || t.listed.schema) return [];
+    return body === "unparsed" ? ["ERROR-BODY-SHAPE"] : ["ERROR-BODY-SHAPE", "ERROR-CODE-STATUS-CONSISTENT"];
+  },
   run(ctx) {
     if (!ctx.listed || ctx.listed.schema) return NONE;
     const type = header(ctx.headers, "content-type") ?? "(no content type)";
@@ -3745,7 +3767,7 @@ var envelopeSemantics = {
   name: "envelope-semantics",
   // A listed status with a schema other than 200 (generation's 400) has a body of its own, not the envelope.
   appliesTo: (t) => !!t.listed && (!t.listed.schema || t.status === 200),
-  covers: (t) => t.listed?.schema && t.status === 200 ? ["ENVELOPE-SUCCESS-TRUE-ON-200", "ENVELOPE-STACK-DEV-ONLY"] : [],
+  covers: (t, body) => t.listed?.schema && t.status === 200 && body !== "unparsed" ? ["ENVELOPE-SUCCESS-TRUE-ON-200", "ENVELOPE-STACK-DEV-ONLY"] : [],
   run(ctx) {
     const listed2 = ctx.listed;
     if (!listed2 || ctx.parseError !== void 0) return NONE;
@@ -3769,7 +3791,7 @@ var PLANS = /* @__PURE__ */ Object.create(null);
 for (const operation of OPERATION_IDS) PLANS[operation] = /* @__PURE__ */ new Map();
 function planFor(operation, status) {
   const target = checkTarget(operation, status);
-  return { op: target.op, listed: target.listed, checks: CHECKS.filter((check) => check.appliesTo(target)) };
+  return { op: target.op, listed: target.listed, schema: target.schema, envelope: target.envelope, checks: CHECKS.filter((check) => check.appliesTo(target)) };
 }
 function checkResponse(r) {
   const plans = PLANS[r.operation];
@@ -3788,6 +3810,8 @@ function checkResponse(r) {
     op: plan.op,
     status: r.status,
     listed: plan.listed,
+    schema: plan.schema,
+    envelope: plan.envelope,
     headers: r.headers,
     body: r.body,
     json,

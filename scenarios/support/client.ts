@@ -14,12 +14,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { checkResponse, operationFor, type OperationId, type Violation } from '../../contracts/check.ts';
+import { checkResponse, operationFor, operationInfo, type OperationId, type Violation } from '../../contracts/check.ts';
 import type { EvidenceWriter, ExchangeRecord, TestRef } from '../verdict/evidence.ts';
 import { redactHeaders, redactSecrets } from '../../fixtures/environment/redact.ts';
 import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../verdict/reproducer.ts';
 import type { FileSpec } from '../../fixtures/data/files.ts';
-import { clausesCheckedFor } from '../../contracts/coverage.ts';
+import { bodyKindOf, clausesCheckedFor } from '../../contracts/coverage.ts';
 import { levelOf } from '../../contracts/requirements.ts';
 import type { RunConfig } from '../../fixtures/environment/config.ts';
 import type { Verdict } from '../verdict/verdict.ts';
@@ -55,6 +55,12 @@ export interface RequestSpec {
   label?: string;
   /** Return transport faults as an exchange instead of throwing. */
   allowFault?: boolean;
+  /**
+   * Judge a transport fault of the target (reset, malformed answer, body cut short) as a failure of the
+   * operation's status clause; default true. The reachability probe turns it off: a target that answers
+   * nothing at all is unreachable, and the run says so instead of judging.
+   */
+  judgeFaults?: boolean;
   /**
    * The request probes a point the specification leaves open (e.g. page=0, an unknown `order`): an
    * unlisted status in its answer is recorded under this observe clause instead of failing the
@@ -97,8 +103,12 @@ export function seg(id: string): string {
 const EXCERPT = 2000;
 let sequence = 0;
 
-/** Clauses a response can be judged on without a parsable body. */
-const EVALUATED_WITHOUT_BODY = /-HTTP-STATUS-LISTED$|^JSON-CONTENT-TYPE$/;
+/**
+ * Faults that are the target's answer going wrong, judged as a deviation from its status line. The others
+ * are limits of the harness (our deadline, our body-size cap) or no answer at all (refused, DNS): they
+ * stop the test, and its clauses are "not run" with the reason.
+ */
+const TARGET_FAULTS: ReadonlySet<string> = new Set(['connection-reset', 'protocol-error', 'incomplete-body']);
 
 /** Bounds of waiting out a 429: at most this many attempts, each wait at most MAX_RETRY_WAIT_MS. */
 const RATE_LIMIT_ATTEMPTS = 3;
@@ -125,6 +135,13 @@ function classifyFault(err: unknown, timeoutMs: number): { kind: string; message
   if (code.startsWith('HPE_') || code === 'UND_ERR_INVALID_ARG') return { kind: 'protocol-error', message: `malformed HTTP response (${code}: ${detail})` };
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout', message: detail };
   return { kind: 'network-error', message: `${code ? code + ': ' : ''}${detail}` };
+}
+
+/** A transport error met while reading the body: the answer began and then broke off (or our deadline hit). */
+function classifyBodyFault(err: unknown, timeoutMs: number, status: number): { kind: string; message: string } {
+  const fault = classifyFault(err, timeoutMs);
+  if (fault.kind !== 'connection-reset' && fault.kind !== 'network-error') return fault;
+  return { kind: 'incomplete-body', message: `the ${status} response ended before its body was complete (${fault.message})` };
 }
 
 async function readCapped(res: Response, maxBytes: number): Promise<{ bytes: Uint8Array; total: number; truncated: boolean }> {
@@ -227,13 +244,14 @@ export class ApiClient {
       const waitMs = retryAfterMs(exchange.headers['retry-after']);
       if (waitMs === undefined || performance.now() - first + waitMs >= timeoutMs) break;
       this.writer.write(exchange.record);
-      this.judge(exchange, false);
+      this.judge(exchange, false, spec.openPoint);
       this.verdict.observe('LIMIT-RATE', `${exchange.operation ?? spec.method} answered 429`, `Retry-After ${exchange.headers['retry-after'] ?? '(none)'}; retried after ${waitMs} ms`, exchange.record.id);
       await new Promise((r) => setTimeout(r, waitMs));
       exchange = await this.attempt(request);
     }
     this.writer.write(exchange.record);
-    this.judge(exchange, true);
+    this.judge(exchange, true, spec.openPoint);
+    if (spec.judgeFaults !== false) this.judgeFault(exchange);
 
     if (exchange.fault && !spec.allowFault) {
       throw new TransportFault(exchange.fault.kind, `${spec.method} ${spec.path}: ${exchange.fault.message}\nreproduce: ${exchange.record.curl}`, exchange);
@@ -248,8 +266,9 @@ export class ApiClient {
     const started = performance.now();
     const exchange: Exchange = { record: undefined as unknown as ExchangeRecord, headers: {}, text: '', operation: mapped?.operation, violations: [] };
     let response: ExchangeRecord['response'];
+    let res: Response | undefined;
     try {
-      const res = await fetch(url, { method: spec.method, headers: r.sendHeaders, body: r.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      res = await fetch(url, { method: spec.method, headers: r.sendHeaders, body: r.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
       const read = await readCapped(res, this.config.maxBodyBytes);
       exchange.status = res.status;
       res.headers.forEach((value, name) => (exchange.headers[name] = value));
@@ -257,7 +276,8 @@ export class ApiClient {
       response = { status: res.status, headers: redactHeaders(exchange.headers), bodyExcerpt: redactSecrets(excerpt(exchange.text)), bodyBytes: read.total, truncated: read.truncated };
       if (read.truncated) exchange.fault = { kind: 'body-too-large', message: `response body exceeds ${this.config.maxBodyBytes} bytes (WFCHECK_MAX_BODY_BYTES); reading stopped` };
     } catch (err) {
-      exchange.fault = classifyFault(err, timeoutMs);
+      // Once the status line is in, a break is the body ending early, not a connection never made.
+      exchange.fault = res ? classifyBodyFault(err, timeoutMs, res.status) : classifyFault(err, timeoutMs);
     }
     const durationMs = Math.round(performance.now() - started);
 
@@ -292,24 +312,45 @@ export class ApiClient {
   }
 
   /**
-   * Turns contract findings into verdicts; clean responses credit the clauses they were checked against.
-   * A body that did not parse was checked for nothing but its status line and content type, so only
-   * those clauses can be credited. A rate-limited answer that was retried credits nothing.
+   * Turns contract findings into verdicts; clean responses credit the clauses they were checked against,
+   * given the kind of body they carried (one that did not parse is evidence for nothing that needs a
+   * body). A rate-limited answer that was retried credits nothing. In the answer to a probe of an open
+   * point, an unlisted status is that point's observation, not a failure of the status clause.
    */
-  private judge(ex: Exchange, credit: boolean): void {
+  private judge(ex: Exchange, credit: boolean, openPoint: string | undefined): void {
     if (!ex.operation || ex.status === undefined || ex.fault) return;
     const failed = new Set<string>();
     for (const v of ex.violations) {
       failed.add(v.requirementId);
+      if (openPoint && v.requirementId.endsWith('-HTTP-STATUS-LISTED')) {
+        this.verdict.observe(openPoint, `${ex.operation} status`, ex.status, ex.record.id);
+        continue;
+      }
       this.verdict.contract(v.requirementId, v.level, false, { message: v.message, expected: v.expected, actual: v.actual, exchangeId: ex.record.id }, `${ex.operation} ${ex.status}`);
     }
     if (!credit) return;
-    for (const id of clausesCheckedFor(ex.operation, ex.status)) {
+    const body = bodyKindOf(ex.json, ex.parsed ? undefined : 'not JSON');
+    for (const id of clausesCheckedFor(ex.operation, ex.status, body)) {
       if (failed.has(id) || this.credited.has(id)) continue;
-      if (!ex.parsed && !EVALUATED_WITHOUT_BODY.test(id)) continue;
       this.credited.add(id);
       this.verdict.contract(id, levelOf(id) ?? 'must', true, { message: `${ex.operation} ${ex.status} response conforms`, exchangeId: ex.record.id });
     }
+  }
+
+  /**
+   * A transport fault of the target's own making (reset, malformed answer, body cut short) is its
+   * deviation: no listed status came back. Recorded as an explicit failure of the operation's status
+   * clause with the exchange as evidence; the harness's own limits are not judged here.
+   */
+  private judgeFault(ex: Exchange): void {
+    if (!ex.operation || !ex.fault || !TARGET_FAULTS.has(ex.fault.kind)) return;
+    const { prefix, listedStatuses } = operationInfo(ex.operation);
+    this.verdict.check(`${prefix}-HTTP-STATUS-LISTED`, false, {
+      message: `${ex.operation} got no listed status: ${ex.fault.kind}`,
+      expected: `one of ${listedStatuses.join(', ')}`,
+      actual: `${ex.fault.kind}: ${ex.fault.message}`,
+      exchangeId: ex.record.id,
+    }, 'must', 'contract');
   }
 
   private saveBody(text: string): string {

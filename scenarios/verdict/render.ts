@@ -3,15 +3,27 @@
  * pull requests) and a self-contained HTML page. Both are built from the same
  * report object; neither adds information the JSON does not have.
  */
-import type { ConformanceReport, EvidenceItem, RequirementResult, VerdictValue } from './report.ts';
+import { inSeverityOrder, type ConformanceReport, type EvidenceItem, type RequirementResult, type Severity, type VerdictValue } from './report.ts';
 import { redactSecrets } from '../../fixtures/environment/redact.ts';
+import type { ConformanceHistory } from '../../fixtures/history/conformance.ts';
+import { historyHtml, historyMarkdown } from './history-view.ts';
 
-const ICON: Record<VerdictValue, string> = { pass: '✅ pass', fail: '❌ FAIL', warn: '⚠️ warn', waived: '🟡 waived', observed: '👁 observed', 'not-run': '⏸ not run' };
+const ICON: Record<VerdictValue, string> = { pass: '✅ pass', fail: '❌ FAIL', warn: '⚠️ warn', waived: '🟡 waived', blocked: '⛔ blocked', observed: '👁 observed', 'not-run': '⏸ not run' };
 
+const SEVERITY_LABEL: Record<Severity, string> = { security: 'security', 'server-error': 'server error', deviation: 'contract / status deviation' };
+
+/** Root failures and the clauses they blocked are counted apart: one deviation is one failure. */
 export function headline(r: ConformanceReport): string {
-  if (r.exitCode === 1) return `FAIL — ${r.summary.newFailures} unwaived failing requirement(s)${r.meta.incomplete ? `; run incomplete: ${r.meta.incomplete}` : ''}`;
+  const blocked = r.summary.byVerdict.blocked ?? 0;
+  const blockedText = blocked ? `, ${blocked} clause(s) blocked by them` : '';
+  if (r.exitCode === 1) return `FAIL — ${r.summary.newFailures} unwaived failure(s) (root causes)${blockedText}${r.meta.incomplete ? `; run incomplete: ${r.meta.incomplete}` : ''}`;
   if (r.exitCode === 2) return `INCOMPLETE — ${r.meta.incomplete}`;
-  return 'PASS — no unwaived failure';
+  return `PASS — no unwaived failure${blocked ? `; ${blocked} clause(s) blocked by waived failures` : ''}`;
+}
+
+/** Anchor of a requirement's entry, so a blocked clause links to what blocked it. */
+function anchor(id: string): string {
+  return `req-${id}`;
 }
 
 function seconds(ms?: number): string {
@@ -34,9 +46,10 @@ function mdEvidence(e: EvidenceItem, i: number): string {
   return lines.join('\n');
 }
 
-/** The note of a requirement's row: why it did not run, its waiver, or the values observed. */
+/** The note of a requirement's row: why it did not run, what blocked it, its waiver, or the values observed. */
 function noteOf(x: RequirementResult): string {
   if (x.verdict === 'not-run') return x.notRunReasons.join('; ');
+  if (x.verdict === 'blocked') return `blocked by ${x.blockedBy.join(', ')}`;
   if (x.waiver) return `waived: ${x.waiver.reason}`;
   return x.observations.map((o) => `${o.key}: ${o.values.map((v) => v.value).join(', ')}`).join('; ');
 }
@@ -47,7 +60,8 @@ function coverageStatuses(r: ConformanceReport): string[] {
 }
 
 function mdRequirementDetail(r: RequirementResult): string {
-  const out = [`### ${r.id} — ${ICON[r.verdict]} (${r.level}, §${r.section})`, '', r.text];
+  const group = r.severity ? ` — ${SEVERITY_LABEL[r.severity]}` : '';
+  const out = [`<a id="${anchor(r.id)}"></a>`, '', `### ${r.id} — ${ICON[r.verdict]} (${r.level}, §${r.section})${group}`, '', r.text];
   if (r.why) out.push('', `Why: ${r.why}`);
   if (r.waiver) out.push('', `Waiver: ${r.waiver.reason}${r.waiver.expires ? ` (expires ${r.waiver.expires})` : ''}`);
   out.push('', `${r.failureCount} failing check(s), ${r.passes} passing.`, '');
@@ -55,28 +69,35 @@ function mdRequirementDetail(r: RequirementResult): string {
   return out.join('\n');
 }
 
-export function renderMarkdown(r: ConformanceReport): string {
+export function renderMarkdown(r: ConformanceReport, history?: ConformanceHistory): string {
   const s = r.summary;
   const m = r.meta;
   const out: string[] = [];
   out.push(`# wfcheck conformance report`, '', `**${headline(r)}**`, '');
+  out.push(...historyMarkdown(history));
   out.push(
     `- Target: ${m.baseUrl} (${m.targetKind}${m.targetHow ? `, ${m.targetHow}` : ''})`,
     `- Seed: ${m.seed} — replay with \`npm run conformance -- --seed ${m.seed}\``,
     `- Started: ${m.startedAt}; wall time ${seconds(m.wallTimeMs)}${m.bootMs !== undefined ? ` (target boot ${seconds(m.bootMs)})` : ''}`,
     `- Strict (warnings fail): ${m.strict ? 'yes' : 'no'}`,
     `- Requirements exercised: ${s.exercised} of ${s.catalogue} in the catalogue`,
-    `- Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished; ${s.exchanges} HTTP exchanges, ${s.faults} transport faults`,
+    `- Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}; ${s.exchanges} HTTP exchanges, ${s.faults} transport faults`,
     '',
   );
   out.push('| verdict | requirements |', '|---|---|');
   for (const [v, n] of Object.entries(s.byVerdict)) out.push(`| ${ICON[v as VerdictValue]} | ${n} |`);
   out.push('');
 
-  const fails = r.requirements.filter((x) => x.verdict === 'fail');
-  out.push(`## New failures (${fails.length})`, '');
+  const fails = inSeverityOrder(r.requirements.filter((x) => x.verdict === 'fail'));
+  out.push(`## New failures (${fails.length})`, '', 'Root causes, most severe first: security, then server errors (a 5xx or a transport fault), then contract and status deviations.', '');
   if (fails.length === 0) out.push('None.', '');
   for (const x of fails) out.push(mdRequirementDetail(x), '');
+  const blocked = r.requirements.filter((x) => x.verdict === 'blocked');
+  if (blocked.length) {
+    out.push(`## Blocked (${blocked.length})`, '', 'Clauses a test could not judge because an earlier step failed; each links to its cause.', '');
+    for (const x of blocked) out.push(`- ${x.id} — blocked by ${x.blockedBy.map((id) => `[${id}](#${anchor(id)})`).join(', ')}`);
+    out.push('');
+  }
   if (r.waivers.newFailures.some((id) => !fails.find((f) => f.id === id))) {
     out.push(`Failures against IDs missing from the catalogue: ${r.waivers.newFailures.filter((id) => !fails.find((f) => f.id === id)).join(', ')}`, '');
   }
@@ -89,7 +110,7 @@ export function renderMarkdown(r: ConformanceReport): string {
   if (r.waivers.problems.length) out.push(`- Problems in the waiver file: ${r.waivers.problems.join('; ')}`);
   out.push('');
 
-  const warns = r.requirements.filter((x) => x.verdict === 'warn');
+  const warns = inSeverityOrder(r.requirements.filter((x) => x.verdict === 'warn'));
   out.push(`## Warnings (${warns.length})`, '', 'Clauses that follow from the specification without being stated; promote with `--strict`.', '');
   for (const x of warns) out.push(mdRequirementDetail(x), '');
 
@@ -139,14 +160,16 @@ function htmlEvidence(e: EvidenceItem): string {
 ${e.request ? `<details><summary>request / response / reproducer</summary><pre>${esc(e.request)}</pre><pre>${esc(e.response ?? '')}</pre><pre class="curl">${esc(e.curl ?? '')}</pre></details>` : ''}</li>`;
 }
 
-export function renderHtml(r: ConformanceReport): string {
+export function renderHtml(r: ConformanceReport, history?: ConformanceHistory): string {
   const s = r.summary;
   const m = r.meta;
   const rows = r.requirements
     .map((x) => {
-      const note = noteOf(x);
+      const note = x.verdict === 'blocked' ? '' : noteOf(x);
       const detail = x.failures.length ? `<ul class="ev">${x.failures.map(htmlEvidence).join('')}</ul>` : '';
-      return `<tr class="v-${x.verdict}" data-verdict="${x.verdict}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td class="verdict">${ICON[x.verdict]}</td><td>${x.passes} / ${x.failureCount}</td><td>${esc(x.text)}${x.why ? `<div class="dim">why: ${esc(x.why)}</div>` : ''}${note ? `<div class="note">${esc(note.slice(0, 400))}</div>` : ''}${detail}</td></tr>`;
+      const cause = x.verdict === 'blocked' ? `<div class="note">blocked by ${x.blockedBy.map((id) => `<a href="#${anchor(id)}"><code>${esc(id)}</code></a>`).join(', ')}</div>` : '';
+      const group = x.severity && (x.verdict === 'fail' || x.verdict === 'warn') ? `<div class="tag">${SEVERITY_LABEL[x.severity]}</div>` : '';
+      return `<tr id="${anchor(x.id)}" class="v-${x.verdict}" data-verdict="${x.verdict}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td class="verdict">${ICON[x.verdict]}${group}</td><td>${x.passes} / ${x.failureCount}</td><td>${esc(x.text)}${x.why ? `<div class="dim">why: ${esc(x.why)}</div>` : ''}${note ? `<div class="note">${esc(note.slice(0, 400))}</div>` : ''}${cause}${detail}</td></tr>`;
     })
     .join('\n');
   const statuses = coverageStatuses(r);
@@ -165,7 +188,7 @@ h1{margin-bottom:.2rem} .headline{font-size:1.3rem;font-weight:600;padding:.5rem
 .exit-0{background:#e3f7e3}.exit-1{background:#fde2e2}.exit-2{background:#fff3cd}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem} td,th{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
 th{background:#f4f4f4} .dim{color:#777;font-size:.9em} .note{color:#555;font-size:.9em;margin-top:.2rem}
-.v-fail td.verdict{background:#fde2e2}.v-warn td.verdict{background:#fff3cd}.v-pass td.verdict{background:#e3f7e3}.v-waived td.verdict{background:#fdf6d8}.v-not-run td.verdict{background:#eee}.v-observed td.verdict{background:#e6f0ff}
+.v-fail td.verdict{background:#fde2e2}.v-warn td.verdict{background:#fff3cd}.v-pass td.verdict{background:#e3f7e3}.v-waived td.verdict{background:#fdf6d8}.v-not-run td.verdict{background:#eee}.v-blocked td.verdict{background:#efe6f8}.v-observed td.verdict{background:#e6f0ff}
 td.seen{background:#e3f7e3} td.unseen{background:#fff3cd}
 pre{background:#f7f7f7;padding:.5rem;overflow:auto;max-height:20rem;white-space:pre-wrap} pre.curl{background:#eef}
 .tag{font-size:.8em;background:#eee;padding:0 .3rem;border-radius:3px} ul.ev{margin:.3rem 0}
@@ -173,12 +196,13 @@ pre{background:#f7f7f7;padding:.5rem;overflow:auto;max-height:20rem;white-space:
 </style></head><body>
 <h1>wfcheck conformance report</h1>
 <p class="headline exit-${r.exitCode}">${esc(headline(r))}</p>
+${historyHtml(history)}
 <ul>
 <li>Target: <code>${esc(m.baseUrl)}</code> (${m.targetKind}${m.targetHow ? `, ${esc(m.targetHow)}` : ''})</li>
 <li>Seed: <code>${m.seed}</code> — replay: <code>npm run conformance -- --seed ${m.seed}</code></li>
 <li>Started ${esc(m.startedAt)}; wall time ${seconds(m.wallTimeMs)}${m.bootMs !== undefined ? ` (boot ${seconds(m.bootMs)})` : ''}; strict: ${m.strict ? 'yes' : 'no'}</li>
 <li>Requirements exercised: <b>${s.exercised}</b> of ${s.catalogue}; ${Object.entries(s.byVerdict).map(([v, n]) => `${ICON[v as VerdictValue]}: ${n}`).join(' · ')}</li>
-<li>Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished; ${s.exchanges} exchanges, ${s.faults} transport faults</li>
+<li>Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}; ${s.exchanges} exchanges, ${s.faults} transport faults</li>
 </ul>
 <h2>Waivers</h2>
 <ul><li>Source: ${esc(w.source ?? '(none)')}</li>
@@ -188,7 +212,7 @@ pre{background:#f7f7f7;padding:.5rem;overflow:auto;max-height:20rem;white-space:
 <li>Not exercised: ${w.notExercised.map((x) => `<code>${esc(x.id)}</code>`).join(', ') || 'none'}; expired: ${w.expired.map((x) => `<code>${esc(x.id)}</code>`).join(', ') || 'none'}</li>
 ${w.problems.length ? `<li>Problems: ${esc(w.problems.join('; '))}</li>` : ''}</ul>
 <h2>Requirements</h2>
-<p class="filters">Show: ${(['all', 'fail', 'warn', 'waived', 'not-run', 'observed', 'pass'] as const).map((v) => `<button onclick="filter('${v}')">${v}</button>`).join('')}</p>
+<p class="filters">Show: ${(['all', 'fail', 'warn', 'waived', 'blocked', 'not-run', 'observed', 'pass'] as const).map((v) => `<button onclick="filter('${v}')">${v}</button>`).join('')}</p>
 <table id="reqs"><tr><th>ID</th><th>level</th><th>verdict</th><th>pass / fail checks</th><th>clause, notes, evidence</th></tr>
 ${rows}
 </table>
@@ -212,15 +236,16 @@ export function renderConsoleSummary(r: ConformanceReport, paths: Record<string,
     `  seed     ${r.meta.seed}   (replay: npm run conformance -- --seed ${r.meta.seed})`,
     `  time     ${seconds(r.meta.wallTimeMs)} wall${r.meta.bootMs !== undefined ? `, boot ${seconds(r.meta.bootMs)}` : ''}`,
     `  reqs     ${s.exercised}/${s.catalogue} exercised — ${Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ')}`,
-    `  tests    ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished`,
+    `  tests    ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}`,
   ];
   if (r.waivers.waivedFailures.length) lines.push(`  waived   ${r.waivers.waivedFailures.map((w) => w.id).join(', ')}`);
   if (r.waivers.nowPassing.length) lines.push(`  waivers now passing (remove): ${r.waivers.nowPassing.map((w) => w.id).join(', ')}`);
-  for (const x of r.requirements.filter((q) => q.verdict === 'fail')) {
+  for (const x of inSeverityOrder(r.requirements.filter((q) => q.verdict === 'fail'))) {
     const first = x.failures[0];
-    lines.push(`  FAIL ${x.id}: ${first ? first.message.split('\n')[0].slice(0, 200) : ''}`);
+    lines.push(`  FAIL ${x.id}${x.severity ? ` [${SEVERITY_LABEL[x.severity]}]` : ''}: ${first ? first.message.split('\n')[0].slice(0, 200) : ''}`);
     if (first?.curl) lines.push(`       ${first.curl.slice(0, 400)}`);
   }
+  for (const x of r.requirements.filter((q) => q.verdict === 'blocked')) lines.push(`  blocked ${x.id}: by ${x.blockedBy.join(', ')}`);
   for (const x of r.requirements.filter((q) => q.verdict === 'warn')) lines.push(`  warn ${x.id}: ${(x.failures[0]?.message ?? '').split('\n')[0].slice(0, 200)}`);
   lines.push('  reports:');
   for (const [name, path] of Object.entries(paths)) lines.push(`    ${name.padEnd(10)} ${path}`);

@@ -1,8 +1,14 @@
 /**
  * Builds the conformance verdict from the evidence the suites wrote: each
- * requirement of the catalogue → pass / fail / warn / waived / observed /
- * not run, with evidence; waivers applied; operation × status coverage;
- * the values observed for every point the spec leaves open.
+ * requirement of the catalogue → pass / fail / warn / waived / blocked /
+ * observed / not run, with evidence; waivers applied; failures in order of
+ * severity; operation × status coverage; the values observed for every point
+ * the spec leaves open.
+ *
+ * One deviation, one failure: only an explicit verdict on evidence fails a
+ * clause. A clause a test could not reach after a failure is "blocked by"
+ * that failure; one it could not reach for the harness's own reasons (its
+ * exception, its deadline, a missing setup) is "not run" with the reason.
  *
  * Pure: takes the catalogue, records and waivers as input, so it can be unit
  * tested without running anything.
@@ -16,9 +22,18 @@ export interface CatalogueEntry {
   level: Level;
   text: string;
   why?: string;
+  /** A failure means exposure (served without a valid key, another tenant's data revealed or acted on). */
+  security?: boolean;
 }
 
-export type VerdictValue = 'pass' | 'fail' | 'warn' | 'waived' | 'observed' | 'not-run';
+export type VerdictValue = 'pass' | 'fail' | 'warn' | 'waived' | 'blocked' | 'observed' | 'not-run';
+
+/**
+ * The group a failure is reported in, most urgent first: exposure, then the server breaking (a 5xx or a
+ * transport fault in its evidence), then the contract and status deviations.
+ */
+export type Severity = 'security' | 'server-error' | 'deviation';
+export const SEVERITY_ORDER: readonly Severity[] = ['security', 'server-error', 'deviation'];
 
 export interface EvidenceItem {
   test?: string;
@@ -44,6 +59,10 @@ export interface RequirementResult extends CatalogueEntry {
   passes: number;
   failures: EvidenceItem[];
   failureCount: number;
+  /** For a failure or warning: the group it is reported in. */
+  severity?: Severity;
+  /** For `blocked`: the clauses whose failure kept this one from being judged. */
+  blockedBy: string[];
   notRunReasons: string[];
   observations: ObservedValue[];
   tests: string[];
@@ -81,7 +100,8 @@ export interface ConformanceReport {
     newFailures: number;
     waivedFailures: number;
     waiversNowPassing: number;
-    tests: { total: number; passed: number; failed: number; skipped: number; unfinished: number };
+    /** `harnessErrors`: failed tests that recorded no failure — they stopped for the harness's own reasons. */
+    tests: { total: number; passed: number; failed: number; skipped: number; unfinished: number; harnessErrors: number };
     exchanges: number;
     faults: number;
   };
@@ -137,50 +157,60 @@ export interface BuildInput {
   unreadableEvidenceLines?: number;
 }
 
+/** What the evidence says about each test: how it ended, the clauses it recorded, its first failure. */
+interface TestEvidence {
+  ended: Map<string, TestEndRecord>;
+  /** Test id → clause IDs with a record of their own in it (a check of any outcome, or an observation). */
+  recorded: Map<string, Set<string>>;
+  /** Test id → its first must failure, else its first should failure. */
+  firstFailure: Map<string, CheckRecord>;
+}
+
+function testEvidence(records: readonly EvidenceRecord[]): TestEvidence {
+  const ev: TestEvidence = { ended: new Map(), recorded: new Map(), firstFailure: new Map() };
+  for (const r of records) {
+    if (r.kind === 'test-end') ev.ended.set(r.test.id, r);
+    if ((r.kind !== 'check' && r.kind !== 'observation') || !r.test) continue;
+    const ids = ev.recorded.get(r.test.id) ?? new Set<string>();
+    ev.recorded.set(r.test.id, ids.add(r.requirementId));
+    if (r.kind !== 'check' || r.outcome !== 'fail' || r.level === 'observe') continue;
+    const first = ev.firstFailure.get(r.test.id);
+    if (!first || (first.level !== 'must' && r.level === 'must')) ev.firstFailure.set(r.test.id, r);
+  }
+  return ev;
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) || '(no error message)';
+}
+
 /**
- * Derives check records from how tests ended: a test that failed without
- * stating which clause broke (a transport fault, a poll timeout, a crash)
- * fails the clauses its title cites; a skipped or unfinished test leaves
- * them "not run".
+ * Derives check records from how tests ended, for the clauses a test cites but recorded nothing about.
+ * A skipped or unfinished test leaves them "not run". A test that failed or timed out never fails them:
+ * only an explicit verdict on evidence does. They are "blocked by" the first failure the test recorded
+ * (the deviation that stopped it), or, when it recorded none, "not run" with the error — the test broke
+ * off for the harness's own reasons (its exception, its deadline, a missing setup).
  */
 function checksFromTestEnds(records: readonly EvidenceRecord[], levelOf: (id: string) => Level | undefined): CheckRecord[] {
   const out: CheckRecord[] = [];
-  const ended = new Map<string, TestEndRecord>();
-  const failedIn = new Map<string, Set<string>>(); // test id → requirement ids with a recorded failure
-  const anyFailIn = new Set<string>();
-  for (const r of records) {
-    if (r.kind === 'test-end') ended.set(r.test.id, r);
-    if (r.kind === 'check' && r.outcome === 'fail' && r.test) {
-      const set = failedIn.get(r.test.id) ?? new Set<string>();
-      set.add(r.requirementId);
-      failedIn.set(r.test.id, set);
-      if (r.level === 'must') anyFailIn.add(r.test.id);
-    }
-  }
+  const ev = testEvidence(records);
   const at = new Date().toISOString();
   for (const r of records) {
     if (r.kind !== 'test-begin') continue;
-    const end = ended.get(r.test.id);
+    const end = ev.ended.get(r.test.id);
+    const cause = ev.firstFailure.get(r.test.id);
     for (const id of r.citedRequirements) {
-      const level = levelOf(id) ?? 'must';
-      const base = { kind: 'check' as const, requirementId: id, source: 'test-end' as const, test: r.test, at };
+      const base = { kind: 'check' as const, requirementId: id, level: levelOf(id) ?? 'must', source: 'test-end' as const, test: r.test, at };
       if (!end) {
-        out.push({ ...base, level, outcome: 'not-run', message: 'the test did not finish (run interrupted or worker crashed)' });
+        out.push({ ...base, outcome: 'not-run', message: 'the test did not finish (run interrupted or worker crashed)' });
       } else if (end.status === 'skipped') {
-        out.push({ ...base, level, outcome: 'not-run', message: end.skipReason ? `skipped: ${end.skipReason}` : 'skipped' });
+        out.push({ ...base, outcome: 'not-run', message: end.skipReason ? `skipped: ${end.skipReason}` : 'skipped' });
       } else if (end.status === 'interrupted') {
-        out.push({ ...base, level, outcome: 'not-run', message: 'interrupted by the run deadline' });
-      } else if (end.status === 'failed' || end.status === 'timedOut') {
-        if (failedIn.get(r.test.id)?.has(id)) continue;
-        if (anyFailIn.has(r.test.id) && level !== 'observe') {
-          out.push({ ...base, level, outcome: 'not-run', message: 'could not be evaluated: the test stopped after another requirement failed' });
-        } else if (level === 'observe') {
-          out.push({ ...base, level, outcome: 'not-run', message: `the test ended ${end.status} before the value was observed: ${(end.error ?? '').slice(0, 300)}` });
-        } else {
-          // A test that broke off without naming the clause is a failure of the clauses it exercises,
-          // at full strength: a transport fault or a hang is never a mere warning.
-          out.push({ ...base, level: 'must', outcome: 'fail', message: `test ${end.status === 'timedOut' ? 'timed out' : 'failed'}: ${end.error ?? '(no error message)'}` });
-        }
+        out.push({ ...base, outcome: 'not-run', message: 'interrupted by the run deadline' });
+      } else if ((end.status === 'failed' || end.status === 'timedOut') && !ev.recorded.get(r.test.id)?.has(id)) {
+        out.push(cause
+          ? { ...base, outcome: 'blocked', blockedBy: cause.requirementId, message: `not judged: the test stopped after ${cause.requirementId} failed (${firstLine(cause.message)})` }
+          : { ...base, outcome: 'not-run', message: `the test stopped before judging it (${end.status === 'timedOut' ? 'its deadline' : 'an error of the harness'}): ${firstLine(end.error)}` });
       }
     }
   }
@@ -237,15 +267,35 @@ function indexEvidence(catalogue: readonly CatalogueEntry[], records: readonly E
 
 /**
  * The verdict of one requirement before waivers, strongest finding first: a failure that counts
- * (must, or should under strict), a warning, a pass, an observation; else not run — so a clause
- * is never reported as passing on the strength of checks that could not run.
+ * (must, or should under strict), a warning, a pass, blocked by another clause's failure, an
+ * observation; else not run — so a clause is never reported as passing on the strength of checks
+ * that could not run, nor as failing for what another clause broke.
  */
 export function rawVerdictOf(checks: readonly CheckRecord[], observed: boolean, strict: boolean): VerdictValue {
   const fails = checks.filter((c) => c.outcome === 'fail');
   if (fails.some((c) => c.level === 'must' || (c.level === 'should' && strict))) return 'fail';
   if (fails.length > 0) return 'warn';
   if (checks.some((c) => c.outcome === 'pass')) return 'pass';
+  if (checks.some((c) => c.outcome === 'blocked')) return 'blocked';
   return observed ? 'observed' : 'not-run';
+}
+
+/** A failure's evidence shows the server breaking: a 5xx answer, or a transport fault instead of one. */
+function showsServerError(c: CheckRecord, ix: EvidenceIndex): boolean {
+  const x = c.exchangeId ? ix.exchanges.get(c.exchangeId) : undefined;
+  return !!x && (!!x.fault || (x.response?.status ?? 0) >= 500);
+}
+
+function severityOf(entry: CatalogueEntry, fails: readonly CheckRecord[], ix: EvidenceIndex): Severity | undefined {
+  if (fails.length === 0) return undefined;
+  if (entry.security) return 'security';
+  return fails.some((c) => showsServerError(c, ix)) ? 'server-error' : 'deviation';
+}
+
+/** Failures (or any results) in the order they are reported: by severity group, then catalogue order. */
+export function inSeverityOrder<T extends { severity?: Severity }>(results: readonly T[]): T[] {
+  const rank = (r: T) => (r.severity ? SEVERITY_ORDER.indexOf(r.severity) : SEVERITY_ORDER.length);
+  return results.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map(({ r }) => r);
 }
 
 function requirementResult(entry: CatalogueEntry, ix: EvidenceIndex, waiver: Waiver | undefined, strict: boolean): RequirementResult {
@@ -259,6 +309,8 @@ function requirementResult(entry: CatalogueEntry, ix: EvidenceIndex, waiver: Wai
   });
   const reasons = [...new Set(mine.filter((c) => c.outcome === 'not-run').map((c) => c.message))];
   if (raw === 'not-run' && reasons.length === 0) reasons.push(ix.testsById.has(entry.id) ? 'no result recorded' : 'no suite exercised this requirement in this run');
+  const severity = severityOf(entry, fails, ix);
+  const blockedBy = raw === 'blocked' ? [...new Set(mine.flatMap((c) => (c.outcome === 'blocked' && c.blockedBy ? [c.blockedBy] : [])))] : [];
   return {
     ...entry,
     verdict: waiver && (raw === 'fail' || raw === 'warn') ? 'waived' : raw,
@@ -267,6 +319,8 @@ function requirementResult(entry: CatalogueEntry, ix: EvidenceIndex, waiver: Wai
     passes: mine.filter((c) => c.outcome === 'pass').length,
     failures,
     failureCount: fails.length,
+    ...(severity ? { severity } : {}),
+    blockedBy,
     notRunReasons: raw === 'not-run' ? reasons : [],
     observations: aggregateObservations(obs),
     tests: [...(ix.testsById.get(entry.id) ?? [])].sort(),
@@ -298,6 +352,7 @@ export function coverageOf(exchanges: Iterable<ExchangeRecord>, listedStatuses: 
 
 function testOutcomes(records: readonly EvidenceRecord[]): { tests: ConformanceReport['summary']['tests']; failedTests: ConformanceReport['failedTests'] } {
   const testEnds = records.filter((r): r is TestEndRecord => r.kind === 'test-end');
+  const { firstFailure } = testEvidence(records);
   const begun = new Set(records.filter((r) => r.kind === 'test-begin').map((r) => (r as { test: { id: string } }).test.id));
   const endedIds = new Set(testEnds.map((t) => t.test.id));
   const failedTests = testEnds.filter((t) => t.status === 'failed' || t.status === 'timedOut').map((t) => ({ test: t.test.title, status: t.status, error: t.error?.slice(0, 1500) }));
@@ -307,6 +362,7 @@ function testOutcomes(records: readonly EvidenceRecord[]): { tests: ConformanceR
     failed: failedTests.length,
     skipped: testEnds.filter((t) => t.status === 'skipped').length,
     unfinished: [...begun].filter((id) => !endedIds.has(id)).length + testEnds.filter((t) => t.status === 'interrupted').length,
+    harnessErrors: testEnds.filter((t) => (t.status === 'failed' || t.status === 'timedOut') && !firstFailure.has(t.test.id)).length,
   };
   return { tests, failedTests };
 }
@@ -317,9 +373,9 @@ function waiverOutcome(requirements: RequirementResult[], unknownFailures: Check
   return {
     source: waivers.source,
     waivedFailures: requirements.filter((r) => r.verdict === 'waived').map((r) => ({ id: r.id, reason: r.waiver!.reason, verdict: r.rawVerdict })),
-    newFailures: [...requirements.filter((r) => r.verdict === 'fail').map((r) => r.id), ...new Set(unknownFailures.map((c) => c.requirementId))],
+    newFailures: [...inSeverityOrder(requirements.filter((r) => r.verdict === 'fail')).map((r) => r.id), ...new Set(unknownFailures.map((c) => c.requirementId))],
     nowPassing: waived.filter((r) => r.rawVerdict === 'pass').map((r) => ({ id: r.id, reason: r.waiver!.reason })),
-    notExercised: waived.filter((r) => r.rawVerdict === 'not-run' || r.rawVerdict === 'observed').map((r) => ({ id: r.id, reason: r.waiver!.reason })),
+    notExercised: waived.filter((r) => r.rawVerdict === 'not-run' || r.rawVerdict === 'blocked' || r.rawVerdict === 'observed').map((r) => ({ id: r.id, reason: r.waiver!.reason })),
     expired: waivers.expired,
     problems: waivers.problems,
   };
@@ -337,17 +393,20 @@ export function buildReport(input: BuildInput): ConformanceReport {
   const unknownFailures = ix.checks.filter((c) => c.outcome === 'fail' && !known.has(c.requirementId) && (c.level === 'must' || meta.strict));
   const newFailures = requirements.filter((r) => r.verdict === 'fail').length + unknownFailures.length;
 
-  const byVerdict: Record<VerdictValue, number> = { pass: 0, fail: 0, warn: 0, waived: 0, observed: 0, 'not-run': 0 };
+  const byVerdict: Record<VerdictValue, number> = { pass: 0, fail: 0, warn: 0, waived: 0, blocked: 0, observed: 0, 'not-run': 0 };
   for (const r of requirements) byVerdict[r.verdict]++;
   const waiverReport = waiverOutcome(requirements, unknownFailures, waivers);
   const { coverage, faults } = coverageOf(ix.exchanges.values(), input.listedStatuses);
   const { tests, failedTests } = testOutcomes(records);
+  // Tests that stopped for the harness's own reasons judged nothing: the run cannot vouch for their clauses.
+  const incomplete = meta.incomplete ?? (tests.harnessErrors > 0 ? `${tests.harnessErrors} test(s) stopped for reasons of the harness (deadline, exception, missing setup); their clauses are not run` : undefined);
 
   return {
-    meta,
+    meta: incomplete ? { ...meta, incomplete } : meta,
     summary: {
       catalogue: catalogue.length,
-      exercised: requirements.filter((r) => r.rawVerdict !== 'not-run').length,
+      // Judged on evidence of their own: a blocked clause was reached but not judged.
+      exercised: requirements.filter((r) => r.rawVerdict !== 'not-run' && r.rawVerdict !== 'blocked').length,
       byVerdict,
       newFailures,
       waivedFailures: waiverReport.waivedFailures.length,
@@ -364,6 +423,6 @@ export function buildReport(input: BuildInput): ConformanceReport {
     failedTests,
     unknownRequirementIds,
     unreadableEvidenceLines: input.unreadableEvidenceLines ?? 0,
-    exitCode: newFailures > 0 ? 1 : meta.incomplete ? 2 : 0,
+    exitCode: newFailures > 0 ? 1 : incomplete ? 2 : 0,
   };
 }
