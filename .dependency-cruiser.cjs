@@ -96,12 +96,20 @@ module.exports = {
       ['^contracts/', '^fixtures/data/', '^fixtures/target/', '^fixtures/environment/'],
     ),
     importsOnly(
+      'history-imports-only-lower-layers',
+      'fixtures/history/ (the run store, its migrations, queries and diff) is shared by the conformance ' +
+        'run and the load run, which both record into it; it sits below both, so it may use only the ' +
+        'contracts and the environment, never the suites, the load runner, the proof or a command.',
+      '^fixtures/history/',
+      ['^contracts/', '^fixtures/environment/', '^fixtures/history/'],
+    ),
+    importsOnly(
       'scenarios-do-not-import-load-proof-or-target',
       'The conformance layer reaches a target only through the environment (BASE_URL or the booted ' +
         'reference target), so that it tests every implementation alike; it never reaches into the ' +
         "load runner, the proof drivers or the reference target's internals.",
       '^scenarios/',
-      ['^contracts/', '^fixtures/data/', '^fixtures/environment/', '^scenarios/'],
+      ['^contracts/', '^fixtures/data/', '^fixtures/environment/', '^fixtures/history/', '^scenarios/'],
     ),
     {
       name: 'k6-no-node-builtins',
@@ -140,7 +148,7 @@ module.exports = {
         'as the conformance run does, so that both resolve and boot it alike; and the load run must not ' +
         'depend on the conformance suites or on the proof drivers.',
       '^load/node/',
-      ['^load/(lib|node)/', '^contracts/', '^fixtures/data/', '^fixtures/environment/'],
+      ['^load/(lib|node)/', '^contracts/', '^fixtures/data/', '^fixtures/environment/', '^fixtures/history/'],
     ),
     {
       name: 'playwright-only-in-suites-and-tests',

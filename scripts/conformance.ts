@@ -31,6 +31,7 @@ options (env equivalent in brackets):
   --workers <n>       parallel workers, default 4 [WFCHECK_WORKERS]
   --grep <regex>      only tests whose title matches (e.g. a requirement ID)
   --out <dir>         where every output goes, default reports/conformance [WFCHECK_OUT_DIR]
+  --shard <i/n>       run shard i of n; merge the shards with npm run report:merge
   -h, --help          this text
 
 target: BASE_URL (ends in /v1) and API_KEY select an implementation; API_KEY_B enables
@@ -52,6 +53,7 @@ async function main(): Promise<number> {
       workers: { type: 'string' },
       grep: { type: 'string' },
       out: { type: 'string' },
+      shard: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -63,7 +65,8 @@ async function main(): Promise<number> {
   }
   const { own, passed } = splitAtTerminator(tokens);
   if (own.length > 0) throw new SettingError(`unknown option ${own[0]}`);
-  const settings = readConformanceSettings(values, passed);
+  // A shard (i/n) runs every n-th test and writes a blob report for `npm run report:merge`.
+  const settings = readConformanceSettings(values, values.shard ? [`--shard=${values.shard}`, ...passed] : passed);
 
   const { report, paths, scrubbed } = await runConformanceSuite(settings, log);
   if (scrubbed.length) log.error(`removed API keys found in ${scrubbed.length} artifact(s): ${scrubbed.join(', ')}`);

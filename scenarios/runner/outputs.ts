@@ -5,11 +5,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { containsSecret, redactSecrets } from '../../fixtures/environment/redact.ts';
+import type { ConformanceHistory } from '../../fixtures/history/conformance.ts';
 import type { ConformanceReport } from '../verdict/report.ts';
 import { renderHtml, renderMarkdown } from '../verdict/render.ts';
 
 /** What a run writes into its output directory (and clears there first; nothing else in it is touched). */
-const OUTPUTS = ['report.json', 'report.md', 'report.html', 'html', 'junit.xml', 'playwright.json', 'evidence', 'bodies', 'test-results'];
+const OUTPUTS = ['report.json', 'report.md', 'report.html', 'html', 'junit.xml', 'playwright.json', 'evidence', 'bodies', 'test-results', 'blob-report', 'shard.json'];
 
 /** Where the outputs go inside the run's directory. */
 export function outputPaths(outDir: string) {
@@ -33,10 +34,12 @@ export function prepareOutputs(outDir: string): OutputPaths {
   return paths;
 }
 
-export function writeReportFiles(report: ConformanceReport, paths: OutputPaths): void {
-  writeFileSync(paths.json, redactSecrets(JSON.stringify(report, null, 2)));
-  writeFileSync(paths.markdown, renderMarkdown(report));
-  writeFileSync(paths.html, renderHtml(report));
+export function writeReportFiles(report: ConformanceReport, paths: OutputPaths, history?: ConformanceHistory): void {
+  // The JSON carries the change against the previous run; the trend series stay in the history.
+  const change = history && { runId: history.runId, skipped: history.skipped, change: history.change };
+  writeFileSync(paths.json, redactSecrets(JSON.stringify(history ? { ...report, history: change } : report, null, 2)));
+  writeFileSync(paths.markdown, renderMarkdown(report, history));
+  writeFileSync(paths.html, renderHtml(report, history));
 }
 
 /** Final safety net: no artifact may contain a key. Scrubs text artifacts; returns the files it changed. */

@@ -9,6 +9,7 @@ import { type ConformanceSettings, REPO_ROOT } from '../../fixtures/environment/
 import { redactSecrets } from '../../fixtures/environment/redact.ts';
 import { ENV } from '../../fixtures/environment/rules.ts';
 import type { Target } from '../../fixtures/environment/target.ts';
+import { shardOf } from './history.ts';
 
 export interface RunnerResult {
   exitCode: number | null;
@@ -31,6 +32,8 @@ export function runnerEnv(base: NodeJS.ProcessEnv, target: Target, settings: Con
     PLAYWRIGHT_HTML_OPEN: 'never',
     PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(outDir, 'junit.xml'),
     PLAYWRIGHT_JSON_OUTPUT_FILE: join(outDir, 'playwright.json'),
+    // A shard's blob report is what `npm run report:merge` merges into one Playwright report.
+    PLAYWRIGHT_BLOB_OUTPUT_DIR: join(outDir, 'blob-report'),
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
     FORCE_COLOR: process.stdout.isTTY ? '1' : '0',
   };
@@ -46,7 +49,7 @@ export function playwrightArgs(settings: ConformanceSettings, outDir: string): s
   return [
     'test',
     '--project=conformance',
-    '--reporter=list,html,junit,json',
+    `--reporter=list,html,junit,json${shardOf(settings.extra) ? ',blob' : ''}`,
     `--workers=${settings.workers}`,
     `--global-timeout=${settings.runTimeoutS * 1000}`,
     `--output=${join(outDir, 'test-results')}`,

@@ -14,9 +14,10 @@ import { resolveTarget, type Target } from '../../fixtures/environment/target.ts
 import { readEvidence, type EvidenceRecord } from '../verdict/evidence.ts';
 import { buildReport, type ConformanceReport, type RunMeta } from '../verdict/report.ts';
 import { emptyWaivers, loadWaivers } from '../verdict/waivers.ts';
+import { recordRunHistory } from './history.ts';
 import { outputPaths, prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
 import { playwrightArgs, playwrightErrors, runnerEnv, runPlaywright, type RunnerResult } from './playwright.ts';
-import { probeTarget, type Unreachable } from './probe.ts';
+import { describeProbeFault, probeTarget, type Unreachable } from './probe.ts';
 
 /** Progress lines: `info` to stdout, `error` to stderr (the command adds its name). */
 export interface RunLog {
@@ -45,7 +46,8 @@ export async function runConformanceSuite(settings: ConformanceSettings, log: Ru
   const env = runnerEnv(baseEnv, target, settings, settings.outDir);
   const exercise = await exerciseTarget(target, env, settings, log);
   const report = buildRunReport(settings, target, exercise, { started, bootMs });
-  writeReportFiles(report, paths);
+  const history = recordRunHistory(report, target, settings.outDir, settings.extra, log.error);
+  writeReportFiles(report, paths, history);
   return { report, paths, scrubbed: scrubArtifacts(settings.outDir) };
 }
 
@@ -66,7 +68,7 @@ async function exerciseTarget(target: Target, env: NodeJS.ProcessEnv, settings: 
   try {
     const unreachable = await probeTarget(env, join(settings.outDir, 'evidence'), settings.strict);
     if (unreachable) {
-      log.error(`the target cannot be reached (${unreachable.kind}: ${redactSecrets(unreachable.message)}); no test is run`);
+      log.error(`${redactSecrets(describeProbeFault(unreachable))}; no test is run`);
       return { unreachable };
     }
     const hardDeadlineMs = settings.runTimeoutS * 1000 + 30_000;
@@ -79,7 +81,8 @@ async function exerciseTarget(target: Target, env: NodeJS.ProcessEnv, settings: 
 /** Why the run cannot vouch for every requirement it did not reach; undefined when it completed. */
 function incompleteReason(exercise: Exercise, records: EvidenceRecord[], pwErrors: string[], runTimeoutS: number): string | undefined {
   const { runner, unreachable } = exercise;
-  if (unreachable || !runner) return `the target cannot be reached (${unreachable?.kind}: ${unreachable?.message}); no test was run`;
+  if (unreachable) return `${describeProbeFault(unreachable)}; no test was run`;
+  if (!runner) return 'the test runner did not start; no test was run';
   const deadlineHit = runner.killedAtDeadline || pwErrors.some((e) => /timed out waiting .*for the (entire )?test (suite|run)/i.test(e));
   if (deadlineHit) return `the run deadline (${runTimeoutS} s) was reached before every test ran`;
   if (runner.interrupted) return 'the run was interrupted';

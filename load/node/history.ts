@@ -1,0 +1,51 @@
+/**
+ * A load run in the run history: the summary figures of each operation recorded, and the trend page
+ * of the target's last runs written next to the run's other reports. A history that cannot be used is
+ * reported and skipped; the run's own reports never depend on it.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadTrend } from '../../fixtures/history/queries.ts';
+import { harnessVersion, targetFingerprint, type LoadRunRecord } from '../../fixtures/history/records.ts';
+import { historyPath, recordLoadRun, withHistory } from '../../fixtures/history/store.ts';
+import type { Target } from '../../fixtures/environment/target.ts';
+import { operationRows, type RunReport } from '../lib/report.ts';
+import { sloFromEnv } from '../lib/thresholds.ts';
+import { renderLoadTrendPage } from './trend-page.ts';
+
+/** Runs the trend page shows. */
+export const LOAD_TREND_RUNS = 30;
+
+export function loadRecord(report: RunReport, target: string, exitCode: number): LoadRunRecord {
+  const figure = (metric: string, key: string) => report.metrics[metric]?.values[key];
+  return {
+    startedAt: report.meta.startedAt ?? new Date().toISOString(),
+    seed: report.meta.seed,
+    harnessVersion: harnessVersion(),
+    target,
+    wallMs: Math.round(report.meta.durationMs),
+    exitCode,
+    profile: report.meta.profile,
+    passed: report.passed,
+    requests: figure('http_reqs', 'count'),
+    throughputRps: figure('http_reqs', 'rate'),
+    failedRate: figure('http_req_failed', 'rate'),
+    operations: operationRows(report.metrics).map((o) => ({ operation: o.operation, requests: o.values.count, avgMs: o.values.avg, p95Ms: o.values['p(95)'], p99Ms: o.values['p(99)'], maxMs: o.values.max })),
+  };
+}
+
+/** Records the run and writes dir/trend.html; returns the page's path, or undefined with the reason printed. */
+export function recordLoadHistory(report: RunReport, target: Pick<Target, 'baseUrl' | 'apiKey' | 'kind'>, dir: string, exitCode: number, warn: (line: string) => void): string | undefined {
+  const fingerprint = targetFingerprint(target.baseUrl, target.apiKey, target.kind);
+  const { value, skipped } = withHistory(historyPath(), (db) => {
+    recordLoadRun(db, loadRecord(report, fingerprint, exitCode));
+    return loadTrend(db, fingerprint, LOAD_TREND_RUNS);
+  });
+  if (!value) {
+    warn(`${skipped}; the run's reports are complete without it`);
+    return undefined;
+  }
+  const page = join(dir, 'trend.html');
+  writeFileSync(page, renderLoadTrendPage(value, sloFromEnv(process.env)));
+  return page;
+}
