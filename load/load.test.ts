@@ -12,7 +12,7 @@ import { ensureK6 } from './node/ensure-k6.ts';
 import { writeLoadData } from './node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunOptions } from './node/run-k6.ts';
 import { startFaultyProxy, type Faults } from '../fixtures/proof/hostile/faulty-proxy.ts';
-import { checkedResponses, type RunReport } from './lib/report.ts';
+import { apiResponses, checkedResponses, type RunReport } from './lib/report.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -37,6 +37,8 @@ async function run(outDir: string, baseUrl: string, extra: Partial<K6RunOptions>
   return runK6({
     k6, baseUrl, apiKey: target.tenants[0].apiKey, profile: 'smoke', seed: SEED,
     reportDir: outDir, dataFile, duration: '8s', quiet: true, ...extra,
+    // The reference target allows generate to overwrite: every call reuses one canvas.
+    env: { WFCHECK_ALLOW_OVERWRITE: '1', ...extra.env },
   });
 }
 
@@ -71,6 +73,16 @@ test.afterEach(async ({}, info) => {
   }
 });
 
+/** The operations of the product's flow, with the route a faulty proxy corrupts to break each one. */
+const LIFECYCLE_OPERATIONS = [
+  { operation: 'uploadFiles', method: 'POST', path: /^\/openapi\/files\/upload$/ },
+  { operation: 'runWorkflow', method: 'POST', path: /^\/openapi\/workflow\/[^/]+\/run$/ },
+  { operation: 'getExecutionStatus', method: 'GET', path: /^\/openapi\/workflow\/[^/]+\/status$/ },
+  { operation: 'getExecutionOutput', method: 'GET', path: /^\/openapi\/workflow\/[^/]+\/output$/ },
+  { operation: 'abortExecution', method: 'POST', path: /^\/openapi\/workflow\/[^/]+\/abort$/ },
+  { operation: 'generateWorkflow', method: 'POST', path: /^\/openapi\/copilot\/workflow\/generate$/ },
+] as const;
+
 const failing = (r: RunReport) => r.thresholds.filter((t) => !t.ok).map((t) => `${t.metric} ${t.expression}`);
 const count = (r: RunReport, metric: string, key = 'count') => r.metrics[metric]?.values[key] ?? 0;
 
@@ -83,8 +95,8 @@ test('smoke profile against the reference target meets every gate', async ({}, i
   expect(failing(report)).toEqual([]);
   expect(result.exitCode).toBe(K6_EXIT.ok);
   expect(report.passed).toBe(true);
-  // Every operation of the three scenarios was exercised and gated.
-  for (const op of ['runWorkflow', 'getExecutionStatus', 'getExecutionOutput', 'searchWorkflows', 'getWorkflowDetail', 'uploadFiles']) {
+  // Every operation of the scenarios was exercised and gated.
+  for (const op of [...LIFECYCLE_OPERATIONS.map((o) => o.operation as string), 'searchWorkflows', 'getWorkflowDetail']) {
     expect(count(report, `http_req_duration{operation:${op}}`), op).toBeGreaterThan(0);
     expect(report.thresholds.some((t) => t.metric === `http_req_duration{operation:${op}}` && t.expression.startsWith('p(99)'))).toBe(true);
   }
@@ -92,6 +104,10 @@ test('smoke profile against the reference target meets every gate', async ({}, i
   expect(checkedResponses(report)).toBe(count(report, 'http_reqs'));
   expect(count(report, 'workflow_completed', 'passes')).toBeGreaterThan(0);
   expect(count(report, 'workflow_duration')).toBeGreaterThan(0);
+  // The product's flow: runs fed an uploaded file key finished, executions were aborted, generate reused one canvas.
+  expect(count(report, 'workflow_completed{flow:file}', 'passes')).toBeGreaterThan(0);
+  expect(count(report, 'executions_aborted')).toBeGreaterThan(0);
+  expect(count(report, 'canvases_created')).toBe(1);
   // Reports: JUnit without failures, the text summary, the dashboard export; no key anywhere.
   const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
   expect(junit).toContain('failures="0"');
@@ -139,3 +155,73 @@ test('429 answers are retried after a backoff and counted, not failed', async ({
   expect(failing(report)).toEqual([]);
   expect(result.exitCode).toBe(K6_EXIT.ok);
 });
+
+for (const { operation, method, path } of LIFECYCLE_OPERATIONS) {
+  test(`a contract violation injected into ${operation} alone fails the run, naming ${operation}`, async ({}, info) => {
+    info.setTimeout(180_000);
+    const result = await runWithFaults(outDir(`violation-${operation}`), { corruptRoute: { method, path } }, {
+      // Unreadable status answers would otherwise keep an iteration polling for the full minute.
+      scenarios: 'lifecycle,generate', duration: '6s', env: { WORKFLOW_TIMEOUT_MS: '5000' },
+    });
+    const report = result.report!;
+    expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
+    const breached = failing(report);
+    expect(breached).toContain('contract_violations rate==0');
+    expect(breached).toContain(`contract_violations{operation:${operation}} rate==0`);
+    // No other operation is blamed for the broken one.
+    expect(breached.filter((b) => b.startsWith('contract_violations{')).every((b) => b.includes(`{operation:${operation}}`))).toBe(true);
+    // The logged example names the operation and the clause, with a body excerpt and without the key.
+    const logged = readFileSync(result.violationsFile, 'utf8');
+    const first = JSON.parse(logged.trim().split('\n')[0]!) as { operation: string; bodyExcerpt: string; violations: { requirementId: string; level: string }[] };
+    expect(first.operation).toBe(operation);
+    expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
+    expect(first.bodyExcerpt).toContain('injected');
+    expect(logged).not.toContain(target.tenants[0].apiKey);
+  });
+}
+
+test('offloaded checks: every API response checked in Node, and a violation still fails the run naming its operation', async ({}, info) => {
+  info.setTimeout(180_000);
+  const clean = await run(outDir('offload'), target.baseUrl, { contractMode: 'offload' });
+  expect(failing(clean.report!)).toEqual([]);
+  expect(clean.exitCode).toBe(K6_EXIT.ok);
+  expect(checkedResponses(clean.report!)).toBe(apiResponses(clean.report!));
+  expect(count(clean.report!, 'contract_handovers')).toBeGreaterThan(0);
+  const broken = await runWithFaults(outDir('offload-violation'), { corruptRoute: { method: LIFECYCLE_OPERATIONS[2].method, path: LIFECYCLE_OPERATIONS[2].path } }, {
+    contractMode: 'offload', scenarios: 'lifecycle', duration: '6s', env: { WORKFLOW_TIMEOUT_MS: '5000' },
+  });
+  expect(broken.exitCode).toBe(K6_EXIT.thresholdsFailed);
+  expect(failing(broken.report!)).toContain('contract_violations{operation:getExecutionStatus} rate==0');
+  const first = JSON.parse(readFileSync(broken.violationsFile, 'utf8').split('\n')[0]!) as { operation: string; violations: { level: string }[] };
+  expect(first.operation).toBe('getExecutionStatus');
+  expect(first.violations.some((v) => v.level === 'must')).toBe(true);
+});
+
+/** Every workflow search lists on the reference target (1-based pages, read directly). */
+async function workflowCount(baseUrl: string, key: string): Promise<number> {
+  const ids = new Set<string>();
+  for (let page = 1; page < 100; page++) {
+    const res = await fetch(`${baseUrl}/openapi/workflows?page=${page}&pageSize=10`, { headers: { Authorization: `Bearer ${key}` } });
+    const items = ((await res.json()) as { data: { canvasId: string }[] }).data;
+    if (items.length === 0) break;
+    for (const it of items) ids.add(it.canvasId);
+  }
+  return ids.size;
+}
+
+for (const paging of [{ maxPageSize: 20 }, { maxPageSize: 20, zeroBased: true }]) {
+  test(`discovery reads every workflow when search ${paging.zeroBased ? 'counts pages from 0 and ' : ''}caps pageSize at ${paging.maxPageSize}`, async ({}, info) => {
+    info.setTimeout(180_000);
+    const proxy = await startFaultyProxy(target.baseUrl, { searchPaging: paging });
+    try {
+      let discovered = '';
+      const result = await run(outDir('paging'), proxy.baseUrl, { scenarios: 'readMix', duration: '2s', onLine: (l) => { if (l.includes('discovered')) discovered = l; } });
+      const listed = await workflowCount(target.baseUrl, target.tenants[0].apiKey);
+      expect(listed).toBeGreaterThan(paging.maxPageSize);
+      expect(discovered).toContain(`discovered ${listed} workflows`);
+      expect(failing(result.report!)).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+}

@@ -5,20 +5,24 @@
  *                          reference target, prepares seeded data and collects reports)
  *
  * Env: BASE_URL, API_KEY, PROFILE (smoke|average|stress|spike|soak|throughput),
- * SCENARIOS (lifecycle,readMix,uploads,statusRead), DURATION, VUS_SCALE, SEED,
+ * SCENARIOS (lifecycle,generate,readMix,uploads,statusRead), WFCHECK_ALLOW_OVERWRITE,
+ * WFCHECK_OVERWRITE_CANVAS_ID, WFCHECK_ABORT_CANVAS_ID, DURATION, VUS_SCALE, SEED,
  * LOAD_DATA_FILE, REPORT_DIR, CONTRACT_CHECK_SAMPLE, REQUEST_TIMEOUT, SLO_* (see lib/thresholds.ts).
  */
 import http from 'k6/http';
 import exec from 'k6/execution';
 import type { Options, Scenario } from 'k6/options';
 import { loadConfig } from './lib/config.ts';
-import { executorFor, type ScenarioName } from './lib/profiles.ts';
+import { describeMix, durationSeconds, executorFor, type ScenarioName } from './lib/profiles.ts';
 import { buildThresholds } from './lib/thresholds.ts';
 import { SCENARIO_OPERATIONS, type OperationId } from './lib/operations.ts';
 import { discover, type SetupData } from './lib/discovery.ts';
 import { keywords, strings, uploadSamples } from './lib/data.ts';
 import { reportFiles, renderText, thresholdResult, TREND_STATS, type MetricSummary, type RunReport } from './lib/report.ts';
 import { workflowLifecycle } from './scenarios/lifecycle.ts';
+import { generate as generateIteration, generateOnce } from './scenarios/generate.ts';
+import { seededRandom } from './lib/data.ts';
+import { flushContractChecks } from './lib/contract.ts';
 import { readMix as readMixIteration, statusRead as statusReadIteration } from './scenarios/read-mix.ts';
 import { uploads as uploadsIteration } from './scenarios/uploads.ts';
 
@@ -29,6 +33,7 @@ http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
 
 const EXEC_FUNCTION: Record<ScenarioName, string> = {
   lifecycle: 'lifecycle',
+  generate: 'generate',
   readMix: 'readMix',
   uploads: 'uploads',
   statusRead: 'statusRead',
@@ -42,7 +47,7 @@ export const options: Options = {
     exec: EXEC_FUNCTION[s],
     tags: { scenario_name: s },
   } as Scenario])),
-  thresholds: buildThresholds(operations, cfg.scenarios.includes('lifecycle'), cfg.slo),
+  thresholds: buildThresholds(operations, cfg.scenarios.includes('lifecycle'), cfg.slo, cfg.contractSink !== undefined),
   summaryTrendStats: TREND_STATS,
   // No `url` tag: it carries execution and canvas ids, one series per id in any output;
   // `name` (the path template) and `operation` identify requests instead. Fewer tags also
@@ -59,6 +64,8 @@ function abortRun(reason: string): never {
 
 export function setup(): SetupData {
   console.log(`wfcheck load: profile=${cfg.profileName} scenarios=${cfg.scenarios.join(',')} duration=${cfg.duration} seed=${cfg.seed}`);
+  console.log(`mix: ${describeMix(cfg.profile, cfg.scenarios, cfg.vusScale)}`);
+  console.log(`contract checks: ${cfg.contractSink ? `every response handed to the Node checker in batches of ${cfg.contractBatch}` : 'every response checked in the VU'}${cfg.contractSample < 1 ? ` (sample ${cfg.contractSample})` : ''}`);
   const needsExecutions = cfg.scenarios.some((s) => s === 'readMix' || s === 'statusRead');
   const data = discover(cfg, strings, keywords, uploadSamples);
   if ('failure' in data) return abortRun(data.failure);
@@ -67,13 +74,33 @@ export function setup(): SetupData {
   if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0) exec.test.abort('no workflow whose required variables can be filled and whose trial run finished: the lifecycle scenario has nothing to run');
   if (needsExecutions && data.executionIds.length === 0) exec.test.abort('no execution could be started during setup: the read scenarios have no execution ids to read');
   if (cfg.scenarios.includes('readMix') && data.canvasIds.length === 0) exec.test.abort('search returned no workflows: the read mix has nothing to read');
+  if (cfg.scenarios.includes('lifecycle') && data.withFiles.length === 0) console.log('no runnable workflow has a file variable: lifecycle iterations run without uploads');
+  if (cfg.scenarios.includes('generate')) data.overwriteCanvasId = canvasToOverwrite(data.keywords);
+  flushContractChecks(cfg); // setup's own responses, before its VU goes away
   return data;
 }
 
-export function lifecycle(data: SetupData): void { workflowLifecycle(cfg, data); }
-export function readMix(data: SetupData): void { readMixIteration(cfg, data); }
-export function uploads(): void { uploadsIteration(cfg); }
-export function statusRead(data: SetupData): void { statusReadIteration(cfg, data); }
+/** With overwrite allowed, generate reuses one canvas: the given one, else one made by a first call. */
+function canvasToOverwrite(keywords: readonly string[]): string | undefined {
+  if (!cfg.allowOverwrite) {
+    console.log('generate: overwrite not allowed (WFCHECK_ALLOW_OVERWRITE), so every call creates a canvas (counted in canvases_created)');
+    return undefined;
+  }
+  const id = cfg.overwriteCanvasId ?? generateOnce(cfg, keywords, seededRandom(cfg.seed));
+  console.log(id ? `generate: every call overwrites canvas ${id}` : 'generate: the first call gave no canvas to overwrite; every call creates one');
+  return id;
+}
+
+/** Once per VU: when its scenario ends, so offloaded checks are handed over at once near the end. */
+function noteScenarioEnd(): void {
+  if (cfg.scenariosEndAt === 0) cfg.scenariosEndAt = exec.scenario.startTime + durationSeconds(cfg.duration) * 1000;
+}
+
+export function lifecycle(data: SetupData): void { noteScenarioEnd(); workflowLifecycle(cfg, data); }
+export function generate(data: SetupData): void { noteScenarioEnd(); generateIteration(cfg, data); }
+export function readMix(data: SetupData): void { noteScenarioEnd(); readMixIteration(cfg, data); }
+export function uploads(): void { noteScenarioEnd(); uploadsIteration(cfg); }
+export function statusRead(data: SetupData): void { noteScenarioEnd(); statusReadIteration(cfg, data); }
 
 interface K6SummaryMetric { type: MetricSummary['type']; values: Record<string, number>; thresholds?: Record<string, { ok: boolean }> }
 interface K6SummaryData { metrics: Record<string, K6SummaryMetric>; state: { testRunDurationMs: number } }
@@ -97,6 +124,8 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
       baseUrl: cfg.baseUrl,
       contractSample: cfg.contractSample,
       durationMs: data.state.testRunDurationMs,
+      scenarioSeconds: durationSeconds(cfg.duration),
+      mix: describeMix(cfg.profile, cfg.scenarios, cfg.vusScale),
       evaluation: __ENV.SEGMENT_LABEL ? `segment ${__ENV.SEGMENT_LABEL} of a distributed run (gates are judged on the merged data)` : 'single',
     },
     passed: thresholds.every((t) => t.ok),

@@ -2,17 +2,20 @@
  * npm run load — runs the k6 load suite against a target and gates on the SLOs.
  *
  *   npm run load -- [--profile smoke|average|stress|spike|soak|throughput]
- *                   [--scenarios lifecycle,readMix,uploads,statusRead] [--duration 30s]
+ *                   [--scenarios lifecycle,generate,readMix,uploads,statusRead] [--duration 30s]
  *                   [--vus-scale N] [--seed N] [--run NAME] [--no-dashboard]
- *                   [--contract-sample 0..1] [--baseline FILE [--tolerance PCT]]
+ *                   [--contract-sample 0..1] [--contract-mode vu|offload] [--baseline FILE [--tolerance PCT]]
  *                   [--save-baseline FILE] [--prepare-only] [--k6-archive]
  *
+ * --contract-mode offload checks the responses in this Node process instead of k6's VUs (handed over
+ * in batches; every response still checked, the gate judged on the result): for generator-bound runs.
  * --k6-archive packs script, modules and seeded data into one k6 archive
  * (reports/load/<run>/wfcheck-load.tar) for load/k8s/testrun.yaml.
  *
  * Target: BASE_URL + API_KEY from the environment, else the reference target
  * (booted as for conformance). Reports: reports/load/<run>/ (summary.txt,
- * summary.json, junit.xml, dashboard.html, violations.ndjson, k6.log).
+ * summary.json, junit.xml, dashboard.html, violations.ndjson, k6.log) and
+ * trend.html (this target's last runs, from the run history WFCHECK_HISTORY).
  * Exit: 0 all gates met; 1 a gate breached (or a regression against the
  * baseline); 2 the run could not be carried out.
  */
@@ -29,6 +32,7 @@ import { buildArchive } from '../load/node/archive.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { runShape } from '../load/node/k6-env.ts';
+import { recordLoadHistory } from '../load/node/history.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
 import { REPO_ROOT, runDir } from '../load/node/run-dir.ts';
@@ -43,6 +47,7 @@ function readCommandLine() {
       ...RUN_SHAPE_OPTIONS,
       'no-dashboard': { type: 'boolean', default: false },
       'contract-sample': { type: 'string' },
+      'contract-mode': { type: 'string' },
       baseline: { type: 'string' },
       tolerance: { type: 'string' },
       'save-baseline': { type: 'string' },
@@ -80,23 +85,29 @@ async function main(): Promise<number> {
     return 0;
   }
   const dashboard = !values['no-dashboard'];
-  const result = await runAgainstTarget(settings, { k6, dir, dataFile, dashboard });
+  const contractMode = values['contract-mode'] ?? 'vu';
+  if (contractMode !== 'vu' && contractMode !== 'offload') throw new Error(`--contract-mode must be vu or offload, got "${contractMode}"`);
+  const result = await runAgainstTarget(settings, { k6, dir, dataFile, dashboard, contractMode });
   const unjudged = runWithoutVerdict(result, dir);
   if (unjudged !== undefined) return unjudged;
   if (result.violationCount > 0) console.error(`contract findings on load traffic: ${rel(result.violationsFile)} (${result.violationCount} logged responses)`);
-  console.error(`reports: ${rel(dir)}/{summary.txt,summary.json,junit.xml${dashboard ? ',dashboard.html' : ''}}`);
+  console.error(`reports: ${rel(dir)}/{summary.txt,summary.json,junit.xml${dashboard ? ',dashboard.html' : ''},trend.html}`);
   const breached = result.exitCode === K6_EXIT.thresholdsFailed || !result.report!.passed;
   const regressed = compareWithBaseline(result.report!, dir, { ...values, tolerance });
   return breached || regressed ? 1 : 0;
 }
 
 /** The target resolved (booted when BASE_URL is unset) for one k6 run, and stopped after it. */
-async function runAgainstTarget(settings: LoadRunSettings, run: { k6: string; dir: string; dataFile: string; dashboard: boolean }): Promise<K6RunResult> {
+async function runAgainstTarget(settings: LoadRunSettings, run: { k6: string; dir: string; dataFile: string; dashboard: boolean; contractMode: 'vu' | 'offload' }): Promise<K6RunResult> {
   const target = await resolveTarget(settings.target);
   console.error(describeTarget(target));
   try {
-    const { k6, dir, dataFile, dashboard } = run;
-    return await runK6({ ...runShape(settings), k6, baseUrl: target.baseUrl, apiKey: target.apiKey, reportDir: dir, dataFile, dashboard });
+    const { k6, dir, dataFile, dashboard, contractMode } = run;
+    // Generate may overwrite one canvas on the reference target (its data is thrown away with it).
+    const env = target.kind === 'reference' && process.env.WFCHECK_ALLOW_OVERWRITE === undefined ? { WFCHECK_ALLOW_OVERWRITE: '1' } : undefined;
+    const result = await runK6({ ...runShape(settings), k6, baseUrl: target.baseUrl, apiKey: target.apiKey, reportDir: dir, dataFile, dashboard, contractMode, env });
+    if (result.report) recordLoadHistory(result.report, target, dir, result.exitCode, (line) => console.error(`load: ${line}`));
+    return result;
   } finally {
     await target.stop();
   }

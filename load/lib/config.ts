@@ -19,6 +19,12 @@ export interface LoadConfig {
   contractSample: number;
   /** Reuse verdicts for byte-identical responses (exact: the check is a pure function of them). */
   contractMemo: boolean;
+  /** Offload mode: the address of the Node check sink the responses are handed to (CONTRACT_CHECK_SINK). */
+  contractSink?: string;
+  /** Responses per hand-over in offload mode (CONTRACT_CHECK_BATCH). */
+  contractBatch: number;
+  /** When the scenarios end, ms since the epoch (set by setup(); 0 before). */
+  scenariosEndAt: number;
   pollIntervalMs: number;
   workflowTimeoutMs: number;
   rateLimitRetries: number;
@@ -28,6 +34,12 @@ export interface LoadConfig {
   dataFile: string;
   reportDir: string;
   slo: SloSettings;
+  /** Generate may overwrite a canvas (WFCHECK_ALLOW_OVERWRITE): then every call reuses one canvas. */
+  allowOverwrite: boolean;
+  /** The canvas generate overwrites (WFCHECK_OVERWRITE_CANVAS_ID); default one created by a first call. */
+  overwriteCanvasId?: string;
+  /** The workflow the lifecycle aborts mid-run (WFCHECK_ABORT_CANVAS_ID); default slow-sounding titles. */
+  abortCanvasId?: string;
 }
 
 /** Default request bound: far above every latency gate, far below k6's own 60 s. */
@@ -65,6 +77,9 @@ export function loadConfig(env: Record<string, string | undefined>): LoadConfig 
     seed: wholeNumber(env[ENV.seed], ENV.seed, 1),
     contractSample: number(env[ENV.contractSample], ENV.contractSample, 1, { min: 0, max: 1 }),
     contractMemo: flag(env[ENV.contractMemo], ENV.contractMemo, true),
+    contractSink: text(env.CONTRACT_CHECK_SINK),
+    contractBatch: wholeNumber(env.CONTRACT_CHECK_BATCH, 'CONTRACT_CHECK_BATCH', 64),
+    scenariosEndAt: 0,
     pollIntervalMs: number(env[ENV.loadPollIntervalMs], ENV.loadPollIntervalMs, 250, { positive: true }),
     workflowTimeoutMs: number(env[ENV.workflowTimeoutMs], ENV.workflowTimeoutMs, 60_000, { positive: true }),
     rateLimitRetries: wholeNumber(env[ENV.rateLimitRetries], ENV.rateLimitRetries, 4),
@@ -73,5 +88,8 @@ export function loadConfig(env: Record<string, string | undefined>): LoadConfig 
     dataFile: env[ENV.loadDataFile] ?? '',
     reportDir: (text(env[ENV.reportDir]) ?? '.').replace(/\/+$/, ''),
     slo: sloFromEnv(env),
+    allowOverwrite: flag(env[ENV.allowOverwrite], ENV.allowOverwrite, false),
+    overwriteCanvasId: text(env[ENV.overwriteCanvasId]),
+    abortCanvasId: text(env[ENV.abortCanvasId]),
   };
 }

@@ -19,8 +19,10 @@
  */
 import * as bundle from '../../contracts/generated/check.k6.js';
 import type { checkResponse as CheckResponse, Violation } from '../../contracts/check.ts';
-import type { OperationId } from './operations.ts';
-import { contractViolations, contractWarnings } from './metrics.ts';
+import http, { type RefinedResponse, type ResponseType } from 'k6/http';
+import { OPERATION_IDS, type OperationId } from './operations.ts';
+import { frame, type BatchVerdict } from './handover.ts';
+import { contractHandovers, contractUnchecked, contractViolations, contractWarnings } from './metrics.ts';
 
 /** Prefix of the log line carrying one violating response as JSON; `npm run load` collects these into the report. */
 export const VIOLATION_LOG_MARKER = 'CONTRACT-VIOLATION ';
@@ -37,16 +39,21 @@ let logged = 0;
 let seen = 0;
 const memo = new Map<string, Violation[]>();
 
-export interface CheckedExchange {
-  operation: OperationId;
-  method: string;
-  url: string;
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+type Response = RefinedResponse<ResponseType | undefined>;
 
-export interface CheckSettings { sample: number; memo: boolean }
+/** One tags object per operation, made once: the violation rate is tagged so a breach names the operation. */
+const TAGS = Object.fromEntries(OPERATION_IDS.map((op) => [op, { operation: op }])) as Record<OperationId, { operation: OperationId }>;
+
+export interface CheckSettings {
+  contractSample: number;
+  contractMemo: boolean;
+  /** Where responses are handed over to be checked in Node (offload mode); undefined: checked in the VU. */
+  contractSink?: string;
+  /** Responses per hand-over in offload mode. */
+  contractBatch: number;
+  /** When the scenarios end (ms since the epoch, 0 unknown): from 2 s before, every response is handed over at once. */
+  scenariosEndAt: number;
+}
 
 /**
  * Sampling is deterministic (every k-th response of a VU) so a rerun with the
@@ -67,41 +74,114 @@ function contentType(headers: Record<string, string>): string {
   return '';
 }
 
+function bodyOf(res: Response): string {
+  const b = res.body;
+  if (typeof b === 'string') return b;
+  if (b === null || b === undefined) return '';
+  // Binary bodies are not expected from this API; decode bytes as Latin-1 so the checks still see them.
+  return String.fromCharCode(...new Uint8Array(b));
+}
+
 /**
  * The memo key holds every input the check reads except headers other than
  * the content type, which is the only header the checking API inspects.
  */
-function check(x: CheckedExchange, useMemo: boolean): Violation[] {
-  if (!useMemo || x.body.length > MEMO_MAX_BODY) {
-    return checkResponse({ operation: x.operation, status: x.status, headers: x.headers, body: x.body });
-  }
-  const key = `${x.operation}\n${x.status}\n${contentType(x.headers)}\n${x.body}`;
+function check(operation: OperationId, status: number, headers: Record<string, string>, body: string, useMemo: boolean): Violation[] {
+  if (!useMemo || body.length > MEMO_MAX_BODY) return checkResponse({ operation, status, headers, body });
+  const key = `${operation}\n${status}\n${contentType(headers)}\n${body}`;
   const hit = memo.get(key);
   if (hit) return hit;
-  const result = checkResponse({ operation: x.operation, status: x.status, headers: x.headers, body: x.body });
+  const result = checkResponse({ operation, status, headers, body });
   if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string); // oldest first
   memo.set(key, result);
   return result;
 }
 
-export function checkContract(x: CheckedExchange, settings: CheckSettings): Violation[] {
-  if (!selected(settings.sample)) return [];
-  const violations = check(x, settings.memo);
+// ---- offload mode: responses are checked in Node (load/node/check-sink.ts) -------------------------
+
+const NONE: Violation[] = [];
+const FLUSH_AFTER_MS = 250;
+const SINK_PARAMS = { headers: { 'Content-Type': 'text/plain; charset=utf-8' }, tags: { name: 'contract-check-sink' }, timeout: '60s' };
+let pending: string[] = [];
+let pendingOperations: OperationId[] = [];
+let pendingSince = 0;
+let sinkFailureLogged = false;
+
+function handOver(settings: CheckSettings, operation: OperationId, entry: string): void {
+  if (pending.length === 0) pendingSince = Date.now();
+  pending.push(entry);
+  pendingOperations.push(operation);
+  const now = Date.now();
+  const closing = settings.scenariosEndAt > 0 && now > settings.scenariosEndAt - 2000;
+  if (pending.length >= settings.contractBatch || now - pendingSince >= FLUSH_AFTER_MS || closing) flushContractChecks(settings);
+}
+
+/**
+ * Hands the pending responses to the sink and records its verdict: one contract_violations sample per
+ * response, as in-VU checking does, so the same gate judges both modes. A batch the sink could not
+ * check is counted in contract_unchecked (a harness failure, gated separately), never as conforming.
+ */
+export function flushContractChecks(settings: CheckSettings): void {
+  if (!settings.contractSink || pending.length === 0) return;
+  const batch = pendingOperations;
+  const res = http.post(settings.contractSink, pending.join(''), SINK_PARAMS);
+  contractHandovers.add(1);
+  pending = [];
+  pendingOperations = [];
+  let verdict: BatchVerdict | undefined;
+  try { verdict = res.status === 200 ? JSON.parse(res.body as string) : undefined; } catch { verdict = undefined; }
+  if (!verdict) {
+    contractUnchecked.add(batch.length);
+    if (!sinkFailureLogged) console.error(`contract check sink answered ${res.status} ${res.error}: ${batch.length} responses not checked`);
+    sinkFailureLogged = true;
+    return;
+  }
+  let next = 0;
+  for (let i = 0; i < batch.length; i++) {
+    const must = verdict.must[next] === i;
+    if (must) next++;
+    contractViolations.add(must, TAGS[batch[i]!]);
+  }
+  if (verdict.should.length > 0) contractWarnings.add(verdict.should.length);
+}
+
+/**
+ * A request that probes an open point (openPoint names its observe clause): an unlisted status in its
+ * answer is what the probe observes, so that finding is recorded under the open point, never failed.
+ */
+function underOpenPoint(violations: Violation[], openPoint: string | undefined): Violation[] {
+  if (!openPoint) return violations;
+  return violations.map((v) => (/HTTP-STATUS-LISTED$/.test(v.requirementId) ? { ...v, requirementId: openPoint, level: 'observe' as const } : v));
+}
+
+/**
+ * Checks one response against its operation's contract and records the verdict (one sample of the
+ * contract_violations rate per checked response, tagged with the operation so a breach names it).
+ */
+export function checkContract(operation: OperationId, method: string, url: string, res: Response, settings: CheckSettings, openPoint?: string): Violation[] {
+  if (!selected(settings.contractSample)) return [];
+  const body = bodyOf(res);
+  if (settings.contractSink && !openPoint) {
+    handOver(settings, operation, frame(operation, res.status, contentType(res.headers), `${method} ${url}`, body));
+    return NONE;
+  }
+  const violations = underOpenPoint(check(operation, res.status, res.headers, body, settings.contractMemo), openPoint);
   let must = false;
   let should = false;
-  for (const v of violations) {
-    if (v.level === 'must') must = true;
-    else if (v.level === 'should') should = true;
+  for (let i = 0; i < violations.length; i++) {
+    const level = violations[i]!.level;
+    if (level === 'must') must = true;
+    else if (level === 'should') should = true;
   }
-  contractViolations.add(must);
-  if (should) contractWarnings.add(1);
+  contractViolations.add(must, TAGS[operation]);
+  if (should) contractWarnings.add(1, TAGS[operation]);
   if ((must || should) && logged < MAX_LOGGED_PER_VU) {
     logged++;
     console.warn(VIOLATION_LOG_MARKER + JSON.stringify({
-      operation: x.operation,
-      request: `${x.method} ${x.url}`,
-      status: x.status,
-      bodyExcerpt: x.body.slice(0, 500),
+      operation,
+      request: `${method} ${url}`,
+      status: res.status,
+      bodyExcerpt: body.slice(0, 500),
       violations: violations.filter((v) => v.level !== 'observe'),
     }));
   }

@@ -15,7 +15,13 @@ import type { DetailBody, RunBody, SearchBody, StatusBody, UploadBody } from './
 import { pick, seededRandom } from './data.ts';
 import type { UploadSample } from './data-shape.ts';
 
-export interface RunnableWorkflow { canvasId: string; title: string; variables: Record<string, unknown> }
+export interface RunnableWorkflow {
+  canvasId: string;
+  title: string;
+  variables: Record<string, unknown>;
+  /** Its file (resource) variables, required or not: the lifecycle fills them with a fresh upload's key. */
+  fileVariables: string[];
+}
 
 export interface SetupData {
   /** Workflows whose required variables could be filled and whose trial run finished. */
@@ -26,6 +32,14 @@ export interface SetupData {
   executionIds: string[];
   /** Search keywords: words from discovered titles plus seeded ones. */
   keywords: string[];
+  /** Runnable workflows with a file variable (lifecycle iterations that upload use these). */
+  withFiles: RunnableWorkflow[];
+  /** Runnable workflows to abort mid-run: WFCHECK_ABORT_CANVAS_ID, else slow-sounding titles, else all. */
+  abortable: RunnableWorkflow[];
+  /** Whether search pages count from 0 on this target (detected by comparing page 0 and page 1). */
+  zeroBasedPages: boolean;
+  /** The canvas every generate call overwrites (set by setup when overwrite is allowed). */
+  overwriteCanvasId?: string;
   /** Workflows not used for the lifecycle, with the reason (printed, for transparency). */
   skipped: { canvasId: string; reason: string }[];
 }
@@ -71,23 +85,44 @@ function bodyGist(text: string): string {
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
 
-/** Every workflow search lists, page by page; or why the target cannot be driven. */
-function searchAll(cfg: LoadConfig): { canvasId: string; title: string }[] | { failure: string } {
-  const found: { canvasId: string; title: string }[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const res = api.searchWorkflows(cfg, { page, pageSize: PAGE_SIZE });
-    if (page === 1) {
-      const failure = unusableTarget(cfg, res, `${cfg.baseUrl}/openapi/workflows?page=1&pageSize=${PAGE_SIZE}`);
-      if (failure) return { failure };
-    }
-    const items = res.status === 200 ? json<SearchBody>(res)?.data : undefined;
-    if (!Array.isArray(items) || items.length === 0) break;
-    const before = found.length;
-    for (const it of items) if (!found.some((f) => f.canvasId === it.canvasId)) found.push({ canvasId: it.canvasId, title: it.title });
-    // A target that ignores `page` returns the same items again: stop instead of looping.
-    if (found.length === before || items.length < PAGE_SIZE) break;
+interface Listed { canvasId: string; title: string }
+
+function searchPage(cfg: LoadConfig, page: number): Listed[] | undefined {
+  // page=0 is an open point (§4.5 says pages are 1-based): whatever a target answers there is observed.
+  const res = api.searchWorkflows(cfg, { page, pageSize: PAGE_SIZE }, page === 0 ? 'SEARCH-PAGESIZE-DEFAULT' : undefined);
+  const items = res.status === 200 ? json<SearchBody>(res)?.data : undefined;
+  return Array.isArray(items) ? items.map((it) => ({ canvasId: it.canvasId, title: it.title })) : undefined;
+}
+
+const sameIds = (a: readonly Listed[], b: readonly Listed[]) => a.length === b.length && a.every((x, i) => x.canvasId === b[i]!.canvasId);
+
+/**
+ * Every workflow search lists, or why the target cannot be driven. Read tolerantly: a target may cap
+ * pageSize below what was asked (a short page is not the last one) or count pages from 0 (page 0 then
+ * differs from page 1); pages are followed until one is empty or brings nothing new.
+ */
+function searchAll(cfg: LoadConfig): { workflows: Listed[]; zeroBasedPages: boolean } | { failure: string } {
+  const res = api.searchWorkflows(cfg, { page: 1, pageSize: PAGE_SIZE });
+  const failure = unusableTarget(cfg, res, `${cfg.baseUrl}/openapi/workflows?page=1&pageSize=${PAGE_SIZE}`);
+  if (failure) return { failure };
+  const first = json<SearchBody>(res)?.data?.map((it) => ({ canvasId: it.canvasId, title: it.title })) ?? [];
+  const zero = searchPage(cfg, 0);
+  const zeroBasedPages = zero !== undefined && zero.length > 0 && !sameIds(zero, first);
+  const found = new Map<string, Listed>();
+  const addNew = (items: readonly Listed[]) => {
+    const before = found.size;
+    for (const it of items) if (!found.has(it.canvasId)) found.set(it.canvasId, it);
+    return found.size > before;
+  };
+  if (zeroBasedPages) addNew(zero!);
+  // Page 1 is the first page, or the second on a 0-based target; either way the next one is page + 1.
+  let items: Listed[] | undefined = first;
+  for (let page = 1; items && page <= MAX_PAGES; page++) {
+    // An empty page ends the list; so does a page with nothing new (a target that ignores `page`).
+    if (!addNew(items)) break;
+    items = searchPage(cfg, page + 1);
   }
-  return found;
+  return { workflows: [...found.values()], zeroBasedPages };
 }
 
 function uploadOne(cfg: LoadConfig, sample: UploadSample): string | undefined {
@@ -143,11 +178,22 @@ function trialRuns(cfg: LoadConfig, candidates: RunnableWorkflow[], skipped: Set
   return started;
 }
 
+const SLOW_TITLE = /slow|long|batch/i;
+
+/** Workflows to abort mid-run: the one named by the environment, else slow-sounding ones, else any. */
+function abortCandidates(cfg: LoadConfig, runnable: RunnableWorkflow[]): RunnableWorkflow[] {
+  const named = runnable.filter((w) => w.canvasId === cfg.abortCanvasId);
+  if (named.length > 0) return named;
+  const slow = runnable.filter((w) => SLOW_TITLE.test(w.title));
+  return slow.length > 0 ? slow : runnable;
+}
+
 /** What setup() found, or why the target cannot be driven at all (the run is then aborted with that reason). */
 export function discover(cfg: LoadConfig, strings: readonly string[], seedKeywords: readonly string[], files: readonly UploadSample[]): SetupData | { failure: string } {
   const rnd = seededRandom(cfg.seed);
-  const workflows = searchAll(cfg);
-  if ('failure' in workflows) return workflows;
+  const listed = searchAll(cfg);
+  if ('failure' in listed) return listed;
+  const workflows = listed.workflows;
   const candidates: RunnableWorkflow[] = [];
   const skipped: SetupData['skipped'] = [];
   for (const wf of workflows.slice(0, MAX_DETAILS)) {
@@ -156,15 +202,19 @@ export function discover(cfg: LoadConfig, strings: readonly string[], seedKeywor
     if (!plan) { skipped.push({ canvasId: wf.canvasId, reason: `detail answered ${res.status}` }); continue; }
     const filled = fillVariables(cfg, plan.variables ?? [], rnd, strings, files);
     if (typeof filled === 'string') skipped.push({ canvasId: wf.canvasId, reason: filled });
-    else candidates.push({ canvasId: wf.canvasId, title: wf.title, variables: filled });
+    else candidates.push({ canvasId: wf.canvasId, title: wf.title, variables: filled, fileVariables: (plan.variables ?? []).filter((v) => v.variableType === 'resource').map((v) => v.name) });
   }
   const trials = trialRuns(cfg, candidates, skipped);
   for (const t of trials) {
     if (t.status !== 'finish') skipped.push({ canvasId: t.wf.canvasId, reason: t.status ? `trial execution ended ${t.status}` : `trial execution did not end within ${cfg.workflowTimeoutMs} ms` });
   }
   const titleWords = workflows.flatMap((w) => w.title.split(/\s+/)).filter((w) => /^[\p{L}\p{N}]{3,}$/u.test(w));
+  const runnable = trials.filter((t) => t.status === 'finish').map((t) => t.wf);
   return {
-    runnable: trials.filter((t) => t.status === 'finish').map((t) => t.wf),
+    runnable,
+    withFiles: runnable.filter((w) => w.fileVariables.length > 0),
+    abortable: abortCandidates(cfg, runnable),
+    zeroBasedPages: listed.zeroBasedPages,
     canvasIds: workflows.map((w) => w.canvasId),
     executionIds: trials.map((t) => t.executionId),
     keywords: [...new Set([...titleWords.slice(0, 50), ...seedKeywords])],

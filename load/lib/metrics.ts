@@ -14,3 +14,11 @@ export const rateLimited = new Counter('rate_limited_responses');
 export const workflowDuration = new Trend('workflow_duration', true);
 /** 1 when a started execution reached `finish` within the timeout. */
 export const workflowCompleted = new Rate('workflow_completed');
+/** Executions the lifecycle aborted mid-run (abort answered 2xx). */
+export const executionsAborted = new Counter('executions_aborted');
+/** Canvases generate created on the target (its footprint); 0 when every call overwrites one canvas. */
+export const canvasesCreated = new Counter('canvases_created');
+/** Responses handed to the Node check sink that it could not check (a harness failure: gated at 0). */
+export const contractUnchecked = new Counter('contract_unchecked');
+/** Hand-over requests to the Node checker (offload mode): in http_reqs, but not requests to the API under test. */
+export const contractHandovers = new Counter('contract_handovers');

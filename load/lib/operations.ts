@@ -3,13 +3,15 @@
  * table's (contracts/openapi.yaml is the one source); only the choice of
  * operations per scenario is the load suite's own.
  */
-import type { OperationId } from '../../contracts/generated/operations.ts';
+import { OPERATION_IDS, type OperationId } from '../../contracts/generated/operations.ts';
 
+export { OPERATION_IDS };
 export type { OperationId };
 
 /** Which operations each scenario drives (used to emit per-operation thresholds). */
 export const SCENARIO_OPERATIONS = {
-  lifecycle: ['runWorkflow', 'getExecutionStatus', 'getExecutionOutput'],
+  lifecycle: ['uploadFiles', 'runWorkflow', 'getExecutionStatus', 'getExecutionOutput', 'abortExecution'],
+  generate: ['generateWorkflow'],
   readMix: ['searchWorkflows', 'getWorkflowDetail', 'getExecutionStatus', 'getExecutionOutput'],
   uploads: ['uploadFiles'],
   statusRead: ['getExecutionStatus'],

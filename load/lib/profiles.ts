@@ -10,10 +10,10 @@
  */
 
 export type ProfileName = 'smoke' | 'average' | 'stress' | 'spike' | 'soak' | 'throughput';
-export type ScenarioName = 'lifecycle' | 'readMix' | 'uploads' | 'statusRead';
+export type ScenarioName = 'lifecycle' | 'generate' | 'readMix' | 'uploads' | 'statusRead';
 
 export const PROFILE_NAMES: readonly ProfileName[] = ['smoke', 'average', 'stress', 'spike', 'soak', 'throughput'];
-export const SCENARIO_NAMES: readonly ScenarioName[] = ['lifecycle', 'readMix', 'uploads', 'statusRead'];
+export const SCENARIO_NAMES: readonly ScenarioName[] = ['lifecycle', 'generate', 'readMix', 'uploads', 'statusRead'];
 
 /** How the VU count evolves over the run, relative to the profile's peak. */
 type Shape =
@@ -23,6 +23,20 @@ type Shape =
   /** A short baseline, a sudden jump to the peak, a brief hold, then a drop. */
   | { kind: 'spike'; baselineShare: number };
 
+/**
+ * What the lifecycle and generate scenarios do, besides how many VUs run them: the product's flow is
+ * upload → run with the file key as a file variable → poll → output, some executions are aborted
+ * mid-run, and generate (which creates or overwrites a canvas each call) runs at a low, bounded rate.
+ */
+export interface WorkflowMix {
+  /** Share of lifecycle iterations that upload a file and pass its key as a file variable. */
+  fileShare: number;
+  /** Share of lifecycle iterations that abort their execution mid-run. */
+  abortShare: number;
+  /** Generate calls per minute (a constant arrival rate, whatever the VU shape). */
+  generatePerMinute: number;
+}
+
 export interface ProfileDefinition {
   description: string;
   defaultDuration: string;
@@ -31,59 +45,66 @@ export interface ProfileDefinition {
   vus: Record<ScenarioName, number>;
   /** Pause between iterations of the read and upload scenarios (seconds). */
   thinkTimeS: number;
+  mix: WorkflowMix;
   /** Scenarios run when `SCENARIOS` is not given. */
   defaultScenarios: readonly ScenarioName[];
 }
 
-const USER_SCENARIOS: readonly ScenarioName[] = ['lifecycle', 'readMix', 'uploads'];
+const USER_SCENARIOS: readonly ScenarioName[] = ['lifecycle', 'generate', 'readMix', 'uploads'];
 
 export const LOAD_PROFILES: Readonly<Record<ProfileName, ProfileDefinition>> = {
   smoke: {
     description: 'one VU per scenario: proves the scripts and the gates work',
     defaultDuration: '15s',
     shape: { kind: 'constant' },
-    vus: { lifecycle: 1, readMix: 1, uploads: 1, statusRead: 1 },
+    vus: { lifecycle: 1, generate: 1, readMix: 1, uploads: 1, statusRead: 1 },
     thinkTimeS: 0.2,
+    mix: { fileShare: 0.5, abortShare: 0.25, generatePerMinute: 12 },
     defaultScenarios: USER_SCENARIOS,
   },
   average: {
     description: 'typical production traffic: ramp up, hold, ramp down',
     defaultDuration: '1m',
     shape: { kind: 'ramp', up: 0.2, hold: 0.6, down: 0.2 },
-    vus: { lifecycle: 5, readMix: 10, uploads: 2, statusRead: 10 },
+    vus: { lifecycle: 5, generate: 1, readMix: 10, uploads: 2, statusRead: 10 },
     thinkTimeS: 0.5,
+    mix: { fileShare: 0.3, abortShare: 0.1, generatePerMinute: 6 },
     defaultScenarios: USER_SCENARIOS,
   },
   stress: {
     description: 'well above average load, to see how the service degrades',
     defaultDuration: '2m',
     shape: { kind: 'ramp', up: 0.25, hold: 0.6, down: 0.15 },
-    vus: { lifecycle: 15, readMix: 40, uploads: 6, statusRead: 40 },
+    vus: { lifecycle: 15, generate: 1, readMix: 40, uploads: 6, statusRead: 40 },
     thinkTimeS: 0.2,
+    mix: { fileShare: 0.3, abortShare: 0.1, generatePerMinute: 12 },
     defaultScenarios: USER_SCENARIOS,
   },
   spike: {
     description: 'a sudden burst from a small baseline and back',
     defaultDuration: '1m',
     shape: { kind: 'spike', baselineShare: 0.1 },
-    vus: { lifecycle: 20, readMix: 60, uploads: 8, statusRead: 60 },
+    vus: { lifecycle: 20, generate: 1, readMix: 60, uploads: 8, statusRead: 60 },
     thinkTimeS: 0.1,
+    mix: { fileShare: 0.3, abortShare: 0.1, generatePerMinute: 12 },
     defaultScenarios: USER_SCENARIOS,
   },
   soak: {
     description: 'average load held for a long time (short by default; set DURATION=2h for a real soak)',
     defaultDuration: '5m',
     shape: { kind: 'ramp', up: 0.05, hold: 0.9, down: 0.05 },
-    vus: { lifecycle: 5, readMix: 10, uploads: 2, statusRead: 10 },
+    vus: { lifecycle: 5, generate: 1, readMix: 10, uploads: 2, statusRead: 10 },
     thinkTimeS: 0.5,
+    mix: { fileShare: 0.3, abortShare: 0.1, generatePerMinute: 2 },
     defaultScenarios: USER_SCENARIOS,
   },
   throughput: {
     description: 'constant VUs without think time, for measuring the load generator itself',
     defaultDuration: '10s',
     shape: { kind: 'constant' },
-    vus: { lifecycle: 4, readMix: 10, uploads: 2, statusRead: 10 },
+    vus: { lifecycle: 4, generate: 1, readMix: 10, uploads: 2, statusRead: 10 },
     thinkTimeS: 0,
+    mix: { fileShare: 0.3, abortShare: 0.1, generatePerMinute: 6 },
     defaultScenarios: ['statusRead'],
   },
 };
@@ -106,6 +127,18 @@ export function parseScenarioList(list: string | undefined, profile: ProfileDefi
   return names as ScenarioName[];
 }
 
+/** The mix of a profile in one line, printed at the start of a run. */
+export function describeMix(profile: ProfileDefinition, scenarios: readonly ScenarioName[], vusScale = 1): string {
+  const vus = scenarios.filter((s) => s !== 'generate').map((s) => `${s} ${Math.max(1, Math.round(profile.vus[s] * vusScale))} VUs`);
+  const parts = [...vus];
+  if (scenarios.includes('lifecycle')) parts.push(`lifecycle: ${pct(profile.mix.fileShare)} with an uploaded file variable, ${pct(profile.mix.abortShare)} aborted mid-run`);
+  if (scenarios.includes('generate')) parts.push(`generate ${profile.mix.generatePerMinute}/min`);
+  parts.push(`think time ${profile.thinkTimeS}s`);
+  return parts.join('; ');
+}
+
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+
 /** Parses k6-style durations ("90s", "1m30s", "2h", "500ms") to seconds. */
 export function durationSeconds(text: string): number {
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
@@ -125,12 +158,17 @@ const secs = (s: number) => `${Math.max(1, Math.round(s))}s`;
 /** Executor configuration for one scenario (the subset of k6's scenario options used here). */
 export type ExecutorConfig =
   | { executor: 'constant-vus'; vus: number; duration: string }
-  | { executor: 'ramping-vus'; startVUs: number; stages: { duration: string; target: number }[]; gracefulRampDown: string };
+  | { executor: 'ramping-vus'; startVUs: number; stages: { duration: string; target: number }[]; gracefulRampDown: string }
+  | { executor: 'constant-arrival-rate'; rate: number; timeUnit: string; duration: string; preAllocatedVUs: number; maxVUs: number };
 
 export function executorFor(profile: ProfileDefinition, scenario: ScenarioName, duration: string, vusScale = 1): ExecutorConfig {
   const peak = Math.max(1, Math.round(profile.vus[scenario] * vusScale));
   const total = durationSeconds(duration);
   const shape = profile.shape;
+  if (scenario === 'generate') {
+    // A bounded rate, not a VU count: every call creates or overwrites a canvas on the target.
+    return { executor: 'constant-arrival-rate', rate: profile.mix.generatePerMinute, timeUnit: '1m', duration: secs(total), preAllocatedVUs: 1, maxVUs: peak };
+  }
   switch (shape.kind) {
     case 'constant':
       return { executor: 'constant-vus', vus: peak, duration: secs(total) };

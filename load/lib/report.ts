@@ -16,6 +16,10 @@ export interface RunMeta {
   baseUrl: string;
   contractSample: number;
   durationMs: number;
+  /** Seconds the scenarios ran (setup excluded): the denominator of per-operation request rates. */
+  scenarioSeconds?: number;
+  /** The profile's mix as printed at the start (VUs, file and abort shares, generate rate). */
+  mix?: string;
   /** `single` for one k6 process, `merged:N` for N execution segments evaluated together. */
   evaluation: string;
   startedAt?: string;
@@ -24,6 +28,9 @@ export interface RunMeta {
 export interface RunReport { meta: RunMeta; passed: boolean; thresholds: ThresholdResult[]; metrics: Record<string, MetricSummary> }
 
 export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
+
+/** A value of a sub-metric of one operation (`metric{operation:op}`), when the run gated it. */
+const perOperation = (m: Record<string, MetricSummary>, metric: string, op: string, key: string) => m[`${metric}{operation:${op}}`]?.values[key];
 
 /** The value of one aggregation (as named in a threshold expression) from summarised values. */
 export function aggregationValue(values: Record<string, number>, aggregation: string): number | null {
@@ -71,24 +78,29 @@ export function checkedResponses(r: RunReport): number {
   return (values?.passes ?? 0) + (values?.fails ?? 0);
 }
 
+/** Responses of the API under test: every HTTP request except the hand-overs to the Node checker (offload mode). */
+export function apiResponses(r: RunReport): number {
+  return (r.metrics.http_reqs?.values.count ?? 0) - (r.metrics.contract_handovers?.values.count ?? 0);
+}
+
 export function renderText(r: RunReport): string {
   const m = r.metrics;
   const lines: string[] = [];
   lines.push(`wfcheck load run — profile ${r.meta.profile} (${r.meta.scenarios.join(', ')}), seed ${r.meta.seed}, ${r.meta.evaluation}`);
   lines.push(`target ${r.meta.baseUrl}; contract checks on ${fmtNumber(r.meta.contractSample, '%')} of responses; ran ${fmtNumber(r.meta.durationMs, 'ms')}`);
   lines.push('');
-  lines.push('Operations');
-  const ops = operationRows(m);
-  lines.push(table([['operation', 'requests', 'avg', 'p95', 'p99', 'max'], ...ops.map((o) => [
-    o.operation, fmtNumber(o.values.count), fmtNumber(o.values.avg, 'ms'), fmtNumber(o.values['p(95)'], 'ms'), fmtNumber(o.values['p(99)'], 'ms'), fmtNumber(o.values.max, 'ms'),
-  ])]));
+  if (r.meta.mix) lines.push(`mix: ${r.meta.mix}`);
+  lines.push('');
+  lines.push(...operationsTable(r));
   lines.push('');
   const v = (name: string, key: string) => m[name]?.values[key];
-  lines.push(`requests ${fmtNumber(v('http_reqs', 'count'))} (${fmtNumber(v('http_reqs', 'rate'))}/s); failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`);
-  lines.push(`contract: ${fmtNumber(checkedResponses(r))} responses checked, violations ${fmtNumber(v('contract_violations', 'rate') ?? 0, '%')}, responses with warnings ${fmtNumber(v('contract_warnings', 'count') ?? 0)}`);
+  lines.push(`requests ${fmtNumber(v('http_reqs', 'count'))} (${fmtNumber(v('http_reqs', 'rate'))}/s${m.contract_handovers ? `, of which ${fmtNumber(v('contract_handovers', 'count'))} hand-overs to the Node checker` : ''}); failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`);
+  lines.push(`contract: ${fmtNumber(checkedResponses(r))} of ${fmtNumber(apiResponses(r))} API responses checked, violations ${fmtNumber(v('contract_violations', 'rate') ?? 0, '%')}, responses with warnings ${fmtNumber(v('contract_warnings', 'count') ?? 0)}`);
   if (m.workflow_completed || m.workflow_duration) {
-    lines.push(`workflows: completed ${fmtNumber(v('workflow_completed', 'rate'), '%')} of ${fmtNumber((v('workflow_completed', 'passes') ?? 0) + (v('workflow_completed', 'fails') ?? 0))}; end-to-end p95 ${fmtNumber(v('workflow_duration', 'p(95)'), 'ms')}, p99 ${fmtNumber(v('workflow_duration', 'p(99)'), 'ms')}`);
+    lines.push(`workflows (upload → run → poll → output): completed ${fmtNumber(v('workflow_completed', 'rate'), '%')} of ${fmtNumber((v('workflow_completed', 'passes') ?? 0) + (v('workflow_completed', 'fails') ?? 0))}; end-to-end p50 ${fmtNumber(v('workflow_duration', 'med'), 'ms')}, p95 ${fmtNumber(v('workflow_duration', 'p(95)'), 'ms')}, p99 ${fmtNumber(v('workflow_duration', 'p(99)'), 'ms')}`);
   }
+  if (m.executions_aborted) lines.push(`executions aborted mid-run: ${fmtNumber(v('executions_aborted', 'count'))}`);
+  if (m.canvases_created || m['http_req_duration{operation:generateWorkflow}']) lines.push(`generate footprint: ${fmtNumber(v('canvases_created', 'count') ?? 0)} canvases created on the target`);
   lines.push('');
   lines.push('Gates');
   lines.push(table([['', 'metric', 'threshold', 'actual'], ...r.thresholds.map((t) => [
@@ -99,6 +111,18 @@ export function renderText(r: RunReport): string {
   if (r.thresholds.length === 0) lines.push('VERDICT: none — no gates were evaluated in this process');
   else lines.push(r.passed ? `VERDICT: PASS — all ${r.thresholds.length} gates met` : `VERDICT: FAIL — ${failed.length} of ${r.thresholds.length} gates breached: ${failed.map((t) => `${t.metric} ${t.expression}`).join('; ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Per operation: request rate over the scenarios' time, p50/p95/p99, failed share and violation share. */
+function operationsTable(r: RunReport): string[] {
+  const m = r.metrics;
+  const seconds = r.meta.scenarioSeconds ?? r.meta.durationMs / 1000;
+  const rows = operationRows(m).map((o) => [
+    o.operation, fmtNumber(o.values.count), seconds > 0 ? fmtNumber((o.values.count ?? 0) / seconds) : '—',
+    fmtNumber(o.values.med, 'ms'), fmtNumber(o.values['p(95)'], 'ms'), fmtNumber(o.values['p(99)'], 'ms'), fmtNumber(o.values.max, 'ms'),
+    fmtNumber(perOperation(m, 'http_req_failed', o.operation, 'rate'), '%'), fmtNumber(perOperation(m, 'contract_violations', o.operation, 'rate'), '%'),
+  ]);
+  return ['Operations', table([['operation', 'requests', 'req/s', 'p50', 'p95', 'p99', 'max', 'failed', 'violations'], ...rows])];
 }
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -64,17 +64,24 @@ export type Thresholds = Record<string, string[]>;
  * Only operations actually exercised get latency gates, so the report does not
  * list empty sub-metrics as passing.
  */
-export function buildThresholds(operations: readonly OperationId[], withWorkflow: boolean, slo: SloSettings = DEFAULT_SLO): Thresholds {
+export function buildThresholds(operations: readonly OperationId[], withWorkflow: boolean, slo: SloSettings = DEFAULT_SLO, offloadedChecks = false): Thresholds {
   const t: Thresholds = {
     http_req_failed: [`rate<${slo.maxFailedRate}`],
     contract_violations: ['rate==0'],
   };
+  // Offload mode only: responses the Node checker could not check are a harness failure, never a pass.
+  if (offloadedChecks) t.contract_unchecked = ['count==0'];
   for (const op of [...new Set(operations)].sort()) {
     const b = LATENCY_BUDGETS_MS[op];
     t[`http_req_duration{operation:${op}}`] = [`p(95)<${Math.round(b.p95 * slo.latencyScale)}`, `p(99)<${Math.round(b.p99 * slo.latencyScale)}`];
+    // Per operation as well, so a breach names the operation whose responses break the contract.
+    t[`contract_violations{operation:${op}}`] = ['rate==0'];
+    t[`http_req_failed{operation:${op}}`] = [`rate<${slo.maxFailedRate}`];
   }
   if (withWorkflow) {
     t.workflow_completed = [`rate>=${slo.minCompletionRate}`];
+    // Per flow as well: executions fed an uploaded file must finish as reliably as the others.
+    t['workflow_completed{flow:file}'] = [`rate>=${slo.minCompletionRate}`];
     t.workflow_duration = [`p(95)<${Math.round(slo.workflowP95Ms)}`];
   }
   return t;

@@ -51,9 +51,14 @@ export function compareReports(baseline: RunReport, current: RunReport, o: Compa
   const rows: ComparisonRow[] = [];
   const baseOps = new Map(operationRows(baseline.metrics).map((r) => [r.operation, r.values]));
   const curOps = new Map(operationRows(current.metrics).map((r) => [r.operation, r.values]));
+  const perSecond = (r: RunReport, values: Record<string, number> | undefined) => {
+    const seconds = r.meta.scenarioSeconds ?? r.meta.durationMs / 1000;
+    return values?.count !== undefined && seconds > 0 ? values.count / seconds : undefined;
+  };
   for (const op of [...new Set([...baseOps.keys(), ...curOps.keys()])].sort()) {
-    for (const stat of ['p(95)', 'p(99)']) {
-      rows.push(row(`${op} ${stat}`, 'ms', 'lower-is-better', baseOps.get(op)?.[stat], curOps.get(op)?.[stat], o));
+    rows.push(row(`${op} req/s`, '/s', 'higher-is-better', perSecond(baseline, baseOps.get(op)), perSecond(current, curOps.get(op)), o));
+    for (const stat of ['med', 'p(95)', 'p(99)']) {
+      rows.push(row(`${op} ${stat === 'med' ? 'p50' : stat}`, 'ms', 'lower-is-better', baseOps.get(op)?.[stat], curOps.get(op)?.[stat], o));
     }
   }
   const v = (r: RunReport, metric: string, key: string) => r.metrics[metric]?.values[key];
@@ -61,7 +66,9 @@ export function compareReports(baseline: RunReport, current: RunReport, o: Compa
   rows.push(row('failed requests', '%', 'lower-is-better', v(baseline, 'http_req_failed', 'rate'), v(current, 'http_req_failed', 'rate'), o));
   rows.push(row('contract violations', '%', 'lower-is-better', v(baseline, 'contract_violations', 'rate') ?? 0, v(current, 'contract_violations', 'rate') ?? 0, { ...o, rateTolerance: 0 }));
   if (baseline.metrics.workflow_duration || current.metrics.workflow_duration) {
-    rows.push(row('workflow duration p(95)', 'ms', 'lower-is-better', v(baseline, 'workflow_duration', 'p(95)'), v(current, 'workflow_duration', 'p(95)'), o));
+    for (const stat of ['med', 'p(95)', 'p(99)']) {
+      rows.push(row(`workflow duration ${stat === 'med' ? 'p50' : stat}`, 'ms', 'lower-is-better', v(baseline, 'workflow_duration', stat), v(current, 'workflow_duration', stat), o));
+    }
     rows.push(row('workflow completion', '%', 'higher-is-better', v(baseline, 'workflow_completed', 'rate'), v(current, 'workflow_completed', 'rate'), o));
   }
   return { rows, warnings };

@@ -13,6 +13,7 @@ import type { RunReport } from '../lib/report.ts';
 import { durationSeconds, profileByName } from '../lib/profiles.ts';
 import { k6ScriptEnv } from './k6-env.ts';
 import { dashboardPeriod } from './run-dir.ts';
+import { startCheckSink } from './check-sink.ts';
 
 export const LOAD_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const K6_ENTRY = join(LOAD_DIR, 'main.ts');
@@ -47,6 +48,12 @@ export interface K6RunOptions {
   /** Prefix for echoed lines (distributed runs). */
   prefix?: string;
   extraArgs?: string[];
+  /**
+   * Where the contract checks run: in k6's VUs (default), or `offload` — in this Node process, the VUs
+   * handing their responses over in batches (load/node/check-sink.ts): the generator then sends at
+   * nearly its bare speed with every response still checked.
+   */
+  contractMode?: 'vu' | 'offload';
   /** Called with every (redacted) output line, e.g. to act once setup() is done. */
   onLine?: (line: string) => void;
 }
@@ -96,6 +103,20 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
     env.K6_WEB_DASHBOARD_EXPORT = join(resolve(o.reportDir), 'dashboard.html');
     env.K6_WEB_DASHBOARD_PERIOD = dashboardPeriod(durationSeconds(o.duration || profileByName(o.profile).defaultDuration));
   }
+  const sink = o.contractMode === 'offload' ? await startCheckSink(violationsFile) : undefined;
+  if (sink) env.CONTRACT_CHECK_SINK = sink.url;
+  try {
+    const result = await runChild(o, args, env, { violationsFile, logFile });
+    // Offload mode: the checker wrote the violating examples itself, not through k6's log.
+    if (sink && existsSync(violationsFile)) result.violationCount = readFileSync(violationsFile, 'utf8').split('\n').filter(Boolean).length;
+    return result;
+  } finally {
+    await sink?.close();
+  }
+}
+
+async function runChild(o: K6RunOptions, args: string[], env: Record<string, string>, files: { violationsFile: string; logFile: string }): Promise<K6RunResult> {
+  const { violationsFile, logFile } = files;
   const child = spawn(o.k6, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let peakRssKb: number | undefined;
   const sampler = setInterval(() => {
