@@ -2,17 +2,27 @@
  * Lifecycle (§1, §4.1–4.4, §4.7): upload → run with file variables → poll
  * status → output, on workflows discovered through search + detail, with
  * seeded values per variableType, in the `variables` wrapper and the legacy
- * top-level form.
+ * top-level form; values of every kind, and a run without a body.
+ *
+ * A run is accepted when it is answered 2xx with an executionId — whichever 2xx:
+ * the status code itself is the status clause's. When a step deviates, what
+ * depends on it is "blocked by" the clause that failed.
  */
 import { test } from './fixtures.ts';
 import { buildFile } from '../fixtures/data/files.ts';
 import { variableValues } from '../fixtures/data/variables.ts';
 import { checkExecutionHistory } from './support/analysis.ts';
-import { abortQuietly, poll, startRun } from './support/runs.ts';
-import { dataOf, describe, expectStatus, statusIn, type OutputData, type RunData, type StatusExpectation, type UploadData } from './support/shapes.ts';
-import { candidates, hasVariableType, runBody, type Workflow } from './support/workflows.ts';
+import { seg } from './support/client.ts';
+import { abortQuietly, judgeRun, poll, startRun } from './support/runs.ts';
+import { expectStatus, served, stopAll, type OutputFile } from './support/shapes.ts';
+import { acceptedUpload, candidates, hasVariableType, prepareRun, runBody, unlistedVariableTypes, type Discovery, type Workflow } from './support/workflows.ts';
+
+type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
+
+/** What the first lifecycle test judges once the execution ran. */
+const AFTER_START = ['OUTPUT-FILE-NODE-EXISTS', 'OUTPUT-FILE-TYPE-VALUES', 'OUTPUT-FILE-SIZE-UNIT', 'OUTPUT-FILE-URL-SERVES'];
 
 /** The workflow covering the most variable types (resource first): the richest lifecycle. */
 function richest(list: Workflow[]): Workflow | undefined {
@@ -20,25 +30,17 @@ function richest(list: Workflow[]): Workflow | undefined {
   return [...list].sort((a, b) => score(b) - score(a))[0];
 }
 
-test('upload, run with file variables in the variables wrapper, poll to the end, read the output [RUN-VARIABLES-WRAPPER] [RUN-FILE-VARIABLE] [RUN-RETURNS-EXECUTION-ID] [OUTPUT-FILE-NODE-EXISTS] [OUTPUT-FILE-TYPE-VALUES] [OUTPUT-FILE-SIZE-UNIT] [OUTPUT-FILE-URL-SERVES]', async ({ api, config, verdict, faker, discovery }) => {
-  const usable = candidates(discovery).filter((w) => !/disabled/i.test(w.title));
-  const wf = richest(usable.filter((w) => hasVariableType(w, 'resource'))) ?? richest(usable);
-  test.skip(!wf, 'no workflow with a readable plan was discovered (set WFCHECK_CANVAS_IDS)');
-  const started = await startRun(api, verdict, faker, wf!, 'wrapper');
-  expectStatus(verdict, 'RUN-VARIABLES-WRAPPER', started.run, 200, `run of ${wf!.canvasId} with every variable in { variables: {...} }`);
-  if (hasVariableType(wf!, 'resource')) {
-    expectStatus(verdict, 'RUN-FILE-VARIABLE', started.run, 200, `file variable of ${wf!.canvasId} given one uploaded fileKey`);
-  } else {
-    verdict.notRun('RUN-FILE-VARIABLE', 'no discovered workflow has a resource variable');
-  }
-  test.skip(!started.executionId, `the run did not start: ${describe(started.run)}`);
-  const snaps = await poll(api, config, started.executionId!, true);
-  checkExecutionHistory(verdict, started.executionId!, wf!.plan, snaps);
+/** No discovered workflow has a file variable: not run — unless plans type variables outside the enum, which may hide them. */
+function fileVariableNotExercised(verdict: Fixtures['verdict'], discovery: Discovery): void {
+  const unlisted = discovery.workflows.flatMap(unlistedVariableTypes);
+  if (unlisted.length > 0) verdict.blocked('RUN-FILE-VARIABLE', 'VARIABLE-TYPE-ENUM', `no variable is typed resource; plans type variables as ${[...new Set(unlisted)].join(', ')}`);
+  else verdict.notRun('RUN-FILE-VARIABLE', 'no discovered workflow has a resource variable');
+}
 
-  const output = dataOf<OutputData>(await api.output(started.executionId!));
-  const files = output?.files ?? [];
+/** The files of a finished execution: their types and size unit are observed, their urls fetched (loopback only). */
+async function checkFiles({ api, config, verdict }: Pick<Fixtures, 'api' | 'config' | 'verdict'>, canvasId: string, files: OutputFile[]): Promise<void> {
   for (const f of files) verdict.observe('OUTPUT-FILE-TYPE-VALUES', 'file type', f.type);
-  if (files.length === 0) verdict.notRun('OUTPUT-FILE-URL-SERVES', `execution of ${wf!.canvasId} produced no file`);
+  if (files.length === 0) verdict.notRun('OUTPUT-FILE-URL-SERVES', `execution of ${canvasId} produced no file`);
   for (const f of files.slice(0, 5)) {
     if (!f.url) {
       verdict.notRun('OUTPUT-FILE-URL-SERVES', `file ${f.name} has no url`);
@@ -51,56 +53,96 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
       continue;
     }
     const got = await api.send({ method: 'GET', path: '', absoluteUrl: url.toString(), label: `file ${f.name}`, allowFault: true });
-    expectStatus(verdict, 'OUTPUT-FILE-URL-SERVES', got, statusIn(200, 'HTTP 200 with the file'), `GET the url of file ${f.name}`, 'should');
-    if (got.status === 200 && typeof f.size === 'number') {
+    expectStatus(verdict, 'OUTPUT-FILE-URL-SERVES', got, { ok: served, expected: 'the file (a 2xx)' }, `GET the url of file ${f.name}`, 'should');
+    if (served(got) && typeof f.size === 'number') {
       const bytes = got.record.response?.bodyBytes ?? 0;
       verdict.observe('OUTPUT-FILE-SIZE-UNIT', 'size vs served bytes', f.size === bytes ? 'bytes (size equals the served length)' : `size ${f.size} for ${bytes} served bytes`);
     }
   }
+}
 
-  // A file variable also takes an array of fileKeys (§4.1).
-  const resourceVars = (wf!.plan!.variables ?? []).filter((v) => v.variableType === 'resource');
-  if (resourceVars.length > 0) {
-    const up = await api.upload([buildFile(faker, 'txt', 'tiny'), buildFile(faker, 'csv', 'tiny')]);
-    const keys = (dataOf<UploadData>(up)?.files ?? []).map((f) => f.fileKey);
-    const values = variableValues(faker, wf!.plan!.variables ?? [], keys);
-    const run = await api.run(wf!.canvasId, runBody(values), { label: 'run with an array of fileKeys' });
-    expectStatus(verdict, 'RUN-FILE-VARIABLE', run, 200, `file variable ${resourceVars[0].name} given an array of ${keys.length} fileKeys`);
-    const id = dataOf<RunData>(run)?.executionId;
-    if (id) await poll(api, config, id);
-  }
+/** A file variable also takes an array of fileKeys (§4.1). */
+async function runWithFileKeyArray({ api, config, verdict, faker }: Pick<Fixtures, 'api' | 'config' | 'verdict' | 'faker'>, wf: Workflow): Promise<void> {
+  const fileVar = (wf.plan!.variables ?? []).find((v) => v.variableType === 'resource')!;
+  const files = [buildFile(faker, 'txt', 'tiny'), buildFile(faker, 'csv', 'tiny')];
+  const upload = acceptedUpload(verdict, await api.upload(files), files, 'upload of two files for one file variable');
+  if (!upload.ok) return stopAll(verdict, ['RUN-FILE-VARIABLE'], upload.stop);
+  const run = await api.run(wf.canvasId, runBody(variableValues(faker, wf.plan!.variables ?? [], upload.value)), { label: 'run with an array of fileKeys' });
+  const judged = await judgeRun(api, verdict, ['RUN-FILE-VARIABLE'], run, `run of ${wf.canvasId}, file variable ${fileVar.name} given an array of ${upload.value.length} fileKeys`, wf);
+  if (judged.executionId) await poll(api, verdict, config, judged.executionId);
+}
+
+test('upload, run with file variables in the variables wrapper, poll to the end, read the output [RUN-VARIABLES-WRAPPER] [RUN-FILE-VARIABLE] [RUN-RETURNS-EXECUTION-ID] [STATUS-ECHOES-EXECUTION] [TIMES-ORDERED] [OUTPUT-FILE-NODE-EXISTS] [OUTPUT-FILE-TYPE-VALUES] [OUTPUT-FILE-SIZE-UNIT] [OUTPUT-FILE-URL-SERVES]', async ({ api, config, verdict, faker, discovery }) => {
+  const usable = candidates(discovery).filter((w) => !/disabled/i.test(w.title));
+  const wf = richest(usable.filter((w) => hasVariableType(w, 'resource'))) ?? richest(usable);
+  test.skip(!wf, 'no workflow with a readable plan was discovered (set WFCHECK_CANVAS_IDS)');
+  const withFile = hasVariableType(wf!, 'resource');
+  if (!withFile) fileVariableNotExercised(verdict, discovery);
+  const started = await startRun(api, verdict, faker, wf!, { clauses: withFile ? ['RUN-VARIABLES-WRAPPER', 'RUN-FILE-VARIABLE'] : ['RUN-VARIABLES-WRAPPER'] });
+  if (!started.executionId) return stopAll(verdict, AFTER_START, started.stop!);
+  const followed = await poll(api, verdict, config, started.executionId, true);
+  if (followed.stop) return stopAll(verdict, AFTER_START, followed.stop);
+  checkExecutionHistory(verdict, started.executionId, wf!.plan, followed.snaps);
+  // The last snapshot's output was read once the execution had ended: it is the final output.
+  await checkFiles({ api, config, verdict }, wf!.canvasId, followed.snaps[followed.snaps.length - 1].output?.files ?? []);
+  if (withFile) await runWithFileKeyArray({ api, config, verdict, faker }, wf!);
 });
 
 test('the legacy form: variables as top-level body fields [RUN-LEGACY-TOP-LEVEL] [RUN-RETURNS-EXECUTION-ID]', async ({ api, config, verdict, faker, discovery }) => {
   const usable = candidates(discovery).filter((w) => !/disabled|slow|long/i.test(w.title));
   const wf = richest(usable.filter((w) => (w.plan?.variables ?? []).some((v) => v.name !== 'variables')));
   test.skip(!wf, 'no discovered workflow has variables');
-  const started = await startRun(api, verdict, faker, wf!, 'legacy');
-  const withExecutionId: StatusExpectation = { ok: (ex) => ex.status === 200 && started.executionId !== undefined, expected: 'HTTP 200 with an executionId' };
-  expectStatus(verdict, 'RUN-LEGACY-TOP-LEVEL', started.run, withExecutionId, `run of ${wf!.canvasId} with variables as top-level fields`);
-  if (started.executionId) await poll(api, config, started.executionId);
+  const started = await startRun(api, verdict, faker, wf!, { form: 'legacy' });
+  if (started.executionId) await poll(api, verdict, config, started.executionId);
 });
 
 test('every discovered workflow runs to a terminal status with seeded variables [RUN-RETURNS-EXECUTION-ID] [RUN-VARIABLES-WRAPPER] [STATE-TERMINAL]', async ({ api, config, verdict, faker, discovery }) => {
   // Slow workflows are left to the abort suite; on a foreign target only a bounded number run.
-  const list = candidates(discovery).filter((w) => !/slow|long-running/i.test(w.title)).slice(0, config.targetKind === 'reference' ? 12 : Math.min(5, config.maxRuns));
+  const list = candidates(discovery).filter((w) => !/slow|long-running|disabled/i.test(w.title)).slice(0, config.targetKind === 'reference' ? 12 : Math.min(5, config.maxRuns));
   test.skip(list.length === 0, 'no workflow with a readable plan was discovered');
   await Promise.all(
     list.map(async (wf) => {
       const started = await startRun(api, verdict, faker, wf);
-      if (started.run.status === 403) {
-        verdict.note('run', `${wf.canvasId}: API disabled (403)`);
-        return;
-      }
-      expectStatus(verdict, 'RUN-VARIABLES-WRAPPER', started.run, 200, `run of ${wf.canvasId} with seeded values for ${(wf.plan?.variables ?? []).map((v) => `${v.name}:${v.variableType ?? '?'}`).join(', ') || 'no variables'}`);
-      if (!started.executionId) return;
-      try {
-        const snaps = await poll(api, config, started.executionId);
-        checkExecutionHistory(verdict, started.executionId, wf.plan, snaps);
-      } catch (err) {
-        await abortQuietly(api, started.executionId);
-        throw err;
-      }
+      if (!started.executionId) return stopAll(verdict, ['STATE-TERMINAL'], started.stop!);
+      const followed = await poll(api, verdict, config, started.executionId);
+      if (followed.stop) return stopAll(verdict, ['STATE-TERMINAL'], followed.stop);
+      checkExecutionHistory(verdict, started.executionId, wf.plan, followed.snaps);
     }),
   );
+});
+
+/** One value of each kind §4.1 names besides a string. */
+const VALUE_KINDS: [string, unknown][] = [
+  ['a number', 42.5],
+  ['a boolean', true],
+  ['an object', { region: 'EMEA', limit: 3 }],
+  ['an array', ['alpha', 'beta']],
+];
+
+test('variables of every value kind, and a run without a body, are accepted [RUN-VALUE-KINDS] [RUN-WITHOUT-BODY] [RUN-RETURNS-EXECUTION-ID]', async ({ api, verdict, faker, discovery }) => {
+  // Without file variables first: nothing to upload. Option and file values are confined to their
+  // options and fileKeys, so the kinds are given to a string (or untyped) variable — the only kind
+  // of variable whose values §4.1 leaves free.
+  const runnable = candidates(discovery).filter((w) => !/disabled|slow|long-running/i.test(w.title)).sort((a, b) => Number(hasVariableType(a, 'resource')) - Number(hasVariableType(b, 'resource')));
+  const free = (w: Workflow) => (w.plan?.variables ?? []).find((v) => v.variableType === undefined || v.variableType === 'string');
+  const wf = runnable.find(free);
+  if (!wf) verdict.notRun('RUN-VALUE-KINDS', 'no discovered workflow has a variable of type string (or untyped)');
+  for (const [kind, value] of wf ? VALUE_KINDS : []) {
+    const name = free(wf!)!.name;
+    const prepared = await prepareRun(api, verdict, faker, wf!.plan!);
+    if (prepared.stop) {
+      stopAll(verdict, ['RUN-VALUE-KINDS'], prepared.stop);
+      break;
+    }
+    const run = await api.run(wf!.canvasId, runBody({ ...prepared.values, [name]: value }), { label: `run with ${kind}` });
+    const judged = await judgeRun(api, verdict, ['RUN-VALUE-KINDS'], run, `run of ${wf!.canvasId} with ${name} given ${kind} (${JSON.stringify(value)})`, wf);
+    await abortQuietly(api, judged.executionId);
+  }
+
+  // Fewest variables first: a workflow without any is the plainest run without a body.
+  const bare = runnable.filter((w) => !(w.plan?.variables ?? []).some((v) => v.required)).sort((a, b) => (a.plan?.variables ?? []).length - (b.plan?.variables ?? []).length)[0];
+  if (!bare) return verdict.notRun('RUN-WITHOUT-BODY', 'no discovered workflow runs without required variables');
+  const run = await api.send({ method: 'POST', path: `/openapi/workflow/${seg(bare.canvasId)}/run`, label: 'run without a body' });
+  const judged = await judgeRun(api, verdict, ['RUN-WITHOUT-BODY'], run, `run of ${bare.canvasId} sent with no body at all`);
+  await abortQuietly(api, judged.executionId);
 });

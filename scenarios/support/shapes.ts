@@ -6,6 +6,8 @@
  * callers keep their runtime guards.
  */
 import type { components } from '../../contracts/generated/api-types.ts';
+import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
+import { SCHEMA_BUNDLE } from '../../contracts/generated/schemas.ts';
 import type { Exchange } from './client.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 
@@ -28,19 +30,24 @@ export type GenerateError = S['GenerateError'];
 
 export const TERMINAL: readonly string[] = ['finish', 'failed'];
 
-/** `data` of a 200 JSON envelope, else undefined. */
-export function dataOf<T>(ex: Exchange): T | undefined {
-  if (ex.status !== 200 || !ex.json || typeof ex.json !== 'object') return undefined;
-  return (ex.json as { data?: T }).data;
+/** The enumerations of the contract, read from it (never written twice). */
+const DEFS = (SCHEMA_BUNDLE as unknown as { $defs: Record<string, { enum?: string[]; properties?: Record<string, { enum?: string[] }> }> }).$defs;
+export const EXEC_STATUSES: readonly string[] = DEFS.ExecutionStatus.enum ?? [];
+export const NODE_STATUSES: readonly string[] = DEFS.NodeStatus.enum ?? [];
+export const VARIABLE_TYPES: readonly string[] = DEFS.PlanVariable.properties?.variableType.enum ?? [];
+
+/**
+ * The request was served: a 2xx answer. Which 2xx is the status clause's business (judged on every
+ * response by the contract checks), so a flow goes on after a 201 whose body is right.
+ */
+export function served(ex: Exchange): boolean {
+  return !ex.fault && ex.status !== undefined && ex.status >= 200 && ex.status < 300;
 }
 
-/** `data` of a response the test cannot go on without; throws a failure that shows the response. */
-export function needData<T>(ex: Exchange, what: string): T {
-  const data = dataOf<T>(ex);
-  if (data === undefined || data === null) {
-    throw new Error(`${what}: expected a 200 envelope with data, got ${ex.status ?? ex.fault?.kind} ${ex.text.slice(0, 300)}\nreproduce: ${ex.record.curl}`);
-  }
-  return data;
+/** `data` of a served JSON envelope (any 2xx), else undefined. */
+export function dataOf<T>(ex: Exchange): T | undefined {
+  if (!served(ex) || !ex.json || typeof ex.json !== 'object') return undefined;
+  return (ex.json as { data?: T }).data;
 }
 
 /** The errCode of an error body, when it is the usual envelope (the shape is not shown, so it may be absent). */
@@ -76,12 +83,117 @@ export function clientError(expected: string): StatusExpectation {
   return { ok: (ex) => ex.status !== undefined && ex.status >= 400 && ex.status < 500, expected };
 }
 
+/** The clause that judges an operation's status line, e.g. RUN-HTTP-STATUS-LISTED. */
+function statusClauseOf(ex: Exchange): string | undefined {
+  return ex.operation ? `${OPERATION_PREFIX[ex.operation]}-HTTP-STATUS-LISTED` : undefined;
+}
+
+/**
+ * The status clause, when this very answer already failed it: no answer at all (a transport fault), or
+ * a refusal with a status the operation does not list (a 5xx, a 422, a 403 where none is listed). A
+ * clause that needs a particular answer cannot be judged on such an answer: it is "blocked by" the
+ * status clause — one deviation, one failure. A 2xx is never one here: its body is what the suite
+ * clauses judge, whichever 2xx it is.
+ */
+export function statusDeviation(ex: Exchange): string | undefined {
+  const clause = statusClauseOf(ex);
+  if (!clause) return undefined;
+  if (ex.fault) return clause;
+  if (served(ex)) return undefined;
+  return ex.violations.some((v) => v.requirementId === clause && v.level === 'must') ? clause : undefined;
+}
+
+/** The first clause the contract checks failed on this answer's body (its status line aside). */
+export function bodyDeviation(ex: Exchange): string | undefined {
+  const clause = statusClauseOf(ex);
+  return ex.violations.find((v) => v.level === 'must' && v.requirementId !== clause)?.requirementId;
+}
+
+/** Why a flow cannot go on: an earlier deviation (the clause that failed first), or a reason of the harness's own. */
+export interface Stop {
+  /** The clause whose deviation stops the flow; absent when the harness is the cause (no suitable workflow, our deadline). */
+  blockedBy?: string;
+  reason: string;
+}
+
+/** Records each clause of `ids` as blocked by the stop's clause, or as not run for a reason of the harness. */
+export function stopAll(verdict: Verdict, ids: readonly string[], stop: Stop): void {
+  for (const id of ids) {
+    if (id === stop.blockedBy) continue;
+    if (stop.blockedBy) verdict.blocked(id, stop.blockedBy, stop.reason);
+    else verdict.notRun(id, stop.reason);
+  }
+}
+
+/**
+ * Still rate limited after the client waited out Retry-After (§8: rate limits not shown, so a 429 is
+ * legal): the answer says nothing about the clause, which is not run for that request.
+ */
+function rateLimited(verdict: Verdict, id: string, ex: Exchange, message: string): { ok: false; stop: Stop } {
+  const reason = `${message}: still rate limited (HTTP 429) after waiting out Retry-After`;
+  verdict.notRun(id, reason);
+  return { ok: false, stop: { reason } };
+}
+
+export type Judged<T> = { ok: true; value: T } | { ok: false; stop: Stop };
+
+/** What a clause about acceptance needs from a served answer. */
+export interface Acceptance<T> {
+  /** What an accepting answer carries, as the report states it: "an executionId", "a plan". */
+  carries: string;
+  /** The payload, read from the envelope's `data`; undefined when the answer lacks it. */
+  read(data: unknown): T | undefined;
+  /** The clause that judges a missing payload when the contract checks did not (the caller judges it). */
+  judgedBy?: string;
+}
+
+/**
+ * Judges a clause about acceptance (RUN-VARIABLES-WRAPPER, UPLOAD-KEY-PER-FILE, GENERATE-LOCALES…):
+ * accepted = served (any 2xx), with a body that parses and carries what the clause is about. The exact
+ * status is not this clause's: a 201 with the right body is accepted. A refusal with a listed status
+ * fails the clause; an answer whose status line or body already failed a contract clause blocks it.
+ * Returns the payload so the flow goes on, or the stop that keeps it from going on.
+ */
+export function accepted<T>(verdict: Verdict, id: string, ex: Exchange, want: Acceptance<T>, message: string): Judged<T> {
+  const expected = `accepted (2xx) with ${want.carries}`;
+  const blockedBy = (cause: string): Judged<T> => {
+    verdict.blocked(id, cause, `${message}: ${describe(ex)}`);
+    return { ok: false, stop: { blockedBy: cause, reason: `${message}: ${describe(ex)}` } };
+  };
+  const failed = (actual: string): Judged<T> => {
+    verdict.check(id, false, { message, expected, actual, exchangeId: ex.record.id });
+    return { ok: false, stop: { blockedBy: id, reason: `${message}: ${actual}` } };
+  };
+  const deviation = statusDeviation(ex);
+  if (deviation) return blockedBy(deviation);
+  if (ex.status === 429) return rateLimited(verdict, id, ex, message);
+  if (!served(ex)) return failed(`refused: ${describe(ex)}`);
+  const value = ex.parsed && ex.json && typeof ex.json === 'object' ? want.read((ex.json as { data?: unknown }).data) : undefined;
+  if (value === undefined) {
+    const cause = bodyDeviation(ex) ?? want.judgedBy;
+    if (cause && cause !== id) return blockedBy(cause);
+    return failed(ex.parsed ? `${describe(ex)} without ${want.carries}` : `${describe(ex)} with a body that is not JSON`);
+  }
+  verdict.check(id, true, { message, expected, actual: describe(ex), exchangeId: ex.record.id });
+  return { ok: true, value };
+}
+
 /**
  * Records whether `ex` answers as `want` says, with the response as evidence, and returns the
- * outcome so the caller can branch. The catalogue decides the strength; `implied` only applies to
- * an ID it lacks (see Verdict.check), and states the clause's strength to the reader.
+ * outcome so the caller can branch. For the clauses that are about a status (the 400/401/403/404 of
+ * §4): an answer whose status the operation does not list at all already failed the status clause,
+ * so this clause is blocked by it instead of failing a second time. The catalogue decides the
+ * strength; `implied` only applies to an ID it lacks (see Verdict.check), and states the clause's
+ * strength to the reader.
  */
 export function expectStatus(verdict: Verdict, id: string, ex: Exchange, want: number | readonly number[] | StatusExpectation, message: string, implied: 'must' | 'should' = 'must'): boolean {
   const rule = typeof want === 'object' && 'ok' in want ? want : statusIn(want);
-  return verdict.check(id, rule.ok(ex), { message, expected: rule.expected, actual: rule.actual ? rule.actual(ex) : describe(ex), exchangeId: ex.record.id }, implied);
+  const ok = rule.ok(ex);
+  if (!ok && ex.status === 429) return rateLimited(verdict, id, ex, message).ok;
+  const deviation = ok ? undefined : statusDeviation(ex);
+  if (deviation && deviation !== id) {
+    verdict.blocked(id, deviation, `${message}: ${describe(ex)}`);
+    return false;
+  }
+  return verdict.check(id, ok, { message, expected: rule.expected, actual: rule.actual ? rule.actual(ex) : describe(ex), exchangeId: ex.record.id }, implied);
 }
