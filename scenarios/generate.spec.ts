@@ -3,7 +3,10 @@
  * languages, the 400 body, unknown canvas, and overwrite — only when the user
  * opted in (it replaces a workflow irreversibly).
  */
+import type { Faker } from '@faker-js/faker';
 import { test } from './fixtures.ts';
+import type { RunConfig } from '../fixtures/environment/config.ts';
+import type { ApiClient } from './support/client.ts';
 import { generatePrompt } from '../fixtures/data/prompts.ts';
 import { checkPlanSemantics, LOCALES } from './support/analysis.ts';
 import { accepted, bodyDeviation, dataOf, describe, expectStatus, served, statusDeviation, stopAll, type Acceptance, type GenerateData, type GenerateError, type WorkflowPlan } from './support/shapes.ts';
@@ -20,22 +23,53 @@ const WITH_PLAN: Acceptance<GenerateData & { workflowPlan: WorkflowPlan }> = {
   },
 };
 
-test('a prompt gives a coherent plan [GENERATE-200-DATA] [PLAN-DEPENDENCIES-EXIST] [PLAN-OPTIONS-ONLY-FOR-OPTION]', async ({ api, verdict, faker }) => {
-  const ex = await api.generate({ query: generatePrompt(faker, 'en') });
+/**
+ * Every generation without a canvasId creates a canvas on the target, and a nightly run against a
+ * staging target must not leave dozens behind each night. When overwriting is allowed, the generations
+ * of a worker all go to one canvas (the one named by WFCHECK_OVERWRITE_CANVAS_ID, else one the first
+ * of them creates); otherwise only a seed-chosen share of the locales is exercised per run (all of them
+ * over successive seeds), and the report says which.
+ */
+let workerCanvas: Promise<string | undefined> | undefined;
+const LOCALES_PER_RUN_WITHOUT_OVERWRITE = 4;
+
+async function generationTarget(api: ApiClient, config: RunConfig, faker: Faker): Promise<{ canvasId?: string }> {
+  if (!config.allowOverwrite) return {};
+  workerCanvas ??= config.overwriteCanvasId
+    ? Promise.resolve(config.overwriteCanvasId)
+    : api.generate({ query: generatePrompt(faker, 'en') }, { label: 'the canvas this run generates into' }).then((ex) => dataOf<GenerateData>(ex)?.canvasId);
+  const canvasId = await workerCanvas;
+  return canvasId ? { canvasId } : {};
+}
+
+/** Every locale when generations reuse one canvas; else English and a seed-rotated few. */
+function localesForRun(seed: number, allowOverwrite: boolean): string[] {
+  if (allowOverwrite) return [...LOCALES];
+  const others = LOCALES.filter((l) => l !== 'en');
+  const start = (seed * LOCALES_PER_RUN_WITHOUT_OVERWRITE) % others.length;
+  return ['en', ...Array.from({ length: LOCALES_PER_RUN_WITHOUT_OVERWRITE }, (_, i) => others[(start + i) % others.length])];
+}
+
+test('a prompt gives a coherent plan [GENERATE-200-DATA] [PLAN-DEPENDENCIES-EXIST] [PLAN-OPTIONS-ONLY-FOR-OPTION]', async ({ api, config, verdict, faker }) => {
+  const into = await generationTarget(api, config, faker);
+  const ex = await api.generate({ query: generatePrompt(faker, 'en'), ...into });
   const generated = accepted(verdict, 'GENERATE-200-DATA', ex, WITH_PLAN, 'generate with an English prompt');
   if (!generated.ok) return stopAll(verdict, ['PLAN-DEPENDENCIES-EXIST', 'PLAN-OPTIONS-ONLY-FOR-OPTION'], generated.stop);
   checkPlanSemantics(verdict, generated.value.workflowPlan, 'the generated plan', ex.record.id);
-  verdict.observe('GENERATE-200-DATA', 'canvasId returned without one in the request', generated.value.canvasId === undefined ? 'absent' : 'present');
+  if (!into.canvasId) verdict.observe('GENERATE-200-DATA', 'canvasId returned without one in the request', generated.value.canvasId === undefined ? 'absent' : 'present');
 });
 
-test('each of the 20 listed locales is accepted, with prompts in several languages [GENERATE-LOCALES]', async ({ api, verdict, faker }) => {
-  const prompts = LOCALES.map((locale) => ({ locale, query: generatePrompt(faker, locale) }));
+test('each of the 20 listed locales is accepted, with prompts in several languages [GENERATE-LOCALES]', async ({ api, config, verdict, faker }) => {
+  const locales = localesForRun(config.seed, config.allowOverwrite);
+  verdict.observe('GENERATE-LOCALES', 'locales exercised in this run', locales.length === LOCALES.length ? 'all 20' : `${locales.join(', ')} (overwrite not allowed: a seed-rotated share, to keep the canvases a run creates few)`);
+  const into = await generationTarget(api, config, faker);
+  const prompts = locales.map((locale) => ({ locale, query: generatePrompt(faker, locale) }));
   // Five at a time: quick, without a burst a rate limiter could take for abuse.
   for (let i = 0; i < prompts.length; i += 5) {
     await Promise.all(
       prompts.slice(i, i + 5).map(async ({ locale, query }) => {
         // A 400 for a listed locale is a warning (the clause is should: 400 also means "generation failed").
-        accepted(verdict, 'GENERATE-LOCALES', await api.generate({ query, locale }), WITH_PLAN, `generate with locale ${locale}`);
+        accepted(verdict, 'GENERATE-LOCALES', await api.generate({ query, locale, ...into }), WITH_PLAN, `generate with locale ${locale}`);
       }),
     );
   }
@@ -61,11 +95,9 @@ test('generation that names an unknown canvas gets 404 [GENERATE-404-UNKNOWN-CAN
 
 test('overwriting a canvas replaces its workflow — only when opted in [GENERATE-OVERWRITE-REPLACES]', async ({ api, config, verdict, faker }) => {
   test.skip(!config.allowOverwrite, 'overwriting is irreversible: set WFCHECK_ALLOW_OVERWRITE=1 (and WFCHECK_OVERWRITE_CANVAS_ID) to run it');
-  let canvasId = config.overwriteCanvasId;
-  if (!canvasId) {
-    // No canvas named: create one with a first generation, so nothing the user owns is replaced.
-    canvasId = dataOf<GenerateData>(await api.generate({ query: generatePrompt(faker) }))?.canvasId;
-  }
+  // No canvas named: the one this worker's generations go to (created by a first generation), so
+  // nothing the user owns is replaced.
+  const canvasId = (await generationTarget(api, config, faker)).canvasId;
   test.skip(!canvasId, 'no canvas to overwrite: the target returned no canvasId and WFCHECK_OVERWRITE_CANVAS_ID is not set');
   const ex = await api.generate({ query: generatePrompt(faker, 'fr'), canvasId, locale: 'fr' });
   const generated = accepted(verdict, 'GENERATE-200-DATA', ex, WITH_PLAN, `generate overwriting ${canvasId}`);
