@@ -70,24 +70,37 @@ function mdRequirementDetail(r: RequirementResult): string {
 }
 
 export function renderMarkdown(r: ConformanceReport, history?: ConformanceHistory): string {
+  const out: string[] = [`# wfcheck conformance report`, '', `**${headline(r)}**`, ''];
+  out.push(...historyMarkdown(history), ...mdOverview(r), ...mdFailures(r), ...mdWaivers(r), ...mdWarningsAndObservations(r), ...mdCoverage(r), ...mdAllRequirements(r));
+  return redactSecrets(out.join('\n'));
+}
+
+function mdOverview(r: ConformanceReport): string[] {
   const s = r.summary;
   const m = r.meta;
-  const out: string[] = [];
-  out.push(`# wfcheck conformance report`, '', `**${headline(r)}**`, '');
-  out.push(...historyMarkdown(history));
-  out.push(
+  const f = r.footprint;
+  const out = [
     `- Target: ${m.baseUrl} (${m.targetKind}${m.targetHow ? `, ${m.targetHow}` : ''})`,
     `- Seed: ${m.seed} — replay with \`npm run conformance -- --seed ${m.seed}\``,
     `- Started: ${m.startedAt}; wall time ${seconds(m.wallTimeMs)}${m.bootMs !== undefined ? ` (target boot ${seconds(m.bootMs)})` : ''}`,
     `- Strict (warnings fail): ${m.strict ? 'yes' : 'no'}`,
     `- Requirements exercised: ${s.exercised} of ${s.catalogue} in the catalogue`,
     `- Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}; ${s.exchanges} HTTP exchanges, ${s.faults} transport faults`,
-    '',
-  );
-  out.push('| verdict | requirements |', '|---|---|');
+  ];
+  if (f) out.push(`- Left on the target: ${footprintText(f)}`);
+  out.push('', '| verdict | requirements |', '|---|---|');
   for (const [v, n] of Object.entries(s.byVerdict)) out.push(`| ${ICON[v as VerdictValue]} | ${n} |`);
   out.push('');
+  return out;
+}
 
+/** The run's footprint on the target, in one line. */
+export function footprintText(f: ConformanceReport['footprint']): string {
+  return `${f.canvasesCreated} canvas(es) created, ${f.canvasesOverwritten} generation(s) into an existing canvas, ${f.executionsStarted} execution(s) started, ${f.filesUploaded} file(s) uploaded`;
+}
+
+function mdFailures(r: ConformanceReport): string[] {
+  const out: string[] = [];
   const fails = inSeverityOrder(r.requirements.filter((x) => x.verdict === 'fail'));
   out.push(`## New failures (${fails.length})`, '', 'Root causes, most severe first: security, then server errors (a 5xx or a transport fault), then contract and status deviations.', '');
   if (fails.length === 0) out.push('None.', '');
@@ -98,22 +111,27 @@ export function renderMarkdown(r: ConformanceReport, history?: ConformanceHistor
     for (const x of blocked) out.push(`- ${x.id} — blocked by ${x.blockedBy.map((id) => `[${id}](#${anchor(id)})`).join(', ')}`);
     out.push('');
   }
-  if (r.waivers.newFailures.some((id) => !fails.find((f) => f.id === id))) {
-    out.push(`Failures against IDs missing from the catalogue: ${r.waivers.newFailures.filter((id) => !fails.find((f) => f.id === id)).join(', ')}`, '');
-  }
+  const unknown = r.waivers.newFailures.filter((id) => !fails.find((f) => f.id === id));
+  if (unknown.length) out.push(`Failures against IDs missing from the catalogue: ${unknown.join(', ')}`, '');
+  return out;
+}
 
-  out.push('## Waivers', '', `Source: ${r.waivers.source ?? '(none given)'}`, '');
-  out.push(`- Waived failures: ${r.waivers.waivedFailures.map((w) => `${w.id} (${w.verdict}; ${w.reason})`).join('; ') || 'none'}`);
-  out.push(`- Waivers that now pass (remove them): ${r.waivers.nowPassing.map((w) => w.id).join(', ') || 'none'}`);
-  out.push(`- Waivers not exercised in this run: ${r.waivers.notExercised.map((w) => w.id).join(', ') || 'none'}`);
-  out.push(`- Expired waivers (no longer applied): ${r.waivers.expired.map((w) => `${w.id} (expired ${w.expires})`).join(', ') || 'none'}`);
-  if (r.waivers.problems.length) out.push(`- Problems in the waiver file: ${r.waivers.problems.join('; ')}`);
+function mdWaivers(r: ConformanceReport): string[] {
+  const w = r.waivers;
+  const out = ['## Waivers', '', `Source: ${w.source ?? '(none given)'}`, ''];
+  out.push(`- Waived failures: ${w.waivedFailures.map((x) => `${x.id} (${x.verdict}; ${x.reason})`).join('; ') || 'none'}`);
+  out.push(`- Waivers that now pass (remove them): ${w.nowPassing.map((x) => x.id).join(', ') || 'none'}`);
+  out.push(`- Waivers not exercised in this run: ${w.notExercised.map((x) => x.id).join(', ') || 'none'}`);
+  out.push(`- Expired waivers (no longer applied): ${w.expired.map((x) => `${x.id} (expired ${x.expires})`).join(', ') || 'none'}`);
+  if (w.problems.length) out.push(`- Problems in the waiver file: ${w.problems.join('; ')}`);
   out.push('');
+  return out;
+}
 
+function mdWarningsAndObservations(r: ConformanceReport): string[] {
   const warns = inSeverityOrder(r.requirements.filter((x) => x.verdict === 'warn'));
-  out.push(`## Warnings (${warns.length})`, '', 'Clauses that follow from the specification without being stated; promote with `--strict`.', '');
+  const out = [`## Warnings (${warns.length})`, '', 'Clauses that follow from the specification without being stated; promote with `--strict`.', ''];
   for (const x of warns) out.push(mdRequirementDetail(x), '');
-
   out.push('## Observed values for points the specification leaves open', '');
   if (r.observations.length === 0) out.push('None recorded.', '');
   for (const o of r.observations) {
@@ -121,15 +139,17 @@ export function renderMarkdown(r: ConformanceReport, history?: ConformanceHistor
     for (const k of o.observed) out.push(`  - ${k.key}: ${k.values.map((v) => `\`${v.value}\`${v.count > 1 ? ` ×${v.count}` : ''}`).join(', ')}`);
   }
   out.push('');
+  return out;
+}
 
-  out.push('## Coverage: operation × status', '');
+function mdCoverage(r: ConformanceReport): string[] {
+  const out = ['## Coverage: operation × status', ''];
   const statuses = coverageStatuses(r);
   out.push(`| operation | ${statuses.join(' | ')} |`, `|---|${statuses.map(() => '---').join('|')}|`);
   for (const c of r.coverage) {
     out.push(`| ${c.operation} | ${statuses.map((st) => (c.counts[st] ? String(c.counts[st]) : c.listed.includes(Number(st)) ? '0 (listed, unseen)' : '')).join(' | ')} |`);
   }
   out.push('');
-
   if (r.faults.length) {
     out.push(`## Transport faults (${r.faults.length})`, '');
     for (const f of r.faults) out.push(`- ${f.test ? `*${f.test}* — ` : ''}${f.kind}: ${mdCell(f.message)} — \`${f.request}\``);
@@ -140,15 +160,18 @@ export function renderMarkdown(r: ConformanceReport, history?: ConformanceHistor
     for (const t of r.failedTests) out.push(`- ${t.test} (${t.status}): ${mdCell((t.error ?? '').split('\n')[0] ?? '')}`);
     out.push('');
   }
+  return out;
+}
 
-  out.push('## All requirements', '', '| ID | level | verdict | passing / failing checks | note |', '|---|---|---|---|---|');
+function mdAllRequirements(r: ConformanceReport): string[] {
+  const out = ['## All requirements', '', '| ID | level | verdict | passing / failing checks | note |', '|---|---|---|---|---|'];
   for (const x of r.requirements) {
     out.push(`| ${x.id} | ${x.level} | ${ICON[x.verdict]} | ${x.passes} / ${x.failureCount} | ${mdCell(noteOf(x)).slice(0, 300)} |`);
   }
   out.push('');
   if (r.unknownRequirementIds.length) out.push(`Requirement IDs used by the suites but missing from the catalogue: ${r.unknownRequirementIds.join(', ')}`, '');
   if (r.unreadableEvidenceLines) out.push(`Unreadable evidence lines (torn writes): ${r.unreadableEvidenceLines}`, '');
-  return redactSecrets(out.join('\n'));
+  return out;
 }
 
 function esc(text: string): string {
@@ -202,7 +225,7 @@ ${historyHtml(history)}
 <li>Seed: <code>${m.seed}</code> — replay: <code>npm run conformance -- --seed ${m.seed}</code></li>
 <li>Started ${esc(m.startedAt)}; wall time ${seconds(m.wallTimeMs)}${m.bootMs !== undefined ? ` (boot ${seconds(m.bootMs)})` : ''}; strict: ${m.strict ? 'yes' : 'no'}</li>
 <li>Requirements exercised: <b>${s.exercised}</b> of ${s.catalogue}; ${Object.entries(s.byVerdict).map(([v, n]) => `${ICON[v as VerdictValue]}: ${n}`).join(' · ')}</li>
-<li>Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}; ${s.exchanges} exchanges, ${s.faults} transport faults</li>
+<li>Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}; ${s.exchanges} exchanges, ${s.faults} transport faults</li>${r.footprint ? `\n<li>Left on the target: ${esc(footprintText(r.footprint))}</li>` : ''}
 </ul>
 <h2>Waivers</h2>
 <ul><li>Source: ${esc(w.source ?? '(none)')}</li>
@@ -237,6 +260,7 @@ export function renderConsoleSummary(r: ConformanceReport, paths: Record<string,
     `  time     ${seconds(r.meta.wallTimeMs)} wall${r.meta.bootMs !== undefined ? `, boot ${seconds(r.meta.bootMs)}` : ''}`,
     `  reqs     ${s.exercised}/${s.catalogue} exercised — ${Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ')}`,
     `  tests    ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}`,
+    ...(r.footprint ? [`  left     ${footprintText(r.footprint)}`] : []),
   ];
   if (r.waivers.waivedFailures.length) lines.push(`  waived   ${r.waivers.waivedFailures.map((w) => w.id).join(', ')}`);
   if (r.waivers.nowPassing.length) lines.push(`  waivers now passing (remove): ${r.waivers.nowPassing.map((w) => w.id).join(', ')}`);

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { buildReport, coverageOf, rawVerdictOf, type CatalogueEntry, type RunMeta } from './report.ts';
+import { buildReport, coverageOf, footprintOf, rawVerdictOf, type CatalogueEntry, type RunMeta } from './report.ts';
 import type { CheckRecord, EvidenceRecord, ExchangeRecord, TestEndRecord, TestRef } from './evidence.ts';
 import { citedRequirements } from './evidence.ts';
 import { emptyWaivers, parseWaivers } from './waivers.ts';
@@ -229,4 +229,24 @@ test('coverage gives every listed operation a row, and files requests outside th
   expect(coverage[1].listedUnseen).toEqual([200]);
   expect(coverage[2].counts).toEqual({ '200': 1, 'fault:timeout': 1 });
   expect(faults).toBe(1);
+});
+
+test('the footprint counts what the run left on the target: canvases created or overwritten, executions, uploaded files', () => {
+  const x = (operation: string, status: number, bodyExcerpt?: string): ExchangeRecord => ({
+    kind: 'exchange', id: `${operation}-${status}-${bodyExcerpt ?? ''}`, at, tenant: 'A', method: 'POST', url: 'http://t/v1/x', operation,
+    request: { headers: {}, bodyExcerpt, bodyBytes: 0 }, response: { status, headers: {}, bodyExcerpt: '{}', bodyBytes: 2, truncated: false },
+    violations: [], durationMs: 1, curl: '',
+  });
+  const f = footprintOf([
+    x('generateWorkflow', 200, '{"query":"a"}'),
+    x('generateWorkflow', 201, '{"query":"b","locale":"fr"}'),
+    x('generateWorkflow', 200, '{"query":"c","canvasId":"c_1"}'),
+    x('generateWorkflow', 400, '{"query":"d"}'),
+    x('runWorkflow', 200, '{"variables":{}}'),
+    x('runWorkflow', 404, '{"variables":{}}'),
+    x('uploadFiles', 200, '(multipart: a.txt 10 B text/plain, b, c.csv 20 B text/csv)'),
+    x('uploadFiles', 400, '(multipart: d.txt 1 B text/plain)'),
+    x('getExecutionStatus', 200),
+  ]);
+  expect(f).toEqual({ canvasesCreated: 2, canvasesOverwritten: 1, executionsStarted: 1, filesUploaded: 2 });
 });

@@ -91,6 +91,17 @@ export interface CoverageRow {
   listedUnseen: number[];
 }
 
+export interface Footprint {
+  /** Generations answered 2xx without a canvasId in the request: each made a canvas. */
+  canvasesCreated: number;
+  /** Generations answered 2xx that named a canvas: each replaced one. */
+  canvasesOverwritten: number;
+  /** Runs answered 2xx: each started an execution. */
+  executionsStarted: number;
+  /** Files in uploads answered 2xx. */
+  filesUploaded: number;
+}
+
 export interface ConformanceReport {
   meta: RunMeta;
   summary: {
@@ -116,6 +127,8 @@ export interface ConformanceReport {
     problems: string[];
   };
   coverage: CoverageRow[];
+  /** What the run created on the target: a nightly job against a long-lived target says what it leaves behind. */
+  footprint: Footprint;
   observations: { requirementId: string; text: string; observed: ObservedValue[] }[];
   faults: { test?: string; kind: string; message: string; request: string; curl: string }[];
   failedTests: { test: string; status: string; error?: string }[];
@@ -331,6 +344,27 @@ function requirementResult(entry: CatalogueEntry, ix: EvidenceIndex, waiver: Wai
  * Responses per operation and status (a transport fault counts under `fault:<kind>`); every
  * operation with listed statuses gets a row, so a listed status never seen stands out.
  */
+const accepted2xx = (x: ExchangeRecord) => x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
+
+/** What the run created on the target, read from the exchanges it recorded. */
+export function footprintOf(exchanges: Iterable<ExchangeRecord>): Footprint {
+  const out: Footprint = { canvasesCreated: 0, canvasesOverwritten: 0, executionsStarted: 0, filesUploaded: 0 };
+  for (const x of exchanges) {
+    if (!accepted2xx(x)) continue;
+    const body = x.request.bodyExcerpt ?? '';
+    if (x.operation === 'runWorkflow') out.executionsStarted++;
+    else if (x.operation === 'generateWorkflow') {
+      if (/"canvasId"\s*:\s*"/.test(body)) out.canvasesOverwritten++;
+      else out.canvasesCreated++;
+    } else if (x.operation === 'uploadFiles') {
+      // The client records a multipart body as "(multipart: name bytes B type, …)".
+      const listed = /^\(multipart: (.*)\)$/.exec(body)?.[1];
+      out.filesUploaded += listed ? listed.split(/, (?=\S+ \d+ B )/).length : 0;
+    }
+  }
+  return out;
+}
+
 export function coverageOf(exchanges: Iterable<ExchangeRecord>, listedStatuses: Record<string, number[]>): { coverage: CoverageRow[]; faults: number } {
   const byOperation = new Map<string, Record<string, number>>();
   let faults = 0;
@@ -418,6 +452,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
     requirements,
     waivers: waiverReport,
     coverage,
+    footprint: footprintOf(ix.exchanges.values()),
     observations: requirements.filter((r) => r.observations.length > 0).map((r) => ({ requirementId: r.id, text: r.text, observed: r.observations })),
     faults: [...ix.exchanges.values()].filter((x) => x.fault).slice(0, 50).map((x) => ({ test: x.test?.title, kind: x.fault!.kind, message: x.fault!.message, request: `${x.method} ${x.url}`, curl: x.curl })),
     failedTests,
