@@ -8,7 +8,7 @@ import { test } from './fixtures.ts';
 import type { RunConfig } from '../fixtures/environment/config.ts';
 import type { ApiClient } from './support/client.ts';
 import { generatePrompt } from '../fixtures/data/prompts.ts';
-import { checkPlanSemantics, LOCALES } from './support/analysis.ts';
+import { checkPlanSemantics, LOCALES, localesForRun } from './support/analysis.ts';
 import { accepted, bodyDeviation, dataOf, describe, expectStatus, served, statusDeviation, stopAll, type Acceptance, type GenerateData, type GenerateError, type WorkflowPlan } from './support/shapes.ts';
 
 /**
@@ -31,7 +31,6 @@ const WITH_PLAN: Acceptance<GenerateData & { workflowPlan: WorkflowPlan }> = {
  * over successive seeds), and the report says which.
  */
 let workerCanvas: Promise<string | undefined> | undefined;
-const LOCALES_PER_RUN_WITHOUT_OVERWRITE = 4;
 
 async function generationTarget(api: ApiClient, config: RunConfig, faker: Faker): Promise<{ canvasId?: string }> {
   if (!config.allowOverwrite) return {};
@@ -40,14 +39,6 @@ async function generationTarget(api: ApiClient, config: RunConfig, faker: Faker)
     : api.generate({ query: generatePrompt(faker, 'en') }, { label: 'the canvas this run generates into' }).then((ex) => dataOf<GenerateData>(ex)?.canvasId);
   const canvasId = await workerCanvas;
   return canvasId ? { canvasId } : {};
-}
-
-/** Every locale when generations reuse one canvas; else English and a seed-rotated few. */
-function localesForRun(seed: number, allowOverwrite: boolean): string[] {
-  if (allowOverwrite) return [...LOCALES];
-  const others = LOCALES.filter((l) => l !== 'en');
-  const start = (seed * LOCALES_PER_RUN_WITHOUT_OVERWRITE) % others.length;
-  return ['en', ...Array.from({ length: LOCALES_PER_RUN_WITHOUT_OVERWRITE }, (_, i) => others[(start + i) % others.length])];
 }
 
 test('a prompt gives a coherent plan [GENERATE-200-DATA] [PLAN-DEPENDENCIES-EXIST] [PLAN-OPTIONS-ONLY-FOR-OPTION]', async ({ api, config, verdict, faker }) => {

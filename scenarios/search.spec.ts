@@ -23,11 +23,12 @@ const PAGING = ['SEARCH-PAGE-1-BASED', 'SEARCH-PAGESIZE-HONOURED', 'SEARCH-PAGES
  * holding another tenant's workflows is SEARCH-TENANT-SCOPED's failure (the isolation suite judges
  * it); page sizes and page contents counted over it would fail the paging clauses a second time.
  */
-async function foreignListed(apiB: ApiClient | undefined, items: SearchItem[]): Promise<Stop | undefined> {
-  if (!apiB) return undefined;
+async function foreignListed(apiB: ApiClient | undefined, items: SearchItem[]): Promise<{ shared: Set<string>; stop?: Stop }> {
+  if (!apiB) return { shared: new Set() };
   const theirs = new Set(ids((await searchAll(apiB)).items));
   const shared = items.filter((i) => theirs.has(i.canvasId));
-  return shared.length ? { blockedBy: 'SEARCH-TENANT-SCOPED', reason: `tenant A's listing holds ${shared.length} workflows tenant B's search lists too (${ids(shared).slice(0, 3).join(', ')}…)` } : undefined;
+  const stop = shared.length ? { blockedBy: 'SEARCH-TENANT-SCOPED', reason: `tenant A's listing holds ${shared.length} workflows tenant B's search lists too (${ids(shared).slice(0, 3).join(', ')}…)` } : undefined;
+  return { shared: new Set(ids(shared)), stop };
 }
 
 /** Reads pages 1, 2, … of `pageSize` until an empty one, judging each page's size and page 1's content. */
@@ -61,7 +62,7 @@ async function readPages(api: ApiClient, verdict: Verdict, all: SearchListing, p
 test('pages are 1-based, hold at most pageSize items, are disjoint and stable [SEARCH-PAGE-1-BASED] [SEARCH-PAGESIZE-HONOURED] [SEARCH-PAGES-DISJOINT] [SEARCH-PAGES-STABLE]', async ({ api, apiB, verdict }) => {
   const all = await searchAll(api);
   // A listing cut short by an answer that deviated, or holding another tenant's workflows, is no yardstick.
-  const unusable = all.stop ?? (await foreignListed(apiB, all.items));
+  const unusable = all.stop ?? (await foreignListed(apiB, all.items)).stop;
   if (unusable) return stopAll(verdict, PAGING, unusable);
   const total = all.items.length;
   // Judged before the skip: a 0-based target's page=1 can be empty, which would otherwise look like "too few workflows".
@@ -161,10 +162,9 @@ test('every listed workflow has a detail, and its plan is coherent [DETAIL-FOR-S
   test.skip(all.items.length === 0, 'search lists no workflow for this key');
   // Another tenant's workflows in this listing are SEARCH-TENANT-SCOPED's failure: that their detail is
   // refused to this key is the isolation holding, not a listed workflow without a detail.
-  const theirs = apiB ? new Set(ids((await searchAll(apiB)).items)) : new Set<string>();
-  const foreign = all.items.filter((i) => theirs.has(i.canvasId));
-  if (foreign.length) verdict.blocked('DETAIL-FOR-SEARCH-ITEM', 'SEARCH-TENANT-SCOPED', `tenant A's listing holds ${foreign.length} workflows of tenant B (${ids(foreign).slice(0, 3).join(', ')}…); their details are not judged`);
-  for (const item of all.items.filter((i) => !theirs.has(i.canvasId)).slice(0, 40)) {
+  const foreign = await foreignListed(apiB, all.items);
+  if (foreign.stop) stopAll(verdict, ['DETAIL-FOR-SEARCH-ITEM'], foreign.stop);
+  for (const item of all.items.filter((i) => !foreign.shared.has(i.canvasId)).slice(0, 40)) {
     const ex = await api.detail(item.canvasId);
     const plan = accepted(verdict, 'DETAIL-FOR-SEARCH-ITEM', ex, PLAN, `detail of listed workflow ${item.canvasId}`);
     if (plan.ok) checkPlanSemantics(verdict, plan.value, `the plan of ${item.canvasId}`, ex.record.id);

@@ -9,7 +9,7 @@ import { Verdict } from '../verdict/verdict.ts';
 import type { ApiClient, Exchange } from './client.ts';
 import type { OperationId } from '../../contracts/check.ts';
 import { accepted, clientError, expectStatus, type OutputData, type StatusData } from './shapes.ts';
-import { checkExecutionHistory } from './analysis.ts';
+import { checkExecutionHistory, LOCALES, localesForRun } from './analysis.ts';
 import { pollExecution, PollStopped, type Snapshot } from './poll.ts';
 
 function recorder() {
@@ -153,4 +153,17 @@ test('a poll that cannot go on names the clause that stopped it, or none when th
   const slow = await stopOf([executing]);
   expect(slow.stop.blockedBy).toBeUndefined();
   expect(slow.stop.reason).toMatch(/WFCHECK_POLL_TIMEOUT_MS/);
+});
+
+test('without overwrite a run generates in English and four rotated locales, and successive seeds cover all twenty', () => {
+  expect(localesForRun(7, true)).toEqual([...LOCALES]);
+  const seen = new Set<string>();
+  for (let seed = 0; seed < 5; seed++) {
+    const run = localesForRun(seed, false);
+    expect(run.length).toBe(5);
+    expect(run[0]).toBe('en');
+    expect(new Set(run).size).toBe(5);
+    run.forEach((l) => seen.add(l));
+  }
+  expect([...seen].sort()).toEqual([...LOCALES].sort());
 });
