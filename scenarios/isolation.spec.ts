@@ -10,7 +10,8 @@ import { test } from './fixtures.ts';
 import { buildFile } from '../fixtures/data/files.ts';
 import { abortQuietly, executionIdIn, startRun } from './support/runs.ts';
 import { dataOf, describe, expectStatus, served, stopAll, type WorkflowPlan } from './support/shapes.ts';
-import { acceptedUpload, candidates, discoverWorkflows, hasVariableType, prepareRun, runBody, searchAll, type Discovery, type Workflow } from './support/workflows.ts';
+import { acceptedUpload, candidates, discoverWorkflows, hasVariableType, prepareRun, runBody, type Discovery, type Workflow } from './support/workflows.ts';
+import { searchAll } from './support/listing.ts';
 import type { ApiClient, Exchange } from './support/client.ts';
 import type { Verdict } from './verdict/verdict.ts';
 

@@ -6,7 +6,7 @@
  */
 import { test } from './fixtures.ts';
 import { accepted, dataOf, describe, served, stopAll, type SearchItem, type Stop, type WorkflowPlan } from './support/shapes.ts';
-import { listOf, searchAll, type SearchListing } from './support/workflows.ts';
+import { listOf, searchAll, type SearchListing } from './support/listing.ts';
 import { checkPlanSemantics } from './support/analysis.ts';
 import type { ApiClient } from './support/client.ts';
 import type { Verdict } from './verdict/verdict.ts';
