@@ -13,7 +13,9 @@ import { redactSecrets } from '../fixtures/environment/redact.ts';
 import { ApiClient } from './support/client.ts';
 import { loadRunConfig, type RunConfig } from '../fixtures/environment/config.ts';
 import { Verdict } from './verdict/verdict.ts';
-import { discoverWorkflows, type Discovery } from './support/workflows.ts';
+import type { Discovery } from './support/workflows.ts';
+import { describeDiscovery, discoverWorkflows } from './support/discovery.ts';
+import { oncePerRun } from './support/once-per-run.ts';
 
 export { expect };
 
@@ -49,9 +51,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ config, evidence }, use) => {
       const verdict = new Verdict(evidence, undefined, config.strict, undefined);
       const api = new ApiClient(config, { name: 'A', apiKey: config.apiKey }, evidence, verdict, undefined);
-      await use(await discoverWorkflows(api, config));
+      // Once per run, shared by the workers: one walk of the account, and every worker sees the same workflows.
+      const discover = async () => {
+        const found = await discoverWorkflows(api, config);
+        evidence.write({ kind: 'note', topic: 'discovery', message: describeDiscovery(found), at: new Date().toISOString() });
+        return found;
+      };
+      await use(await oncePerRun(config.evidenceDir, 'discovery', discover, 90_000));
     },
-    { scope: 'worker', timeout: 60_000 },
+    { scope: 'worker', timeout: 120_000 },
   ],
 
   testRef: async ({}, use, info) => use(refOf(info)),

@@ -10,8 +10,9 @@ import { test } from './fixtures.ts';
 import { buildFile } from '../fixtures/data/files.ts';
 import { abortQuietly, executionIdIn, startRun } from './support/runs.ts';
 import { dataOf, describe, expectStatus, served, stopAll, type WorkflowPlan } from './support/shapes.ts';
-import { acceptedUpload, candidates, discoverWorkflows, hasVariableType, prepareRun, runBody, type Discovery, type Workflow } from './support/workflows.ts';
+import { acceptedUpload, candidates, hasVariableType, prepareRun, runBody, type Discovery, type Workflow } from './support/workflows.ts';
 import { searchAll } from './support/listing.ts';
+import { discoverWorkflows } from './support/discovery.ts';
 import type { ApiClient, Exchange } from './support/client.ts';
 import type { Verdict } from './verdict/verdict.ts';
 
@@ -20,7 +21,8 @@ const NEEDS_B = 'isolation needs a second tenant: set API_KEY_B to a key of anot
 type Ctx = Pick<Parameters<Parameters<typeof test>[2]>[0], 'api' | 'apiB' | 'config' | 'verdict' | 'faker'>;
 
 async function discoverB(apiB: ApiClient, config: Parameters<typeof discoverWorkflows>[1]): Promise<Discovery> {
-  return discoverWorkflows(apiB, { ...config, canvasIds: [] });
+  // Tenant A's configured canvases are not B's; B's memory is its own (named by B's key fingerprint).
+  return discoverWorkflows(apiB, { ...config, canvasIds: [], abortCanvasId: undefined, disabledCanvasId: undefined }, config.apiKeyB);
 }
 
 const isPlan = (data: unknown): data is WorkflowPlan => !!data && typeof data === 'object' && Array.isArray((data as WorkflowPlan).tasks);

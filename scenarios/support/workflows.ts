@@ -1,15 +1,13 @@
 /**
- * Workflow discovery through the API itself (search → detail), and run
- * preparation: seeded variable values per variableType, with file variables
- * filled by real uploads.
+ * The workflows discovery found (discovery.ts), the choice among them, and run preparation: seeded
+ * variable values per variableType, with file variables filled by real uploads.
  */
 import type { Faker } from '@faker-js/faker';
 import { buildFile, type FileSpec } from '../../fixtures/data/files.ts';
 import { variableValues, type VariableValue } from '../../fixtures/data/variables.ts';
 import type { ApiClient, Exchange } from './client.ts';
-import type { RunConfig } from '../../fixtures/environment/config.ts';
 import { accepted, dataOf, VARIABLE_TYPES, type Judged, type Stop, type UploadData, type WorkflowPlan } from './shapes.ts';
-import { searchAll } from './listing.ts';
+import type { Role } from './roles.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 
 export interface Workflow {
@@ -19,29 +17,25 @@ export interface Workflow {
   plan?: WorkflowPlan;
 }
 
+/** How discovery went, for the report: what it cost and where its workflows came from. */
+export interface DiscoverySummary {
+  memory: 'off' | 'none' | 'used' | 'used and extended';
+  remembered: number;
+  gone: number;
+  searches: number;
+  details: number;
+  keywordProbes: string[];
+  roles: Partial<Record<Role, string>>;
+  missingRoles: Role[];
+}
+
+/** What discovery (discovery.ts) found: the workflows whose plans it read, configured ones first. */
 export interface Discovery {
   workflows: Workflow[];
   /** Search pages read, and whether discovery stopped at its cap. */
   pagesRead: number;
   capped: boolean;
-}
-
-const MAX_DETAILS = 80;
-
-export async function discoverWorkflows(api: ApiClient, config: RunConfig): Promise<Discovery> {
-  const { items, pagesRead, capped } = await searchAll(api);
-  const byId = new Map<string, Workflow>();
-  for (const id of config.canvasIds) byId.set(id, { canvasId: id, title: '' });
-  for (const i of items) byId.set(i.canvasId, { canvasId: i.canvasId, title: i.title ?? '' });
-  const workflows = [...byId.values()].slice(0, MAX_DETAILS);
-  for (const wf of workflows) {
-    const plan = dataOf<WorkflowPlan>(await api.detail(wf.canvasId, { label: 'discovery detail' }));
-    if (plan && typeof plan === 'object' && Array.isArray(plan.tasks)) {
-      wf.plan = plan;
-      if (!wf.title) wf.title = plan.title ?? '';
-    }
-  }
-  return { workflows, pagesRead, capped: capped || byId.size > MAX_DETAILS };
+  summary?: DiscoverySummary;
 }
 
 /** Variable types outside the contract's enum: the harness cannot know what values they take. */

@@ -88,6 +88,7 @@ function mdOverview(r: ConformanceReport): string[] {
     `- Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}; ${s.exchanges} HTTP exchanges, ${s.faults} transport faults`,
   ];
   if (f) out.push(`- Left on the target: ${footprintText(f)}`);
+  if (r.discovery) out.push(`- Discovery: ${r.discovery}`);
   out.push('', '| verdict | requirements |', '|---|---|');
   for (const [v, n] of Object.entries(s.byVerdict)) out.push(`| ${ICON[v as VerdictValue]} | ${n} |`);
   out.push('');
@@ -225,7 +226,7 @@ ${historyHtml(history)}
 <li>Seed: <code>${m.seed}</code> — replay: <code>npm run conformance -- --seed ${m.seed}</code></li>
 <li>Started ${esc(m.startedAt)}; wall time ${seconds(m.wallTimeMs)}${m.bootMs !== undefined ? ` (boot ${seconds(m.bootMs)})` : ''}; strict: ${m.strict ? 'yes' : 'no'}</li>
 <li>Requirements exercised: <b>${s.exercised}</b> of ${s.catalogue}; ${Object.entries(s.byVerdict).map(([v, n]) => `${ICON[v as VerdictValue]}: ${n}`).join(' · ')}</li>
-<li>Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}; ${s.exchanges} exchanges, ${s.faults} transport faults</li>${r.footprint ? `\n<li>Left on the target: ${esc(footprintText(r.footprint))}</li>` : ''}
+<li>Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}; ${s.exchanges} exchanges, ${s.faults} transport faults</li>${r.footprint ? `\n<li>Left on the target: ${esc(footprintText(r.footprint))}</li>` : ''}${r.discovery ? `\n<li>Discovery: ${esc(r.discovery)}</li>` : ''}
 </ul>
 <h2>Waivers</h2>
 <ul><li>Source: ${esc(w.source ?? '(none)')}</li>
@@ -261,6 +262,7 @@ export function renderConsoleSummary(r: ConformanceReport, paths: Record<string,
     `  reqs     ${s.exercised}/${s.catalogue} exercised — ${Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ')}`,
     `  tests    ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}`,
     ...(r.footprint ? [`  left     ${footprintText(r.footprint)}`] : []),
+    ...(r.discovery ? [`  found    ${r.discovery}`] : []),
   ];
   if (r.waivers.waivedFailures.length) lines.push(`  waived   ${r.waivers.waivedFailures.map((w) => w.id).join(', ')}`);
   if (r.waivers.nowPassing.length) lines.push(`  waivers now passing (remove): ${r.waivers.nowPassing.map((w) => w.id).join(', ')}`);

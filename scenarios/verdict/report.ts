@@ -13,7 +13,7 @@
  * Pure: takes the catalogue, records and waivers as input, so it can be unit
  * tested without running anything.
  */
-import type { CheckRecord, EvidenceRecord, ExchangeRecord, Level, ObservationRecord, TestEndRecord } from './evidence.ts';
+import type { CheckRecord, EvidenceRecord, ExchangeRecord, Level, NoteRecord, ObservationRecord, TestEndRecord } from './evidence.ts';
 import type { Waiver, WaiverSet } from './waivers.ts';
 
 export interface CatalogueEntry {
@@ -129,6 +129,8 @@ export interface ConformanceReport {
   coverage: CoverageRow[];
   /** What the run created on the target: a nightly job against a long-lived target says what it leaves behind. */
   footprint: Footprint;
+  /** How the run found the workflows it tested (the discovery note), when it looked. */
+  discovery?: string;
   observations: { requirementId: string; text: string; observed: ObservedValue[] }[];
   faults: { test?: string; kind: string; message: string; request: string; curl: string }[];
   failedTests: { test: string; status: string; error?: string }[];
@@ -453,6 +455,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
     waivers: waiverReport,
     coverage,
     footprint: footprintOf(ix.exchanges.values()),
+    discovery: records.find((r): r is NoteRecord => r.kind === 'note' && r.topic === 'discovery')?.message,
     observations: requirements.filter((r) => r.observations.length > 0).map((r) => ({ requirementId: r.id, text: r.text, observed: r.observations })),
     faults: [...ix.exchanges.values()].filter((x) => x.fault).slice(0, 50).map((x) => ({ test: x.test?.title, kind: x.fault!.kind, message: x.fault!.message, request: `${x.method} ${x.url}`, curl: x.curl })),
     failedTests,
