@@ -35,6 +35,8 @@ interface Sample {
   pagesRead: number;
   /** The listing's end was not found within MAX_PAGE. */
   capped: boolean;
+  /** The number of the first page: 0 on a target that counts from 0 (the search suite fails that). */
+  first: number;
 }
 
 class Found {
@@ -84,6 +86,7 @@ async function sampleListing(found: Found): Promise<Sample> {
   // A 0-based target answers page=1 with its second page: start where the first items are.
   let first = 1;
   if ((await read(1)).length === 0 && (await found.search({}, 'discovery first items (no page)'))?.length) first = 0;
+  await read(first);
   const repeatsFirst = (items: SearchItem[]) => items.length > 0 && idsOf(items) === idsOf(pages.get(first));
   const ends = async (n: number) => {
     const items = await read(n);
@@ -111,18 +114,18 @@ async function sampleListing(found: Found): Promise<Sample> {
   for (let n = last; n > Math.max(first, last - 3); n--) await read(n);
   // From the end inward (the tail of a newest-first listing is where long-standing workflows are).
   const order = [...pages.keys()].filter((n) => n <= last && !(n !== first && repeatsFirst(pages.get(n)!))).sort((a, b) => b - a);
-  return { items: order.flatMap((n) => [...pages.get(n)!].reverse()), pagesRead: pages.size, capped: beyond === undefined };
+  return { items: order.flatMap((n) => [...pages.get(n)!].reverse()), pagesRead: pages.size, capped: beyond === undefined, first };
 }
 
 /** Items whose title announces a role still missing come first; for such roles no title in the sample announces, keywords are searched. */
-async function prioritise(found: Found, sample: SearchItem[], probes: string[]): Promise<SearchItem[]> {
+async function prioritise(found: Found, sample: SearchItem[], probes: string[], firstPage: number): Promise<SearchItem[]> {
   const missing = new Set(found.missing());
   const announced = new Set(sample.flatMap((i) => hintedRoles(i?.title ?? '')));
   const unannounced = [...missing].filter((r) => ['API disabled', 'slow (to abort)', 'failing task'].includes(r) && !announced.has(r));
   const probed: SearchItem[] = [];
   for (const keyword of unannounced.length ? HINT_KEYWORDS : []) {
     probes.push(keyword);
-    probed.push(...((await found.search({ keyword, page: 1 }, `discovery keyword "${keyword}"`)) ?? []));
+    probed.push(...((await found.search({ keyword, page: firstPage }, `discovery keyword "${keyword}"`)) ?? []));
   }
   const all = [...probed, ...sample].filter((i) => i && typeof i.canvasId === 'string');
   const wanted = (i: SearchItem) => hintedRoles(i.title ?? '').some((r) => missing.has(r));
@@ -160,12 +163,12 @@ export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKe
   let gone = 0;
   for (const w of memory?.workflows ?? []) if (!(await found.read(w.canvasId, w.title, 'remembered canvas'))) gone++;
 
-  let sample: Sample = { items: [], pagesRead: 0, capped: false };
+  let sample: Sample = { items: [], pagesRead: 0, capped: false, first: 1 };
   const keywordProbes: string[] = [];
   const searched = shouldSearch(found, memory);
   if (searched) {
     sample = await sampleListing(found);
-    await readLazily(found, await prioritise(found, sample.items, keywordProbes));
+    await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));
   }
   const workflows = [...found.byId.values()].sort((a, b) => Number(!configured.includes(a.canvasId)) - Number(!configured.includes(b.canvasId)) || a.canvasId.localeCompare(b.canvasId));
   const roles: Partial<Record<Role, string>> = {};
