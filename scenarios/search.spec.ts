@@ -10,8 +10,9 @@
  */
 import type { Faker } from '@faker-js/faker';
 import { test } from './fixtures.ts';
-import { accepted, describe, stopAll, type SearchItem, type Stop, type WorkflowPlan } from './support/shapes.ts';
+import { accepted, dataOf, describe, stopAll, type SearchItem, type Stop, type WorkflowPlan } from './support/shapes.ts';
 import { listOf, searchAll, type SearchListing } from './support/listing.ts';
+import type { Workflow } from './support/workflows.ts';
 import { checkPlanSemantics } from './support/analysis.ts';
 import type { ApiClient, Exchange } from './support/client.ts';
 import type { Verdict } from './verdict/verdict.ts';
@@ -337,8 +338,23 @@ function judgeDetail(verdict: Verdict, item: SearchItem, ex: Exchange, message: 
   if (plan.ok) checkPlanSemantics(verdict, plan.value, `the plan of ${item.canvasId}`, ex.record.id);
 }
 
-test('every listed workflow has a detail, and its plan is coherent [DETAIL-FOR-SEARCH-ITEM] [PLAN-DEPENDENCIES-EXIST] [PLAN-OPTIONS-ONLY-FOR-OPTION]', async ({ api, apiB, verdict }) => {
+/**
+ * The plans discovery chose are coherent too. In a crowded account the head of the listing may hold only
+ * plain workflows (no options, one task): the ones discovery found for their roles are those that can
+ * break the plan clauses, whatever their place in the listing.
+ */
+async function judgeDiscoveredPlans(api: ApiClient, verdict: Verdict, workflows: Workflow[], asked: Set<string>): Promise<void> {
+  for (const wf of workflows.filter((w) => !asked.has(w.canvasId))) {
+    const ex = await api.detail(wf.canvasId, { label: 'detail of a discovered workflow' });
+    const plan = PLAN.read(dataOf(ex));
+    if (plan) checkPlanSemantics(verdict, plan, `the plan of ${wf.canvasId} (found by discovery)`, ex.record.id);
+  }
+}
+
+test('every listed workflow has a detail, and its plan is coherent [DETAIL-FOR-SEARCH-ITEM] [PLAN-DEPENDENCIES-EXIST] [PLAN-OPTIONS-ONLY-FOR-OPTION]', async ({ api, apiB, verdict, discovery }) => {
   const all = await searchAll(api);
+  const judged = new Set(all.items.slice(0, 40).map((i) => i.canvasId));
+  await judgeDiscoveredPlans(api, verdict, discovery.workflows, judged);
   if (all.stop && all.items.length === 0) return stopAll(verdict, DETAIL_CLAUSES, all.stop);
   test.skip(all.items.length === 0, 'search lists no workflow for this key');
   // Another tenant's workflows in this listing are SEARCH-TENANT-SCOPED's failure: that their detail is
