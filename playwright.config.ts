@@ -22,7 +22,8 @@ export default defineConfig({
       testDir: 'scenarios',
       testMatch: '**/*.spec.ts',
       timeout: 60_000,
-      // Tests are independent (each discovers what it needs), so they spread over all workers.
+      // Tests are independent (each discovers what it needs), so they spread over all workers. They
+      // start in file-name order, so the suites that wait for whole executions are numbered to start first.
       fullyParallel: true,
     },
   ],

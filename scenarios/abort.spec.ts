@@ -2,11 +2,13 @@
  * Abort (§4.2, §3): a mid-run abort is accepted (a 2xx: which one is the status
  * clause's business); the status that follows is
  * observed and reported (the spec leaves it open); no node keeps executing;
- * abort of an unknown or finished execution.
+ * abort of an unknown or finished execution. The test that waits longest comes
+ * first: the runner starts tests in file order, and this file right after the
+ * numbered suites.
  */
 import { test } from './fixtures.ts';
 import { pollExecution, PollStopped, type Snapshot } from './support/poll.ts';
-import { poll, startRun, type Followed } from './support/runs.ts';
+import { followTogether, quickestFirst, startRun, type Followed } from './support/runs.ts';
 import { accepted, dataOf, describe, expectStatus, stopAll, type StatusData, type Stop } from './support/shapes.ts';
 import { candidates } from './support/workflows.ts';
 
@@ -46,6 +48,24 @@ function checkStopped(verdict: Ctx['verdict'], executionId: string, waitingAtAbo
   });
 }
 
+test('abort of a finished execution is answered, and its outcome observed [ABORT-OUTCOME]', async ({ api, config, verdict, faker, discovery }) => {
+  // Any execution that ends will do: the one expected to end soonest.
+  const wf = quickestFirst(candidates(discovery).filter((w) => !/disabled|slow|long-running/i.test(w.title)))[0];
+  test.skip(!wf, 'no runnable workflow was discovered');
+  await followTogether({ api, verdict, config }, async (follow) => {
+    follow(await startRun(api, verdict, faker, wf), {
+      judge: async ({ executionId, snaps, stop }) => {
+        if (stop) return stopAll(verdict, ['ABORT-OUTCOME'], stop);
+        const finalStatus = snaps[snaps.length - 1].status.status;
+        const ab = await api.abort(executionId!);
+        verdict.observe('ABORT-OUTCOME', `abort of an execution already ${finalStatus}`, describe(ab), ab.record.id);
+        const after = dataOf<StatusData>(await api.status(executionId!));
+        verdict.observe('ABORT-OUTCOME', `status after aborting an execution already ${finalStatus}`, after?.status ?? '(unreadable)');
+      },
+    });
+  });
+});
+
 test('a running execution is aborted: accepted, nodes stop, the following status is observed [ABORT-ACCEPTED] [ABORT-200-NO-DATA] [ABORT-OUTCOME] [ABORT-STOPS-NODES]', async ({ api, config, verdict, faker, discovery }) => {
   const pool = config.abortCanvasId ? discovery.workflows.filter((w) => w.canvasId === config.abortCanvasId) : candidates(discovery, SLOW_HINT).filter((w) => !/disabled/i.test(w.title));
   // A run that did not start blocks the abort only when no other candidate could be run and aborted.
@@ -68,20 +88,6 @@ test('a running execution is aborted: accepted, nodes stop, the following status
     return checkStopped(verdict, started.executionId, waitingAtAbort, after.snaps);
   }
   stopAll(verdict, ['ABORT-ACCEPTED', 'ABORT-STOPS-NODES'], firstStop ?? { reason: 'no execution stayed running long enough to abort (set WFCHECK_ABORT_CANVAS_ID to a slow workflow)' });
-});
-
-test('abort of a finished execution is answered, and its outcome observed [ABORT-OUTCOME]', async ({ api, config, verdict, faker, discovery }) => {
-  const wf = candidates(discovery).filter((w) => !/disabled|slow|long-running/i.test(w.title))[0];
-  test.skip(!wf, 'no runnable workflow was discovered');
-  const started = await startRun(api, verdict, faker, wf);
-  if (!started.executionId) return stopAll(verdict, ['ABORT-OUTCOME'], started.stop!);
-  const followed = await poll(api, verdict, config, started.executionId);
-  if (followed.stop) return stopAll(verdict, ['ABORT-OUTCOME'], followed.stop);
-  const finalStatus = followed.snaps[followed.snaps.length - 1].status.status;
-  const ab = await api.abort(started.executionId);
-  verdict.observe('ABORT-OUTCOME', `abort of an execution already ${finalStatus}`, describe(ab), ab.record.id);
-  const after = dataOf<StatusData>(await api.status(started.executionId));
-  verdict.observe('ABORT-OUTCOME', `status after aborting an execution already ${finalStatus}`, after?.status ?? '(unreadable)');
 });
 
 test('abort of an unknown execution gets 404 [ABORT-404-UNKNOWN-EXECUTION]', async ({ api, verdict, faker }) => {

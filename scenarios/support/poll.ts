@@ -3,6 +3,17 @@
  * until the execution is terminal. A poll that cannot go on says why: the clause
  * an answer deviated from (the dependent clauses are then "blocked by" it), or
  * our own deadline (they are "not run").
+ *
+ * Polls come at the configured interval while the execution changes, and further
+ * apart while it does not (up to a cap): a workflow whose steps take seconds is not
+ * read hundreds of times, and a change is still seen soon after it happens. No check
+ * counts polls: each judges whatever snapshots there are.
+ *
+ * An execution is followed until it has ended — its status terminal and none of its
+ * nodes still executing — so that what is read after a premature terminal status
+ * does not depend on how fast the target runs. (Nodes that never started may stay
+ * init or waiting in an execution that failed.) A terminal status whose nodes never
+ * stop executing is read on until the deadline, and then judged as read.
  */
 import type { ApiClient, Exchange } from './client.ts';
 import { bodyDeviation, dataOf, describe, EXEC_STATUSES, served, statusDeviation, TERMINAL, type OutputData, type StatusData, type Stop } from './shapes.ts';
@@ -29,15 +40,43 @@ export class PollStopped extends Error {
 }
 
 export interface PollOptions {
+  /** Gap between polls while the execution changes (and after the first read). */
   intervalMs: number;
+  /** Largest gap between polls while nothing changes; default MAX_BACKOFF × intervalMs. */
+  maxIntervalMs?: number;
   timeoutMs: number;
   /** Also read the output at every poll (state-machine checks need both views). */
   withOutput?: boolean;
-  /** Stop when this returns true (default: execution status terminal). */
+  /** Stop when this returns true (default: the execution ended, see `ended`). */
   until?: (s: Snapshot) => boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** While an execution shows no change, each gap between polls is this many times the previous one… */
+const BACKOFF_FACTOR = 2;
+/** …up to this many times the configured interval. */
+export const MAX_BACKOFF = 8;
+
+const terminal = (s: Snapshot) => TERMINAL.includes(s.status.status ?? '');
+
+/** The execution's status is terminal and none of its nodes is still executing. */
+function ended(s: Snapshot): boolean {
+  return terminal(s) && !(s.status.nodeExecutions ?? []).some((n) => n.status === 'executing');
+}
+
+/** What a poll can see change: the statuses of the execution and its nodes, in both views, and the files listed. */
+function progressOf(s: Snapshot): string {
+  const statuses = (nodes: readonly { nodeId: string; status?: string }[] | undefined) => (nodes ?? []).map((n) => `${n.nodeId}=${n.status}`).join(',');
+  const output = s.output ? `|${statuses(s.output.output)}|${(s.output.files ?? []).length}` : '';
+  return `${s.status.status}|${statuses(s.status.nodeExecutions)}${output}`;
+}
+
+/** The gap before the next poll: back to the interval after a change, else longer, up to the cap. */
+export function nextGap(gapMs: number, changed: boolean, opts: Pick<PollOptions, 'intervalMs' | 'maxIntervalMs'>): number {
+  const cap = Math.max(opts.intervalMs, opts.maxIntervalMs ?? opts.intervalMs * MAX_BACKOFF);
+  return changed ? opts.intervalMs : Math.min(cap, gapMs * BACKOFF_FACTOR);
+}
 
 /**
  * Why a read of an execution gave no data to go on with. A status line or body the contract checks
@@ -71,7 +110,7 @@ function readOrStop<T>(verdict: Verdict, ex: Exchange, dataClause: string, what:
 function timedOut(executionId: string, status: StatusData, opts: PollOptions, snapshots: Snapshot[]): PollStopped {
   const nodes = (status.nodeExecutions ?? []).map((n) => `${n.nodeId}=${n.status}`).join(', ');
   const message =
-    `execution ${executionId} still "${status.status}" after ${opts.timeoutMs} ms (${snapshots.length} polls every ${opts.intervalMs} ms; nodes: ${nodes || 'none'}). ` +
+    `execution ${executionId} still "${status.status}" after ${opts.timeoutMs} ms (${snapshots.length} polls, ${opts.intervalMs} ms apart while it changed, further apart while not; nodes: ${nodes || 'none'}). ` +
     'Raise WFCHECK_POLL_TIMEOUT_MS if the target is slow.';
   const unlisted = !EXEC_STATUSES.includes(status.status ?? '');
   return new PollStopped(message, snapshots, unlisted ? { blockedBy: 'EXEC-STATUS-ENUM', reason: `execution ${executionId} reports status "${status.status}"` } : { reason: message });
@@ -80,7 +119,8 @@ function timedOut(executionId: string, status: StatusData, opts: PollOptions, sn
 export async function pollExecution(api: ApiClient, verdict: Verdict, executionId: string, opts: PollOptions): Promise<Snapshot[]> {
   const snapshots: Snapshot[] = [];
   const deadline = Date.now() + opts.timeoutMs;
-  const done = opts.until ?? ((s: Snapshot) => TERMINAL.includes(s.status.status ?? ''));
+  const done = opts.until ?? ended;
+  let gap = opts.intervalMs;
   for (;;) {
     const statusExchange = await api.status(executionId, { label: 'poll status' });
     const status = readOrStop<StatusData>(verdict, statusExchange, 'STATUS-200-DATA', `status of ${executionId}`, snapshots);
@@ -89,9 +129,16 @@ export async function pollExecution(api: ApiClient, verdict: Verdict, executionI
       snap.outputExchange = await api.output(executionId, { label: 'poll output' });
       snap.output = readOrStop<OutputData>(verdict, snap.outputExchange, 'OUTPUT-200-DATA', `output of ${executionId}`, snapshots);
     }
+    const previous = snapshots[snapshots.length - 1];
     snapshots.push(snap);
     if (done(snap)) return snapshots;
-    if (Date.now() >= deadline) throw timedOut(executionId, status, opts, snapshots);
-    await sleep(opts.intervalMs);
+    if (Date.now() >= deadline) {
+      // Terminal, only its nodes never caught up: what was read is judged (STATE-EXEC-FINISH-NODES-FINISHED).
+      if (!opts.until && terminal(snap)) return snapshots;
+      throw timedOut(executionId, status, opts, snapshots);
+    }
+    gap = nextGap(gap, !previous || progressOf(previous) !== progressOf(snap), opts);
+    // The last read falls on the deadline, not a whole gap after it.
+    await sleep(Math.min(gap, deadline - Date.now()));
   }
 }

@@ -1,6 +1,8 @@
 /**
  * Starting executions in the suites: pick workflows, prepare their variables,
  * run, poll — shared by the lifecycle, state-machine, abort, auth and isolation suites.
+ * A test that needs several executions starts them all and follows them together
+ * (followTogether), so it waits as long as its slowest execution, not their sum.
  *
  * A run is judged once, where it is made: the clauses about its acceptance (a 2xx
  * carrying an executionId, whichever 2xx) and RUN-RETURNS-EXECUTION-ID (the status
@@ -12,7 +14,7 @@ import type { Faker } from '@faker-js/faker';
 import type { ApiClient, Exchange } from './client.ts';
 import type { RunConfig } from '../../fixtures/environment/config.ts';
 import { PollStopped, pollExecution, type Snapshot } from './poll.ts';
-import { accepted, dataOf, describe, served, statusDeviation, stopAll, type Judged, type Stop } from './shapes.ts';
+import { accepted, dataOf, describe, served, statusDeviation, stopAll, type Judged, type Stop, type WorkflowPlan } from './shapes.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 import { prepareRun, runBody, unlistedVariableTypes, type Workflow } from './workflows.ts';
 
@@ -44,6 +46,30 @@ const executionIdOf = (data: unknown): string | undefined => {
 /** The executionId of a run answer that started an execution (a 2xx carrying one), else undefined. */
 export function executionIdIn(run: Exchange): string | undefined {
   return executionIdOf(dataOf(run));
+}
+
+/**
+ * How many tasks of a plan run one after another at the least (its longest chain of dependencies; a
+ * task in a cycle counts once): on any target, the plainest hint of how long an execution takes.
+ */
+export function sequentialSteps(plan: WorkflowPlan | undefined): number {
+  const deps = new Map((plan?.tasks ?? []).map((t) => [t.id, t.dependentTasks ?? []]));
+  const depth = new Map<string, number>();
+  const visit = (id: string, path: Set<string>): number => {
+    if (depth.has(id)) return depth.get(id)!;
+    if (path.has(id) || !deps.has(id)) return 0;
+    path.add(id);
+    const d = 1 + Math.max(0, ...deps.get(id)!.map((dep) => visit(dep, path)));
+    path.delete(id);
+    depth.set(id, d);
+    return d;
+  };
+  return Math.max(0, ...[...deps.keys()].map((id) => visit(id, new Set())));
+}
+
+/** The workflows whose executions should end soonest first (the order is otherwise kept). */
+export function quickestFirst(list: readonly Workflow[]): Workflow[] {
+  return [...list].sort((a, b) => sequentialSteps(a.plan) - sequentialSteps(b.plan));
 }
 
 /** Runs a workflow with seeded values for all its variables, and judges the run (see judgeRun). */
@@ -144,6 +170,67 @@ export async function pollAfterTerminal(api: ApiClient, verdict: Verdict, config
     }
   }
   return { snaps };
+}
+
+/** What following one execution gave: its snapshots, or why it could not be started or followed to its end. */
+export interface Outcome extends Followed {
+  executionId?: string;
+}
+
+export interface FollowOptions {
+  /** Read the output at every poll too. */
+  withOutput?: boolean;
+  /** Snapshots to read after the terminal one (terminal statuses must hold). */
+  afterTerminal?: number;
+  /**
+   * Judges the execution as soon as its own evidence is in, while the others may still run. It runs
+   * whenever its execution happens to end, so it draws no seeded value.
+   */
+  judge?: (outcome: Outcome) => void | Promise<void>;
+}
+
+/** Hands a started execution (or the run that failed to start one) over to be followed and judged. */
+export type Follow = (started: Pick<Started, 'executionId' | 'stop'>, how?: FollowOptions) => void;
+
+export interface RunContext {
+  api: ApiClient;
+  verdict: Verdict;
+  config: RunConfig;
+}
+
+/**
+ * Starts executions and follows them together. `start` starts them one after another — seeded values
+ * are drawn in the same order on every replay — and hands each to `follow`, which polls it from then
+ * on alongside the others and judges it once it ends. Resolves when every execution handed over was
+ * judged; nothing is left polling even when a start throws.
+ */
+export async function followTogether(ctx: RunContext, start: (follow: Follow) => Promise<void>): Promise<void> {
+  const pending: Promise<void>[] = [];
+  const follow: Follow = (started, how = {}) => {
+    const judged = followAndJudge(ctx, started, how);
+    // Awaited below; marked handled so an early failure is not reported while later runs start.
+    judged.catch(() => undefined);
+    pending.push(judged);
+  };
+  try {
+    await start(follow);
+  } finally {
+    await Promise.allSettled(pending);
+  }
+  await Promise.all(pending);
+}
+
+async function followAndJudge(ctx: RunContext, started: Pick<Started, 'executionId' | 'stop'>, how: FollowOptions): Promise<void> {
+  const { executionId } = started;
+  const outcome: Outcome = executionId ? { executionId, ...(await followToEnd(ctx, executionId, how)) } : { snaps: [], stop: started.stop ?? { reason: 'no execution was started' } };
+  await how.judge?.(outcome);
+}
+
+async function followToEnd({ api, verdict, config }: RunContext, executionId: string, how: FollowOptions): Promise<Followed> {
+  const followed = await poll(api, verdict, config, executionId, how.withOutput);
+  if (followed.stop || !how.afterTerminal) return followed;
+  const after = await pollAfterTerminal(api, verdict, config, executionId, how.afterTerminal, how.withOutput);
+  return { snaps: [...followed.snaps, ...after.snaps], stop: after.stop };
 }
 
 /** Best-effort cleanup of an execution the test does not need to finish (costs nothing to the verdict). */

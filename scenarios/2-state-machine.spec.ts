@@ -4,11 +4,14 @@
  * consistent with the plan, the status echoes its execution, identity is stable,
  * times are ordered, files only for finished nodes, partial content only while
  * executing or after failure.
- * Status and output are read at every poll, so intermediate states are seen.
+ * Status and output are read at every poll, so intermediate states are seen; no
+ * check depends on how many polls there were (the terminal snapshot and two more
+ * after it are always read). Numbered to start early: its tests wait for whole
+ * executions (see 1-lifecycle.spec.ts).
  */
 import { test } from './fixtures.ts';
-import { checkExecutionHistory } from './support/analysis.ts';
-import { poll, pollAfterTerminal, startRun } from './support/runs.ts';
+import { checkExecutionHistory, type ExecutionFacts } from './support/analysis.ts';
+import { followTogether, startRun } from './support/runs.ts';
 import { stopAll } from './support/shapes.ts';
 import { candidates, type Workflow } from './support/workflows.ts';
 
@@ -17,15 +20,21 @@ const CITED = CLAUSES.map((id) => `[${id}]`).join(' ');
 
 type Ctx = Pick<Parameters<Parameters<typeof test>[2]>[0], 'api' | 'config' | 'verdict' | 'faker'>;
 
-/** Runs the workflow and judges its history; undefined when it could not be followed (the clauses then say why). */
-async function followExecution({ api, config, verdict, faker }: Ctx, wf: Workflow) {
-  const started = await startRun(api, verdict, faker, wf);
-  if (!started.executionId) return void stopAll(verdict, CLAUSES, started.stop!);
-  const followed = await poll(api, verdict, config, started.executionId, true);
-  const after = followed.stop ? followed : await pollAfterTerminal(api, verdict, config, started.executionId, 2, true);
-  const stop = followed.stop ?? after.stop;
-  if (stop) return void stopAll(verdict, CLAUSES, stop);
-  return checkExecutionHistory(verdict, started.executionId, wf.plan, [...followed.snaps, ...after.snaps]);
+/**
+ * Runs the workflow, follows it past its end and judges its history; `judged` then gets its facts. When
+ * it could not be followed, the clauses say why and `judged` is not called.
+ */
+async function followExecution({ api, config, verdict, faker }: Ctx, wf: Workflow, judged: (facts: ExecutionFacts) => void): Promise<void> {
+  await followTogether({ api, verdict, config }, async (follow) => {
+    follow(await startRun(api, verdict, faker, wf), {
+      withOutput: true,
+      afterTerminal: 2,
+      judge: ({ executionId, snaps, stop }) => {
+        if (stop) stopAll(verdict, CLAUSES, stop);
+        else judged(checkExecutionHistory(verdict, executionId!, wf.plan, snaps));
+      },
+    });
+  });
 }
 
 test(`a multi-node workflow that produces files: statuses, identity, times and visibility across polls ${CITED}`, async ({ api, config, verdict, faker, discovery }) => {
@@ -34,16 +43,15 @@ test(`a multi-node workflow that produces files: statuses, identity, times and v
   // Most tasks first: more nodes, more intermediate states to see.
   const wf = [...list].sort((a, b) => (b.plan?.tasks.length ?? 0) - (a.plan?.tasks.length ?? 0))[0];
   test.skip(!wf, 'no runnable workflow was discovered');
-  const facts = await followExecution(ctx, wf);
-  if (!facts) return;
-  if (!facts.sawFiles) verdict.notRun('OUTPUT-FILES-ONLY-AFTER-FINISH', `the execution of ${wf.canvasId} produced no file`);
-  if (!facts.sawIntermediate) verdict.note('state-machine', `execution of ${wf.canvasId} was already terminal at the first poll: intermediate states not seen (lower WFCHECK_POLL_INTERVAL_MS)`);
+  await followExecution(ctx, wf, (facts) => {
+    if (!facts.sawFiles) verdict.notRun('OUTPUT-FILES-ONLY-AFTER-FINISH', `the execution of ${wf.canvasId} produced no file`);
+    if (!facts.sawIntermediate) verdict.note('state-machine', `execution of ${wf.canvasId} was already terminal at the first poll: intermediate states not seen (lower WFCHECK_POLL_INTERVAL_MS)`);
+  });
 });
 
 test(`a workflow with a failing task keeps partial content and ends failed consistently ${CITED}`, async ({ api, config, verdict, faker, discovery }) => {
   const ctx = { api, config, verdict, faker };
   const wf = candidates(discovery, /fail|error|flaky/i).filter((w) => !/disabled|slow|long-running/i.test(w.title))[0];
   test.skip(!wf || !/fail|error|flaky/i.test(wf.title), 'no workflow whose title suggests a failing task was discovered');
-  const facts = await followExecution(ctx, wf);
-  if (facts) verdict.observe('STATE-TRANSITIONS', 'final status of a workflow with a failing task', facts.finalStatus ?? '(absent)');
+  await followExecution(ctx, wf, (facts) => verdict.observe('STATE-TRANSITIONS', 'final status of a workflow with a failing task', facts.finalStatus ?? '(absent)'));
 });

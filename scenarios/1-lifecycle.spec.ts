@@ -7,13 +7,17 @@
  * A run is accepted when it is answered 2xx with an executionId — whichever 2xx:
  * the status code itself is the status clause's. When a step deviates, what
  * depends on it is "blocked by" the clause that failed.
+ *
+ * The suites that wait for executions are numbered so the runner, which starts
+ * files in name order, starts them first; inside, the longest waits come first, and
+ * each test starts the executions it needs before following them together.
  */
 import { test } from './fixtures.ts';
 import { buildFile } from '../fixtures/data/files.ts';
 import { variableValues } from '../fixtures/data/variables.ts';
 import { checkExecutionHistory } from './support/analysis.ts';
 import { seg } from './support/client.ts';
-import { abortQuietly, judgeRun, poll, startRun } from './support/runs.ts';
+import { abortQuietly, followTogether, judgeRun, quickestFirst, startRun, type Started } from './support/runs.ts';
 import { expectStatus, served, stopAll, type OutputFile } from './support/shapes.ts';
 import { acceptedUpload, candidates, hasVariableType, prepareRun, runBody, unlistedVariableTypes, type Discovery, type Workflow } from './support/workflows.ts';
 
@@ -61,15 +65,17 @@ async function checkFiles({ api, config, verdict }: Pick<Fixtures, 'api' | 'conf
   }
 }
 
-/** A file variable also takes an array of fileKeys (§4.1). */
-async function runWithFileKeyArray({ api, config, verdict, faker }: Pick<Fixtures, 'api' | 'config' | 'verdict' | 'faker'>, wf: Workflow): Promise<void> {
+/** A file variable also takes an array of fileKeys (§4.1): the run that gives it two. */
+async function startWithFileKeyArray({ api, verdict, faker }: Pick<Fixtures, 'api' | 'verdict' | 'faker'>, wf: Workflow): Promise<Pick<Started, 'executionId' | 'stop'>> {
   const fileVar = (wf.plan!.variables ?? []).find((v) => v.variableType === 'resource')!;
   const files = [buildFile(faker, 'txt', 'tiny'), buildFile(faker, 'csv', 'tiny')];
   const upload = acceptedUpload(verdict, await api.upload(files), files, 'upload of two files for one file variable');
-  if (!upload.ok) return stopAll(verdict, ['RUN-FILE-VARIABLE'], upload.stop);
+  if (!upload.ok) {
+    stopAll(verdict, ['RUN-FILE-VARIABLE'], upload.stop);
+    return { stop: upload.stop };
+  }
   const run = await api.run(wf.canvasId, runBody(variableValues(faker, wf.plan!.variables ?? [], upload.value)), { label: 'run with an array of fileKeys' });
-  const judged = await judgeRun(api, verdict, ['RUN-FILE-VARIABLE'], run, `run of ${wf.canvasId}, file variable ${fileVar.name} given an array of ${upload.value.length} fileKeys`, wf);
-  if (judged.executionId) await poll(api, verdict, config, judged.executionId);
+  return judgeRun(api, verdict, ['RUN-FILE-VARIABLE'], run, `run of ${wf.canvasId}, file variable ${fileVar.name} given an array of ${upload.value.length} fileKeys`, wf);
 }
 
 test('upload, run with file variables in the variables wrapper, poll to the end, read the output [RUN-VARIABLES-WRAPPER] [RUN-FILE-VARIABLE] [RUN-RETURNS-EXECUTION-ID] [STATUS-ECHOES-EXECUTION] [TIMES-ORDERED] [OUTPUT-FILE-NODE-EXISTS] [OUTPUT-FILE-TYPE-VALUES] [OUTPUT-FILE-SIZE-UNIT] [OUTPUT-FILE-URL-SERVES]', async ({ api, config, verdict, faker, discovery }) => {
@@ -78,37 +84,45 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
   test.skip(!wf, 'no workflow with a readable plan was discovered (set WFCHECK_CANVAS_IDS)');
   const withFile = hasVariableType(wf!, 'resource');
   if (!withFile) fileVariableNotExercised(verdict, discovery);
-  const started = await startRun(api, verdict, faker, wf!, { clauses: withFile ? ['RUN-VARIABLES-WRAPPER', 'RUN-FILE-VARIABLE'] : ['RUN-VARIABLES-WRAPPER'] });
-  if (!started.executionId) return stopAll(verdict, AFTER_START, started.stop!);
-  const followed = await poll(api, verdict, config, started.executionId, true);
-  if (followed.stop) return stopAll(verdict, AFTER_START, followed.stop);
-  checkExecutionHistory(verdict, started.executionId, wf!.plan, followed.snaps);
-  // The last snapshot's output was read once the execution had ended: it is the final output.
-  await checkFiles({ api, config, verdict }, wf!.canvasId, followed.snaps[followed.snaps.length - 1].output?.files ?? []);
-  if (withFile) await runWithFileKeyArray({ api, config, verdict, faker }, wf!);
-});
-
-test('the legacy form: variables as top-level body fields [RUN-LEGACY-TOP-LEVEL] [RUN-RETURNS-EXECUTION-ID]', async ({ api, config, verdict, faker, discovery }) => {
-  const usable = candidates(discovery).filter((w) => !/disabled|slow|long/i.test(w.title));
-  const wf = richest(usable.filter((w) => (w.plan?.variables ?? []).some((v) => v.name !== 'variables')));
-  test.skip(!wf, 'no discovered workflow has variables');
-  const started = await startRun(api, verdict, faker, wf!, { form: 'legacy' });
-  if (started.executionId) await poll(api, verdict, config, started.executionId);
+  await followTogether({ api, verdict, config }, async (follow) => {
+    const started = await startRun(api, verdict, faker, wf!, { clauses: withFile ? ['RUN-VARIABLES-WRAPPER', 'RUN-FILE-VARIABLE'] : ['RUN-VARIABLES-WRAPPER'] });
+    follow(started, {
+      withOutput: true,
+      judge: async ({ executionId, snaps, stop }) => {
+        if (stop) return stopAll(verdict, AFTER_START, stop);
+        checkExecutionHistory(verdict, executionId!, wf!.plan, snaps);
+        // The last snapshot's output was read once the execution had ended: it is the final output.
+        await checkFiles({ api, config, verdict }, wf!.canvasId, snaps[snaps.length - 1].output?.files ?? []);
+      },
+    });
+    // Only worth trying once a file variable was accepted at all; it runs alongside the first execution.
+    if (withFile && started.executionId) follow(await startWithFileKeyArray({ api, verdict, faker }, wf!));
+  });
 });
 
 test('every discovered workflow runs to a terminal status with seeded variables [RUN-RETURNS-EXECUTION-ID] [RUN-VARIABLES-WRAPPER] [STATE-TERMINAL]', async ({ api, config, verdict, faker, discovery }) => {
   // Slow workflows are left to the abort suite; on a foreign target only a bounded number run.
   const list = candidates(discovery).filter((w) => !/slow|long-running|disabled/i.test(w.title)).slice(0, config.targetKind === 'reference' ? 12 : Math.min(5, config.maxRuns));
   test.skip(list.length === 0, 'no workflow with a readable plan was discovered');
-  await Promise.all(
-    list.map(async (wf) => {
-      const started = await startRun(api, verdict, faker, wf);
-      if (!started.executionId) return stopAll(verdict, ['STATE-TERMINAL'], started.stop!);
-      const followed = await poll(api, verdict, config, started.executionId);
-      if (followed.stop) return stopAll(verdict, ['STATE-TERMINAL'], followed.stop);
-      checkExecutionHistory(verdict, started.executionId, wf.plan, followed.snaps);
-    }),
-  );
+  await followTogether({ api, verdict, config }, async (follow) => {
+    for (const wf of list) {
+      follow(await startRun(api, verdict, faker, wf), {
+        judge: ({ executionId, snaps, stop }) => {
+          if (stop) stopAll(verdict, ['STATE-TERMINAL'], stop);
+          else checkExecutionHistory(verdict, executionId!, wf.plan, snaps);
+        },
+      });
+    }
+  });
+});
+
+test('the legacy form: variables as top-level body fields [RUN-LEGACY-TOP-LEVEL] [RUN-RETURNS-EXECUTION-ID]', async ({ api, config, verdict, faker, discovery }) => {
+  const usable = candidates(discovery).filter((w) => !/disabled|slow|long/i.test(w.title));
+  // Among equally rich workflows, the one that ends soonest: this test judges the run. Its execution is
+  // still followed to its end rather than aborted, whose answer would depend on how far it had got.
+  const wf = richest(quickestFirst(usable.filter((w) => (w.plan?.variables ?? []).some((v) => v.name !== 'variables'))));
+  test.skip(!wf, 'no discovered workflow has variables');
+  await followTogether({ api, verdict, config }, async (follow) => follow(await startRun(api, verdict, faker, wf!, { form: 'legacy' })));
 });
 
 /** One value of each kind §4.1 names besides a string. */

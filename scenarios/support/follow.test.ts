@@ -1,0 +1,105 @@
+/**
+ * Following executions: polls back off while nothing changes and come close again after a change;
+ * an execution is followed until its nodes stopped, not just until its status says it ended;
+ * executions handed to followTogether are polled side by side and each is judged as soon as it ends;
+ * the plan's chain of dependencies orders workflows by how soon they should end.
+ */
+import { test, expect } from '@playwright/test';
+import type { EvidenceRecord } from '../verdict/evidence.ts';
+import { Verdict } from '../verdict/verdict.ts';
+import type { ApiClient, Exchange } from './client.ts';
+import type { RunConfig } from '../../fixtures/environment/config.ts';
+import { MAX_BACKOFF, nextGap, pollExecution } from './poll.ts';
+import { followTogether, quickestFirst, sequentialSteps, type Outcome } from './runs.ts';
+import type { WorkflowPlan } from './shapes.ts';
+
+const verdict = () => new Verdict({ write: (_r: EvidenceRecord) => undefined } as never, undefined, false, undefined);
+const config = { pollIntervalMs: 1, pollTimeoutMs: 5_000 } as RunConfig;
+
+let seq = 0;
+function statusAnswer(executionId: string, status: string, nodes: string[] = []): Exchange {
+  const body = { success: true, data: { executionId, status, nodeExecutions: nodes.map((st, i) => ({ nodeId: `n${i}`, status: st })) } };
+  return { record: { id: `x${++seq}` } as Exchange['record'], status: 200, headers: {}, text: JSON.stringify(body), json: body, parsed: true, operation: 'getExecutionStatus', violations: [] };
+}
+
+/** A target whose executions read as `executing` a given number of times, then `finish`; it logs every read. */
+function target(readsBeforeEnd: Record<string, number>, log: string[]): ApiClient {
+  const reads = new Map<string, number>();
+  return {
+    status: async (id: string) => {
+      const n = (reads.get(id) ?? 0) + 1;
+      reads.set(id, n);
+      log.push(id);
+      return statusAnswer(id, n > readsBeforeEnd[id] ? 'finish' : 'executing');
+    },
+    abort: async () => statusAnswer('', 'finish'),
+  } as unknown as ApiClient;
+}
+
+test('polls come further apart while nothing changes, up to a cap, and close again after a change', () => {
+  const opts = { intervalMs: 50 };
+  const gaps: number[] = [];
+  let gap = 50;
+  for (let i = 0; i < 6; i++) gaps.push((gap = nextGap(gap, false, opts)));
+  expect(gaps).toEqual([100, 200, 400, 400, 400, 400].map((g) => Math.min(g, MAX_BACKOFF * 50)));
+  expect(nextGap(400, true, opts)).toBe(50);
+  // A cap below the interval never makes polls closer than configured.
+  expect(nextGap(1000, false, { intervalMs: 1000, maxIntervalMs: 500 })).toBe(1000);
+});
+
+test('a terminal status whose nodes still execute is read on until they stop, or judged as read at the deadline', async () => {
+  const answers = [statusAnswer('e1', 'executing', ['executing', 'waiting']), statusAnswer('e1', 'finish', ['finish', 'executing']), statusAnswer('e1', 'failed', ['finish', 'failed'])];
+  let i = 0;
+  const lagging = { status: async () => answers[Math.min(i++, answers.length - 1)] } as unknown as ApiClient;
+  const read = await pollExecution(lagging, verdict(), 'e1', { intervalMs: 1, timeoutMs: 5_000 });
+  expect(read.map((s) => s.status.status)).toEqual(['executing', 'finish', 'failed']);
+
+  const stuck = { status: async () => statusAnswer('e1', 'finish', ['executing']) } as unknown as ApiClient;
+  const asRead = await pollExecution(stuck, verdict(), 'e1', { intervalMs: 1, timeoutMs: 20 });
+  expect(asRead.length).toBeGreaterThan(1);
+  expect(asRead.every((s) => s.status.status === 'finish')).toBe(true);
+
+  // Nodes that never started may stay waiting in a failed execution: that is its end.
+  const failed = { status: async () => statusAnswer('e1', 'failed', ['failed', 'waiting']) } as unknown as ApiClient;
+  expect((await pollExecution(failed, verdict(), 'e1', { intervalMs: 1, timeoutMs: 5_000 })).length).toBe(1);
+});
+
+test('executions handed to followTogether are polled side by side and each is judged when it ends', async () => {
+  const log: string[] = [];
+  const api = target({ slow: 6, quick: 1 }, log);
+  const judged: string[] = [];
+  const outcomes: Outcome[] = [];
+  await followTogether({ api, verdict: verdict(), config }, async (follow) => {
+    for (const id of ['slow', 'quick']) follow({ executionId: id }, { judge: (o) => void (judged.push(id), outcomes.push(o)) });
+    follow({ stop: { reason: 'the run was refused' } }, { judge: (o) => void (judged.push('refused'), outcomes.push(o)) });
+  });
+  expect(judged).toEqual(['refused', 'quick', 'slow']);
+  // The quick execution was read to its end while the slow one was still being polled.
+  expect(log.lastIndexOf('quick')).toBeLessThan(log.lastIndexOf('slow'));
+  expect(log.indexOf('quick')).toBeLessThan(log.indexOf('slow') + 2);
+  const slow = outcomes.find((o) => o.executionId === 'slow')!;
+  expect(slow.snaps.map((s) => s.status.status)).toEqual([...Array(6).fill('executing'), 'finish']);
+  expect(outcomes.find((o) => !o.executionId)?.stop?.reason).toBe('the run was refused');
+});
+
+test('followTogether waits for every execution already handed over when a later start throws', async () => {
+  const log: string[] = [];
+  let judgedFirst = false;
+  const run = followTogether({ api: target({ first: 3 }, log), verdict: verdict(), config }, async (follow) => {
+    follow({ executionId: 'first' }, { judge: () => void (judgedFirst = true) });
+    throw new Error('upload failed');
+  });
+  await expect(run).rejects.toThrow('upload failed');
+  expect(judgedFirst).toBe(true);
+});
+
+test('the longest chain of dependencies orders workflows by how soon they should end', () => {
+  const plan = (tasks: [string, string[]][]) => ({ title: 't', tasks: tasks.map(([id, dependentTasks]) => ({ id, title: id, prompt: '', toolsets: [], dependentTasks })) }) as unknown as WorkflowPlan;
+  const chain = plan([['a', []], ['b', ['a']], ['c', ['b']]]);
+  const wide = plan([['a', []], ['b', []], ['c', ['a', 'b']]]);
+  const cyclic = plan([['a', ['b']], ['b', ['a']]]);
+  expect([sequentialSteps(chain), sequentialSteps(wide), sequentialSteps(cyclic), sequentialSteps(plan([])), sequentialSteps(undefined)]).toEqual([3, 2, 2, 0, 0]);
+  expect(sequentialSteps(plan([['a', ['gone']]]))).toBe(1);
+  const order = quickestFirst([{ canvasId: 'chain', title: '', plan: chain }, { canvasId: 'wide', title: '', plan: wide }, { canvasId: 'none', title: '', plan: plan([]) }]);
+  expect(order.map((w) => w.canvasId)).toEqual(['none', 'wide', 'chain']);
+});
