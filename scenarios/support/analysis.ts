@@ -11,7 +11,8 @@ import type { Verdict } from '../verdict/verdict.ts';
 /** The 20 locales §4.8 lists, read from the contract (never written twice). */
 export const LOCALES: readonly string[] = (SCHEMA_BUNDLE as unknown as { $defs: { Locale: { enum: string[] } } }).$defs.Locale.enum;
 
-const LOCALES_PER_RUN_WITHOUT_OVERWRITE = 4;
+/** Two besides English: a run creates about five canvases in all, and ten successive seeds cover every locale. */
+const LOCALES_PER_RUN_WITHOUT_OVERWRITE = 2;
 
 /**
  * The locales a run generates in: every one when generations reuse one canvas; otherwise English and a

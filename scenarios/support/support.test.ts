@@ -155,14 +155,14 @@ test('a poll that cannot go on names the clause that stopped it, or none when th
   expect(slow.stop.reason).toMatch(/WFCHECK_POLL_TIMEOUT_MS/);
 });
 
-test('without overwrite a run generates in English and four rotated locales, and successive seeds cover all twenty', () => {
+test('without overwrite a run generates in English and two rotated locales, and ten successive seeds cover all twenty', () => {
   expect(localesForRun(7, true)).toEqual([...LOCALES]);
   const seen = new Set<string>();
-  for (let seed = 0; seed < 5; seed++) {
+  for (let seed = 1000; seed < 1010; seed++) {
     const run = localesForRun(seed, false);
-    expect(run.length).toBe(5);
+    expect(run.length).toBe(3);
     expect(run[0]).toBe('en');
-    expect(new Set(run).size).toBe(5);
+    expect(new Set(run).size).toBe(3);
     run.forEach((l) => seen.add(l));
   }
   expect([...seen].sort()).toEqual([...LOCALES].sort());
