@@ -11,7 +11,8 @@
  *
  * --same-target: ONE reference target process (in process), the suite run --runs times against it, as
  *   a nightly job meets a staging target that lives for months; [--preload N] gives tenant A N more
- *   workflows first, [--node-duration-ms N] slows every node step, [--allow-overwrite] lets generate
+ *   workflows first, [--node-duration-ms N] slows every node step, [--no-memory] makes discovery search
+ *   afresh every run (no discovery memory kept between runs), [--allow-overwrite] lets generate
  *   reuse a canvas. Prints per run the requirements exercised, warnings and failures; fails when any
  *   run differs from the first.
  *
@@ -37,6 +38,7 @@ function readOptions(): Options | undefined {
       preload: { type: 'string' },
       'node-duration-ms': { type: 'string' },
       'allow-overwrite': { type: 'boolean' },
+      'no-memory': { type: 'boolean' },
       runs: { type: 'string' },
       parallel: { type: 'string' },
       'first-seed': { type: 'string' },
@@ -59,6 +61,7 @@ function readOptions(): Options | undefined {
         workers: positiveInt(values.workers, '--workers', 2),
         timeoutS: number(values.timeout, '--timeout', 300, { positive: true }),
         allowOverwrite: !!values['allow-overwrite'],
+        noMemory: !!values['no-memory'],
       },
     };
   }
