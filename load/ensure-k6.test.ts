@@ -1,9 +1,12 @@
-/** Locating k6: the pinned project-local build is preferred, and a machine without k6 and Go gets a clear message. */
+/**
+ * Locating k6: the pinned project-local build (k6 with the suite's extension) is preferred and rebuilt when
+ * its sources changed, and a machine without k6 and Go gets a clear message.
+ */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureK6, K6_VERSION } from './node/ensure-k6.ts';
+import { ensureK6, EXTENSION_MODULE, hasWfcheckExtension, K6_VERSION, xk6SourceDigest } from './node/ensure-k6.ts';
 
 test('without k6 and without Go, the message says how to get either', async () => {
   const emptyTools = mkdtempSync(join(tmpdir(), 'wfcheck-no-k6-'));
@@ -15,4 +18,45 @@ test('without k6 and without Go, the message says how to get either', async () =
 
 test('a K6_BIN that is not k6 is refused, not silently used', async () => {
   await expect(ensureK6(() => {}, { env: { K6_BIN: '/bin/false', PATH: '' } })).rejects.toThrow(/K6_BIN=\/bin\/false is not a working k6 binary/);
+});
+
+/** A directory with a fake `go` that "builds" a k6 printing the given version text, and logs each build. */
+function fakeGo(dir: string, version: string): string {
+  const go = join(dir, 'go');
+  writeFileSync(go, `#!/bin/sh\necho "$@" >> "${join(dir, 'builds.log')}"\nout="$3"\nprintf '#!/bin/sh\\necho "${version}"\\n' > "$out"\nchmod +x "$out"\n`);
+  chmodSync(go, 0o755);
+  return go;
+}
+
+const builds = (dir: string) => (existsSync(join(dir, 'builds.log')) ? readFileSync(join(dir, 'builds.log'), 'utf8').trim().split('\n').length : 0);
+
+test('the project-local k6 is rebuilt with the extension when it lacks it or its sources changed, and kept when current', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-k6-build-'));
+  try {
+    const toolsBin = join(dir, 'bin');
+    mkdirSync(toolsBin);
+    fakeGo(dir, `k6 ${K6_VERSION} (fake)\\nExtensions:\\n  ${EXTENSION_MODULE} [js]`);
+    // A stock k6 left by an earlier build: it runs, but has no extension and no digest of its sources.
+    const local = join(toolsBin, 'k6');
+    writeFileSync(local, `#!/bin/sh\necho "k6 ${K6_VERSION} (stock)"\n`);
+    chmodSync(local, 0o755);
+    const env = { PATH: `${dir}:/usr/bin:/bin` };
+    expect(await ensureK6(() => {}, { env, toolsBin })).toBe(local);
+    expect(builds(dir)).toBe(1);
+    expect(hasWfcheckExtension(local)).toBe(true);
+    expect(readFileSync(`${local}.sources`, 'utf8').trim()).toBe(xk6SourceDigest());
+    // Current: used as it is.
+    await ensureK6(() => {}, { env, toolsBin });
+    expect(builds(dir)).toBe(1);
+    // Built from other sources: rebuilt.
+    writeFileSync(`${local}.sources`, 'an older digest\n');
+    await ensureK6(() => {}, { env, toolsBin });
+    expect(builds(dir)).toBe(2);
+    // Without Go a stale build is still used rather than failing the run.
+    writeFileSync(`${local}.sources`, 'an older digest\n');
+    expect(await ensureK6(() => {}, { env: { PATH: '/usr/bin:/bin' }, toolsBin })).toBe(local);
+    expect(builds(dir)).toBe(2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTarget, type StartedTarget } from '../fixtures/target/server.ts';
-import { ensureK6 } from './node/ensure-k6.ts';
+import { ensureK6, hasWfcheckExtension } from './node/ensure-k6.ts';
 import { writeLoadData } from './node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunOptions } from './node/run-k6.ts';
 import { startFaultyProxy, type Faults } from '../fixtures/proof/hostile/faulty-proxy.ts';
@@ -138,7 +138,7 @@ test('a failing, non-conformant target breaches the error and contract gates', a
   expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
   const breached = failing(report);
   expect(breached).toContain('http_req_failed rate<0.01');
-  expect(breached).toContain('contract_violations rate==0');
+  expect(breached).toContain('contract_violations count==0');
   // The violating responses are kept with the clause they break, and without the key.
   const lines = readFileSync(result.violationsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { violations: { requirementId: string; level: string }[]; status: number });
   expect(lines.length).toBeGreaterThan(0);
@@ -166,8 +166,8 @@ for (const { operation, method, path } of LIFECYCLE_OPERATIONS) {
     const report = result.report!;
     expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
     const breached = failing(report);
-    expect(breached).toContain('contract_violations rate==0');
-    expect(breached).toContain(`contract_violations{operation:${operation}} rate==0`);
+    expect(breached).toContain('contract_violations count==0');
+    expect(breached).toContain(`contract_violations{operation:${operation}} count==0`);
     // No other operation is blamed for the broken one.
     expect(breached.filter((b) => b.startsWith('contract_violations{')).every((b) => b.includes(`{operation:${operation}}`))).toBe(true);
     // The logged example names the operation and the clause, with a body excerpt and without the key.
@@ -180,21 +180,59 @@ for (const { operation, method, path } of LIFECYCLE_OPERATIONS) {
   });
 }
 
-test('offloaded checks: every API response checked in Node, and a violation still fails the run naming its operation', async ({}, info) => {
-  info.setTimeout(180_000);
-  const clean = await run(outDir('offload'), target.baseUrl, { contractMode: 'offload' });
-  expect(failing(clean.report!)).toEqual([]);
-  expect(clean.exitCode).toBe(K6_EXIT.ok);
-  expect(checkedResponses(clean.report!)).toBe(apiResponses(clean.report!));
-  expect(count(clean.report!, 'contract_handovers')).toBeGreaterThan(0);
-  const broken = await runWithFaults(outDir('offload-violation'), { corruptRoute: { method: LIFECYCLE_OPERATIONS[2].method, path: LIFECYCLE_OPERATIONS[2].path } }, {
-    contractMode: 'offload', scenarios: 'lifecycle', duration: '6s', env: { WORKFLOW_TIMEOUT_MS: '5000' },
+/** Samples of a rate metric (its passes and fails). */
+const samples = (r: RunReport, metric: string) => count(r, metric, 'passes') + count(r, metric, 'fails');
+
+/** Offload mode's two hand-overs: by the suite's k6 extension (its own build), and by the VUs' JavaScript (any k6). */
+const HANDOVERS = [
+  { by: 'the k6 extension', portableEntry: false },
+  { by: 'the VUs\' JavaScript', portableEntry: true },
+] as const;
+
+for (const { by, portableEntry } of HANDOVERS) {
+  test(`offloaded checks handed over by ${by}: every API response checked in Node, and a violation still fails the run naming its operation`, async ({}, info) => {
+    info.setTimeout(180_000);
+    test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
+    const clean = await run(outDir('offload'), target.baseUrl, { contractMode: 'offload', portableEntry });
+    expect(failing(clean.report!)).toEqual([]);
+    expect(clean.exitCode).toBe(K6_EXIT.ok);
+    expect(checkedResponses(clean.report!)).toBe(apiResponses(clean.report!));
+    // Hand-overs are not requests to the target: the failure rate and its gate count the target's requests only.
+    expect(samples(clean.report!, 'http_req_failed')).toBe(apiResponses(clean.report!));
+    if (portableEntry) expect(count(clean.report!, 'contract_handovers')).toBeGreaterThan(0);
+    else expect(count(clean.report!, 'http_reqs')).toBe(apiResponses(clean.report!)); // posted outside k6's HTTP client
+    const broken = await runWithFaults(outDir('offload-violation'), { corruptRoute: { method: LIFECYCLE_OPERATIONS[2].method, path: LIFECYCLE_OPERATIONS[2].path } }, {
+      contractMode: 'offload', portableEntry, scenarios: 'lifecycle', duration: '6s', env: { WORKFLOW_TIMEOUT_MS: '5000' },
+    });
+    expect(broken.exitCode).toBe(K6_EXIT.thresholdsFailed);
+    expect(failing(broken.report!)).toContain('contract_violations{operation:getExecutionStatus} count==0');
+    const first = JSON.parse(readFileSync(broken.violationsFile, 'utf8').split('\n')[0]!) as { operation: string; bodyExcerpt: string; violations: { requirementId: string; level: string }[] };
+    expect(first.operation).toBe('getExecutionStatus');
+    expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
+    expect(first.bodyExcerpt).toContain('injected');
+    expect(readFileSync(broken.violationsFile, 'utf8')).not.toContain(target.tenants[0].apiKey);
   });
-  expect(broken.exitCode).toBe(K6_EXIT.thresholdsFailed);
-  expect(failing(broken.report!)).toContain('contract_violations{operation:getExecutionStatus} rate==0');
-  const first = JSON.parse(readFileSync(broken.violationsFile, 'utf8').split('\n')[0]!) as { operation: string; violations: { level: string }[] };
-  expect(first.operation).toBe('getExecutionStatus');
-  expect(first.violations.some((v) => v.level === 'must')).toBe(true);
+
+  test(`responses the Node checker cannot take, handed over by ${by}, are counted unchecked and fail the run, never pass`, async ({}, info) => {
+    info.setTimeout(120_000);
+    test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
+    // A checker address nobody listens on: every hand-over fails.
+    const result = await run(outDir('offload-no-sink'), target.baseUrl, { scenarios: 'readMix', duration: '3s', portableEntry, env: { CONTRACT_CHECK_SINK: 'http://127.0.0.1:9/check' } });
+    expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
+    expect(failing(result.report!)).toEqual(['contract_unchecked count==0']);
+    // Only the open-point probe of discovery (search page 0) is checked in the VU whatever the mode.
+    expect(count(result.report!, 'contract_unchecked')).toBeGreaterThan(apiResponses(result.report!) / 2);
+    expect(count(result.report!, 'contract_unchecked') + checkedResponses(result.report!)).toBe(apiResponses(result.report!));
+  });
+}
+
+test('offloaded checks over a ramping profile: responses of VUs stopped during the ramp-down are checked too', async ({}, info) => {
+  info.setTimeout(180_000);
+  // The JavaScript hand-over buffers per VU (the extension's buffer is the process's, drained in teardown).
+  const result = await run(outDir('offload-ramp'), target.baseUrl, { contractMode: 'offload', portableEntry: true, profile: 'average', scenarios: 'readMix,lifecycle', duration: '10s' });
+  expect(failing(result.report!)).toEqual([]);
+  expect(checkedResponses(result.report!)).toBe(apiResponses(result.report!));
+  expect(count(result.report!, 'contract_unchecked')).toBe(0);
 });
 
 /** Every workflow search lists on the reference target (1-based pages, read directly). */

@@ -13,7 +13,7 @@ import http from 'k6/http';
 import exec from 'k6/execution';
 import type { Options, Scenario } from 'k6/options';
 import { loadConfig } from './lib/config.ts';
-import { describeMix, durationSeconds, executorFor, type ScenarioName } from './lib/profiles.ts';
+import { describeMix, durationSeconds, executorFor, stopWindows, type ScenarioName } from './lib/profiles.ts';
 import { buildThresholds } from './lib/thresholds.ts';
 import { SCENARIO_OPERATIONS, type OperationId } from './lib/operations.ts';
 import { discover, type SetupData } from './lib/discovery.ts';
@@ -22,7 +22,7 @@ import { reportFiles, renderText, thresholdResult, TREND_STATS, type MetricSumma
 import { workflowLifecycle } from './scenarios/lifecycle.ts';
 import { generate as generateIteration, generateOnce } from './scenarios/generate.ts';
 import { seededRandom } from './lib/data.ts';
-import { flushContractChecks } from './lib/contract.ts';
+import { flushContractChecks, settleContractChecks } from './lib/contract.ts';
 import { readMix as readMixIteration, statusRead as statusReadIteration } from './scenarios/read-mix.ts';
 import { uploads as uploadsIteration } from './scenarios/uploads.ts';
 
@@ -91,16 +91,44 @@ function canvasToOverwrite(keywords: readonly string[]): string | undefined {
   return id;
 }
 
-/** Once per VU: when its scenario ends, so offloaded checks are handed over at once near the end. */
-function noteScenarioEnd(): void {
-  if (cfg.scenariosEndAt === 0) cfg.scenariosEndAt = exec.scenario.startTime + durationSeconds(cfg.duration) * 1000;
+/** When this VU may be stopped after an iteration (ms since the epoch), known from its first iteration on. */
+let stopSpans: [number, number][] | undefined;
+
+function spansOf(scenario: ScenarioName): [number, number][] {
+  const start = exec.scenario.startTime;
+  return stopWindows(executorFor(cfg.profile, scenario, cfg.duration, cfg.vusScale)).map(([from, to]) => [start + from, start + to]);
 }
 
-export function lifecycle(data: SetupData): void { noteScenarioEnd(); workflowLifecycle(cfg, data); }
-export function generate(data: SetupData): void { noteScenarioEnd(); generateIteration(cfg, data); }
-export function readMix(data: SetupData): void { noteScenarioEnd(); readMixIteration(cfg, data); }
-export function uploads(): void { noteScenarioEnd(); uploadsIteration(cfg); }
-export function statusRead(data: SetupData): void { noteScenarioEnd(); statusReadIteration(cfg, data); }
+/** Called after every iteration: an indexed loop, as for…of with destructuring costs ~6 µs in k6's runtime. */
+function mayStopAt(now: number): boolean {
+  const spans = stopSpans!;
+  for (let i = 0; i < spans.length; i++) if (now >= spans[i]![0] && now <= spans[i]![1]) return true;
+  return false;
+}
+
+// Module-local names for what every iteration calls: in k6's runtime an imported name is looked up by name on every use.
+const settle = settleContractChecks;
+const statusReadOnce = statusReadIteration;
+
+/** After every iteration: buffered contract-check work is flushed when it is due or the VU may stop now. */
+function endIteration(scenario: ScenarioName): void {
+  stopSpans ??= spansOf(scenario);
+  settle(cfg, mayStopAt);
+}
+
+/**
+ * setup()'s data as plain JavaScript values, copied once per VU. k6 hands it to every iteration as a
+ * wrapped Go map, and every read of it wraps again (an execution id costs a new wrapped Go slice per
+ * iteration); the copy reads like any object.
+ */
+let plainData: SetupData | undefined;
+const plain = (data: SetupData): SetupData => JSON.parse(JSON.stringify(data)) as SetupData;
+
+export function lifecycle(data: SetupData): void { workflowLifecycle(cfg, plainData ??= plain(data)); endIteration('lifecycle'); }
+export function generate(data: SetupData): void { generateIteration(cfg, plainData ??= plain(data)); endIteration('generate'); }
+export function readMix(data: SetupData): void { readMixIteration(cfg, plainData ??= plain(data)); endIteration('readMix'); }
+export function uploads(): void { uploadsIteration(cfg); endIteration('uploads'); }
+export function statusRead(data: SetupData): void { statusReadOnce(cfg, plainData ??= plain(data)); endIteration('statusRead'); }
 
 interface K6SummaryMetric { type: MetricSummary['type']; values: Record<string, number>; thresholds?: Record<string, { ok: boolean }> }
 interface K6SummaryData { metrics: Record<string, K6SummaryMetric>; state: { testRunDurationMs: number } }

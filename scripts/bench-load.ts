@@ -1,16 +1,18 @@
 /**
  * npm run bench:load — measures the load generator itself, side by side in
  * one run against the same reference target:
- *   1. the suite on the status-read route with a contract check on every response and no memo,
- *      against a bare k6 request loop on the same route (goal ≥ 0.8), next to wrk, the suite with
- *      checks off and with memoised verdicts,
+ *   1. the suite on the status-read route with a contract check on every response and no memo (checked
+ *      in Node, --contract-mode offload), against a bare k6 request loop on the same route (goal ≥ 0.8),
+ *      next to wrk, the suite with checks off, with memoised verdicts, checking in the VU, and handing
+ *      responses over in the VUs' JavaScript (as on a stock k6) instead of the suite's k6 extension,
  *   2. the suite's lifecycle mix (upload → run with a file variable → poll → output, a share aborted),
- *      every response checked, no memo, against the same mix as a bare k6 loop (goal ≥ 0.7),
+ *      every response checked in Node, no memo, against the same mix as a bare k6 loop (goal ≥ 0.7),
  *   3. k6 memory per VU (peak RSS at two VU counts),
  *   4. what one contract check costs, in µs, inside k6's runtime and in Node, on the
  *      same response bodies (load/bench/check-samples.ts), with JSON.parse alone in k6
  *      as the share no checking code can avoid.
- * Rounds alternate the tools so drift on a shared machine hits all of them.
+ * Each goal's pair runs back to back, its order flipped every round, so drift on a shared machine hits
+ * both sides alike; every round's figures and ratios are printed, the verdicts take the median ratio.
  *
  *   npm run bench:load -- [--rounds 3] [--seconds 10] [--connections 10] [--skip-memory]
  */
@@ -155,12 +157,21 @@ const LIFECYCLE_POLL_MS = 1;
 
 interface K6Figures { reqPerSec: number; peakRssKb?: number }
 
-async function k6Run(b: Bench, name: string, env: Record<string, string>, vusScale = 1, scenarios = 'statusRead', contractMode: 'vu' | 'offload' = 'vu'): Promise<K6Figures> {
+interface SuiteRun {
+  vusScale?: number;
+  scenarios?: string;
+  contractMode?: 'vu' | 'offload';
+  /** load/main.ts even on the suite's k6 build: offload mode's hand-over in the VUs' JavaScript, as on a stock k6. */
+  portableEntry?: boolean;
+}
+
+async function k6Run(b: Bench, name: string, env: Record<string, string>, run: SuiteRun = {}): Promise<K6Figures> {
   const reportDir = join(b.dir, name);
   const dataFile = join(b.dir, 'load-data.json');
   const r = await runK6({
     k6: b.k6, baseUrl: b.baseUrl, apiKey: b.key, profile: 'throughput', seed: SEED, reportDir, dataFile,
-    scenarios, duration: `${b.seconds}s`, quiet: true, vusScale, contractMode,
+    scenarios: run.scenarios ?? 'statusRead', duration: `${b.seconds}s`, quiet: true, vusScale: run.vusScale ?? 1,
+    contractMode: run.contractMode ?? 'vu', portableEntry: run.portableEntry,
     // Short trial waits: the status-read scenario only needs execution ids.
     env: { WORKFLOW_TIMEOUT_MS: '3000', ...env },
   });
@@ -198,35 +209,46 @@ function nodeCheckCost(): Record<string, number> {
 
 /** Request rates of every round, per tool (wrk only when installed). */
 interface Rounds {
-  wrk: number[]; bare: number[]; on: number[]; off: number[]; raw: number[]; offload: number[];
+  wrk: number[]; bare: number[]; on: number[]; off: number[]; raw: number[]; offload: number[]; offloadJs: number[];
   bareLifecycle: number[]; lifecycle: number[]; lifecycleOffload: number[]; loadAverage: string[];
 }
 
-/** The throughput rounds; the tools alternate within a round so drift on a shared machine hits all of them. */
+/** Runs two measurements back to back, in the given order. */
+async function pair(first: () => Promise<void>, second: () => Promise<void>, flip: boolean): Promise<void> {
+  if (flip) { await second(); await first(); } else { await first(); await second(); }
+}
+
+/**
+ * The throughput rounds. Each goal's two measurements (the bare k6 loop and the suite) run back to back at
+ * the start of a round, in an order that flips every round: on a shared machine the load drifts within
+ * minutes, and a pair measured a minute apart would read that drift as the suite's cost. The other
+ * variants follow, for the picture.
+ */
 async function throughputRounds(b: Bench, hasWrk: boolean): Promise<Rounds> {
-  const r: Rounds = { wrk: [], bare: [], on: [], off: [], raw: [], offload: [], bareLifecycle: [], lifecycle: [], lifecycleOffload: [], loadAverage: [] };
+  const r: Rounds = { wrk: [], bare: [], on: [], off: [], raw: [], offload: [], offloadJs: [], bareLifecycle: [], lifecycle: [], lifecycleOffload: [], loadAverage: [] };
   const noMemo = { CONTRACT_CHECK_SAMPLE: '1', CONTRACT_CHECK_MEMO: '0' };
   const lifecycleEnv = { ...noMemo, POLL_INTERVAL_MS: String(LIFECYCLE_POLL_MS), WORKFLOW_TIMEOUT_MS: '20000' };
-  const lifecycleScale = b.connections / LOAD_PROFILES.throughput.vus.lifecycle;
-  const note = (round: number, what: string, values: number[]) => console.error(`round ${round}: ${what} ${values.at(-1)!.toFixed(0)} req/s`);
+  const lifecycle = { vusScale: b.connections / LOAD_PROFILES.throughput.vus.lifecycle, scenarios: 'lifecycle' };
   for (let round = 1; round <= b.rounds; round++) {
-    if (hasWrk) { r.wrk.push(wrk(b)); note(round, 'wrk', r.wrk); }
-    r.bare.push(await k6Bare(b));
-    note(round, 'k6 bare loop', r.bare);
-    r.on.push((await k6Run(b, `on-${round}`, { CONTRACT_CHECK_SAMPLE: '1' })).reqPerSec);
-    note(round, 'k6, checks on', r.on);
-    r.off.push((await k6Run(b, `off-${round}`, { CONTRACT_CHECK_SAMPLE: '0' })).reqPerSec);
-    note(round, 'k6, checks off', r.off);
-    r.raw.push((await k6Run(b, `raw-${round}`, noMemo)).reqPerSec);
-    note(round, 'k6, checks on without memo', r.raw);
-    r.offload.push((await k6Run(b, `offload-${round}`, noMemo, 1, 'statusRead', 'offload')).reqPerSec);
-    note(round, 'k6, checks on, no memo, checked in Node', r.offload);
-    r.bareLifecycle.push(k6BareLifecycle(b));
-    note(round, 'k6 bare lifecycle loop', r.bareLifecycle);
-    r.lifecycle.push((await k6Run(b, `lifecycle-${round}`, lifecycleEnv, lifecycleScale, 'lifecycle')).reqPerSec);
-    note(round, 'k6 suite lifecycle mix, checks on without memo', r.lifecycle);
-    r.lifecycleOffload.push((await k6Run(b, `lifecycle-offload-${round}`, lifecycleEnv, lifecycleScale, 'lifecycle', 'offload')).reqPerSec);
-    note(round, 'k6 suite lifecycle mix, checks on, no memo, checked in Node', r.lifecycleOffload);
+    const note = (what: string, values: number[]) => console.error(`round ${round}: ${what} ${values.at(-1)!.toFixed(0)} req/s`);
+    const measure = (what: string, into: number[], rate: () => Promise<number> | number) => async () => { into.push(await rate()); note(what, into); };
+    const flip = round % 2 === 0;
+    await pair(
+      measure('k6 bare loop', r.bare, () => k6Bare(b)),
+      measure('k6 suite, checks on, no memo, checked in Node', r.offload, async () => (await k6Run(b, `offload-${round}`, noMemo, { contractMode: 'offload' })).reqPerSec),
+      flip,
+    );
+    await pair(
+      measure('k6 bare lifecycle loop', r.bareLifecycle, () => k6BareLifecycle(b)),
+      measure('k6 suite lifecycle mix, checks on, no memo, checked in Node', r.lifecycleOffload, async () => (await k6Run(b, `lifecycle-offload-${round}`, lifecycleEnv, { ...lifecycle, contractMode: 'offload' })).reqPerSec),
+      flip,
+    );
+    if (hasWrk) await measure('wrk', r.wrk, () => wrk(b))();
+    await measure('k6 suite, checks on (memo)', r.on, async () => (await k6Run(b, `on-${round}`, { CONTRACT_CHECK_SAMPLE: '1' })).reqPerSec)();
+    await measure('k6 suite, checks off', r.off, async () => (await k6Run(b, `off-${round}`, { CONTRACT_CHECK_SAMPLE: '0' })).reqPerSec)();
+    await measure('k6 suite, checks on, no memo, in the VU', r.raw, async () => (await k6Run(b, `raw-${round}`, noMemo)).reqPerSec)();
+    await measure('k6 suite, checks on, no memo, checked in Node, handed over by the VUs\' JavaScript', r.offloadJs, async () => (await k6Run(b, `offload-js-${round}`, noMemo, { contractMode: 'offload', portableEntry: true })).reqPerSec)();
+    await measure('k6 suite lifecycle mix, checks on, no memo, in the VU', r.lifecycle, async () => (await k6Run(b, `lifecycle-${round}`, lifecycleEnv, lifecycle)).reqPerSec)();
     r.loadAverage.push(loadAverage());
     console.error(`round ${round}: load average ${r.loadAverage.at(-1)}`);
   }
@@ -240,8 +262,8 @@ const HIGH_VUS = 200;
 
 /** Memory per VU: idle-ish VUs (think time) at two counts; the difference divided by the VU difference. */
 async function memoryPerVu(b: Bench): Promise<{ low?: number; high?: number; perVuKb?: number }> {
-  const low = (await k6Run(b, 'mem-low', { THINK_TIME_S: '0.5' }, LOW_VUS / 10)).peakRssKb;
-  const high = (await k6Run(b, 'mem-high', { THINK_TIME_S: '0.5' }, HIGH_VUS / 10)).peakRssKb;
+  const low = (await k6Run(b, 'mem-low', { THINK_TIME_S: '0.5' }, { vusScale: LOW_VUS / 10 })).peakRssKb;
+  const high = (await k6Run(b, 'mem-high', { THINK_TIME_S: '0.5' }, { vusScale: HIGH_VUS / 10 })).peakRssKb;
   return { low, high, perVuKb: low && high ? (high - low) / (HIGH_VUS - LOW_VUS) : undefined };
 }
 
@@ -259,6 +281,7 @@ function summarise(b: Bench, r: Rounds, memory: Memory, how: string, k6Cost: Che
     checksOnWithoutMemoVsOff: r.raw.map((v, i) => v / r.off[i]),
     checkedInVuVsBare: r.raw.map((v, i) => v / r.bare[i]),
     checkedVsBare: r.offload.map((v, i) => v / r.bare[i]),
+    checkedJsVsBare: r.offloadJs.map((v, i) => v / r.bare[i]),
     lifecycleInVuVsBare: r.lifecycle.map((v, i) => v / r.bareLifecycle[i]),
     lifecycleVsBare: r.lifecycleOffload.map((v, i) => v / r.bareLifecycle[i]),
   };
@@ -291,17 +314,23 @@ function printRounds(x: Figures): void {
   const r = x.rounds;
   const verdict = (v: number, goal: number) => `${f(v, 2)} ${v >= goal ? 'meets' : 'misses'} ≥ ${goal}`;
   console.log(table([
-    ['round', 'wrk', 'bare', 'off', 'on memo', 'on VU', 'on Node', 'bare lc', 'lc VU', 'lc Node', 'VU/bare', 'Node/bare', 'lc VU/bare', 'lc Node/bare', 'load average'],
-    ...r.bare.map((_, i) => [String(i + 1), f(r.wrk[i]), f(r.bare[i]), f(r.off[i]), f(r.on[i]), f(r.raw[i]), f(r.offload[i]), f(r.bareLifecycle[i]), f(r.lifecycle[i]), f(r.lifecycleOffload[i]),
-      f(x.roundRatios.checkedInVuVsBare[i], 2), f(x.roundRatios.checkedVsBare[i], 2), f(x.roundRatios.lifecycleInVuVsBare[i], 2), f(x.roundRatios.lifecycleVsBare[i], 2), r.loadAverage[i] ?? '']),
+    ['round', 'bare', 'on Node', 'bare lc', 'lc Node', 'Node/bare', 'lc Node/bare', 'wrk', 'off', 'on memo', 'on VU', 'Node JS', 'lc VU', 'VU/bare', 'Node JS/bare', 'lc VU/bare', 'load average'],
+    ...r.bare.map((_, i) => [String(i + 1), f(r.bare[i]), f(r.offload[i]), f(r.bareLifecycle[i]), f(r.lifecycleOffload[i]),
+      `${f(x.roundRatios.checkedVsBare[i], 2)} ${x.roundRatios.checkedVsBare[i]! >= GOAL_CHECKED_VS_BARE ? '✓' : '✗'}`,
+      `${f(x.roundRatios.lifecycleVsBare[i], 2)} ${x.roundRatios.lifecycleVsBare[i]! >= GOAL_LIFECYCLE_VS_BARE ? '✓' : '✗'}`,
+      f(r.wrk[i]), f(r.off[i]), f(r.on[i]), f(r.raw[i]), f(r.offloadJs[i]), f(r.lifecycle[i]),
+      f(x.roundRatios.checkedInVuVsBare[i], 2), f(x.roundRatios.checkedJsVsBare[i], 2), f(x.roundRatios.lifecycleInVuVsBare[i], 2), r.loadAverage[i] ?? '']),
   ], 1));
-  console.log('req/s per round. bare: bare k6 loop on the status route; off/on memo/on VU: the suite with checks off, on with memoised');
-  console.log('verdicts, on without memo in the VU; on Node: every response checked without memo in Node (--contract-mode offload);');
-  console.log('lc: the lifecycle mix (bare k6 loop, suite checking in the VU, suite checking in Node).');
+  console.log('req/s per round. bare / bare lc: the bare k6 loop on the status route / the lifecycle mix as a bare k6 loop, each run');
+  console.log('back to back with the suite variant it is compared with (on Node / lc Node: every response checked without memo');
+  console.log('in Node, --contract-mode offload, handed over by the suite\'s k6 extension), the order flipped every round. Then, for');
+  console.log('the picture: wrk; the suite with checks off, on with memoised verdicts, on without memo in the VU; Node JS: checked');
+  console.log('in Node, handed over by the VUs\' JavaScript (a stock k6); lc VU: the lifecycle mix checked in the VU. ✓/✗: the');
+  console.log(`round's ratio against its goal (≥ ${GOAL_CHECKED_VS_BARE} status route, ≥ ${GOAL_LIFECYCLE_VS_BARE} lifecycle mix).`);
   console.log('');
-  console.log(`suite, every response checked (in Node), no memo / bare k6 loop, status route, median of rounds: ${verdict(x.medianRoundRatioCheckedVsBare, GOAL_CHECKED_VS_BARE)}`);
-  console.log(`suite lifecycle mix, every response checked (in Node), no memo / the same mix as a bare k6 loop, median of rounds: ${verdict(x.medianRoundRatioLifecycleVsBare, GOAL_LIFECYCLE_VS_BARE)}`);
-  console.log(`(checking in the VU instead: status route ${f(median(x.roundRatios.checkedInVuVsBare), 2)}, lifecycle mix ${f(median(x.roundRatios.lifecycleInVuVsBare), 2)})`);
+  console.log(`suite, every response checked (in Node), no memo / bare k6 loop, status route, median of ${r.bare.length} rounds: ${verdict(x.medianRoundRatioCheckedVsBare, GOAL_CHECKED_VS_BARE)}`);
+  console.log(`suite lifecycle mix, every response checked (in Node), no memo / the same mix as a bare k6 loop, median of ${r.bare.length} rounds: ${verdict(x.medianRoundRatioLifecycleVsBare, GOAL_LIFECYCLE_VS_BARE)}`);
+  console.log(`(the hand-over in the VUs' JavaScript instead, as on a stock k6: status route ${f(median(x.roundRatios.checkedJsVsBare), 2)}; checking in the VU: status route ${f(median(x.roundRatios.checkedInVuVsBare), 2)}, lifecycle mix ${f(median(x.roundRatios.lifecycleInVuVsBare), 2)})`);
   console.log('');
 }
 

@@ -37,6 +37,7 @@ import { prepareRunData } from '../load/node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
 import { REPO_ROOT, runDir } from '../load/node/run-dir.ts';
 import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
+import { clausesInExamples, describeClauses } from '../load/node/violations.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 const rel = (p: string) => relative(process.cwd(), p) || '.';
@@ -90,7 +91,10 @@ async function main(): Promise<number> {
   const result = await runAgainstTarget(settings, { k6, dir, dataFile, dashboard, contractMode });
   const unjudged = runWithoutVerdict(result, dir);
   if (unjudged !== undefined) return unjudged;
-  if (result.violationCount > 0) console.error(`contract findings on load traffic: ${rel(result.violationsFile)} (${result.violationCount} logged responses)`);
+  if (result.violationCount > 0) {
+    console.error(`contract findings on load traffic (examples, redacted: ${rel(result.violationsFile)}, ${result.violationCount} logged responses):`);
+    for (const line of describeClauses(clausesInExamples(result.violationsFile))) console.error(`  ${line}`);
+  }
   console.error(`reports: ${rel(dir)}/{summary.txt,summary.json,junit.xml${dashboard ? ',dashboard.html' : ''},trend.html}`);
   const breached = result.exitCode === K6_EXIT.thresholdsFailed || !result.report!.passed;
   const regressed = compareWithBaseline(result.report!, dir, { ...values, tolerance });

@@ -11,9 +11,9 @@ import { sleep } from 'k6';
 import encoding from 'k6/encoding';
 import type { LoadConfig } from './config.ts';
 import { OPERATIONS } from '../../contracts/generated/operations.ts';
-import type { OperationId } from './operations.ts';
+import { OPERATION_IDS, type OperationId } from './operations.ts';
 import type { UploadSample } from './data-shape.ts';
-import { checkContract } from './contract.ts';
+import { checkContract, nativeCapture } from './contract.ts';
 import { rateLimited } from './metrics.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
@@ -37,24 +37,19 @@ interface Call {
 const MAX_BACKOFF_S = 8;
 
 /**
- * A path template split once into literal parts and parameter names, so building a URL per request is
- * plain concatenation (a regex replace with a callback costs microseconds per request in k6's runtime).
+ * An operation's method and path template, the template split once into literal parts and parameter
+ * names, so building a URL per request is plain concatenation (a regex replace with a callback costs
+ * microseconds per request in k6's runtime).
  */
-interface CompiledPath { literals: string[]; names: string[] }
+interface Route { method: string; literals: string[]; names: string[] }
 
-const COMPILED: Partial<Record<OperationId, CompiledPath>> = {};
-
-function compiledPath(operation: OperationId): CompiledPath {
-  const known = COMPILED[operation];
-  if (known) return known;
+const ROUTES = Object.fromEntries(OPERATION_IDS.map((operation) => {
   const parts = OPERATIONS[operation].path.split(/\{(\w+)\}/);
-  const compiled: CompiledPath = { literals: parts.filter((_, i) => i % 2 === 0), names: parts.filter((_, i) => i % 2 === 1) };
-  COMPILED[operation] = compiled;
-  return compiled;
-}
+  return [operation, { method: OPERATIONS[operation].method, literals: parts.filter((_, i) => i % 2 === 0), names: parts.filter((_, i) => i % 2 === 1) }];
+})) as Record<OperationId, Route>;
 
-function fillPath(operation: OperationId, params: Record<string, string> = {}): string {
-  const { literals, names } = compiledPath(operation);
+function fillPath(operation: OperationId, route: Route, params: Record<string, string> = {}): string {
+  const { literals, names } = route;
   let out = literals[0]!;
   for (let i = 0; i < names.length; i++) {
     const v = params[names[i]!];
@@ -107,36 +102,100 @@ export function bodyText(res: Response): string {
  * timeout never change between requests of one operation, and building them per request (object spread,
  * a fresh tags map) is a measurable share of a saturated generator's time (load/bench/).
  */
-const PARAMS = new Map<string, object>();
+const PARAMS: Record<string, object> = {};
 
 function paramsFor(cfg: LoadConfig, call: Call): object {
   // Most calls have neither a content type nor extra expected statuses: their key is the operation alone.
   const key = call.contentType || call.alsoExpected ? `${call.operation}|${call.contentType ?? ''}|${call.alsoExpected?.join(',') ?? ''}` : call.operation;
-  const known = PARAMS.get(key);
+  const known = PARAMS[key];
   if (known) return known;
+  capture = nativeCapture(cfg);
   const headers: Record<string, string> = { Authorization: `Bearer ${cfg.apiKey}`, Accept: 'application/json' };
   if (call.contentType) headers['Content-Type'] = call.contentType;
   const params: Record<string, unknown> = { headers, timeout: cfg.requestTimeoutMs, tags: { operation: call.operation, name: OPERATIONS[call.operation].path } };
   if (call.alsoExpected) params.responseCallback = http.expectedStatuses({ min: 200, max: 399 }, 429, ...call.alsoExpected);
   // Multipart content types carry a per-request boundary: not worth keeping.
-  if (!call.contentType?.startsWith('multipart/')) PARAMS.set(key, params);
+  if (!call.contentType?.startsWith('multipart/')) PARAMS[key] = params;
   return params;
 }
 
-export function send(cfg: LoadConfig, call: Call): Response {
-  const method = OPERATIONS[call.operation].method;
-  const url = cfg.baseUrl + fillPath(call.operation, call.params) + queryString(call.query);
-  const params = paramsFor(cfg, call);
-  for (let attempt = 0; ; attempt++) {
-    const res = http.request(method, url, call.body ?? null, params) as Response;
-    // Status 0 means no HTTP response at all (refused, reset, timeout): a transport failure that
-    // http_req_failed counts and k6 logs, not a statement of the service about its contract.
-    if (res.status !== 0) checkContract(call.operation, method, url, res, cfg, call.openPoint);
-    if (res.status !== 429) return res;
-    rateLimited.add(1, { operation: call.operation });
-    if (attempt >= cfg.rateLimitRetries) return res;
-    sleep(backoffSeconds(headerValue(res.headers, 'Retry-After'), attempt));
+// Module-local names for what every request uses: in k6's runtime an imported name is looked up by name
+// on every use.
+const request = http.request;
+const get = http.get;
+const checkResponse = checkContract;
+/** The extension's capture when it takes every response (load/lib/contract.ts nativeCapture); set with the first parameters. */
+let capture: ReturnType<typeof nativeCapture>;
+
+/** Hands the response to the extension or checks it; status 0 is no response (a transport failure k6 counts), nothing to check. */
+function record(cfg: LoadConfig, call: Call, method: string, url: string, res: Response, status: number): void {
+  if (status === 0) return;
+  if (capture !== undefined && call.openPoint === undefined) capture(call.operation, res);
+  else checkResponse(call.operation, method, url, res, status, cfg, call.openPoint);
+}
+
+/** After a 429: counts it and, unless the retries are used up, waits; whether to send again. */
+function backedOff(cfg: LoadConfig, call: Call, res: Response, attempt: number): boolean {
+  rateLimited.add(1, { operation: call.operation });
+  if (attempt >= cfg.rateLimitRetries) return false;
+  sleep(backoffSeconds(headerValue(res.headers, 'Retry-After'), attempt));
+  return true;
+}
+
+/** Sends a request, checks the response against the contract, and retries a 429 after a backoff. */
+function exchange(cfg: LoadConfig, call: Call, method: string, url: string, params: object, attempt = 0): Response {
+  for (; ; attempt++) {
+    const res = request(method, url, call.body ?? null, params) as Response;
+    const status = res.status;
+    record(cfg, call, method, url, res, status);
+    if (status !== 429 || !backedOff(cfg, call, res, attempt)) return res;
   }
+}
+
+export function send(cfg: LoadConfig, call: Call): Response {
+  const route = ROUTES[call.operation];
+  const params = paramsFor(cfg, call);
+  return exchange(cfg, call, route.method, cfg.baseUrl + fillPath(call.operation, route, call.params) + queryString(call.query), params);
+}
+
+/**
+ * A reader of one execution's status or output, the reads the scenarios repeat most: URL parts and
+ * parameters resolved on its first call, and the common case — one request, the response handed over or
+ * checked — done in the reader itself. k6's runtime drops its value stack after every iteration, so each
+ * level of calls under an iteration is allocated again in every iteration; a 429 goes on in exchange.
+ */
+function executionReader(operation: 'getExecutionStatus' | 'getExecutionOutput') {
+  const call: Call = { operation };
+  const route = ROUTES[operation];
+  const method = route.method;
+  const suffix = route.literals[1]!;
+  let prefix = '';
+  let params: object | undefined;
+  const prepare = (cfg: LoadConfig): object => {
+    prefix = cfg.baseUrl + route.literals[0];
+    return (params = paramsFor(cfg, call));
+  };
+  return (cfg: LoadConfig, executionId: string): Response => {
+    const url = (params === undefined ? prepare(cfg) && prefix : prefix) + encodeURIComponent(executionId) + suffix;
+    // Both reads are GETs; http.get takes two arguments where http.request takes four, each converted per call.
+    const res = get(url, params) as Response;
+    const status = res.status;
+    if (status === 0) return res;
+    if (capture !== undefined) capture(operation, res);
+    else checkResponse(operation, method, url, res, status, cfg);
+    return status === 429 && backedOff(cfg, call, res, 0) ? exchange(cfg, call, method, url, params!, 1) : res;
+  };
+}
+
+/**
+ * One string field of a JSON body by its path (k6's selector syntax, e.g. `data.status` or
+ * `data.files.0.fileKey`), read by k6 natively; undefined when the body is not JSON or holds no string
+ * there. Cheaper than JSON.parse in k6's runtime (~30 µs for a status body), which builds every object.
+ */
+export function jsonField(res: Response, path: string): string | undefined {
+  if (res.body === null || res.body === undefined) return undefined;
+  const value = res.json(path);
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** Parses a JSON body; undefined when it is not JSON (the contract checks already report that). */
@@ -163,10 +222,8 @@ export const api = {
     send(cfg, { operation: 'abortExecution', params: { executionId } }),
   generateWorkflow: (cfg: LoadConfig, body: { query: string; locale?: string; canvasId?: string }) =>
     send(cfg, { operation: 'generateWorkflow', body: JSON.stringify(body), contentType: 'application/json' }),
-  getExecutionStatus: (cfg: LoadConfig, executionId: string) =>
-    send(cfg, { operation: 'getExecutionStatus', params: { executionId } }),
-  getExecutionOutput: (cfg: LoadConfig, executionId: string) =>
-    send(cfg, { operation: 'getExecutionOutput', params: { executionId } }),
+  getExecutionStatus: executionReader('getExecutionStatus'),
+  getExecutionOutput: executionReader('getExecutionOutput'),
   uploadFiles: (cfg: LoadConfig, files: readonly UploadSample[]) => {
     const { body, contentType } = multipart(files);
     return send(cfg, { operation: 'uploadFiles', body, contentType });

@@ -21,10 +21,8 @@ export interface LoadConfig {
   contractMemo: boolean;
   /** Offload mode: the address of the Node check sink the responses are handed to (CONTRACT_CHECK_SINK). */
   contractSink?: string;
-  /** Responses per hand-over in offload mode (CONTRACT_CHECK_BATCH). */
+  /** Responses per hand-over in offload mode, and per contract_checked sample in the VU (CONTRACT_CHECK_BATCH). */
   contractBatch: number;
-  /** When the scenarios end, ms since the epoch (set by setup(); 0 before). */
-  scenariosEndAt: number;
   pollIntervalMs: number;
   workflowTimeoutMs: number;
   rateLimitRetries: number;
@@ -78,8 +76,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadConfig 
     contractSample: number(env[ENV.contractSample], ENV.contractSample, 1, { min: 0, max: 1 }),
     contractMemo: flag(env[ENV.contractMemo], ENV.contractMemo, true),
     contractSink: text(env.CONTRACT_CHECK_SINK),
-    contractBatch: wholeNumber(env.CONTRACT_CHECK_BATCH, 'CONTRACT_CHECK_BATCH', 64),
-    scenariosEndAt: 0,
+    contractBatch: wholeNumber(env.CONTRACT_CHECK_BATCH, 'CONTRACT_CHECK_BATCH', 256),
     pollIntervalMs: number(env[ENV.loadPollIntervalMs], ENV.loadPollIntervalMs, 250, { positive: true }),
     workflowTimeoutMs: number(env[ENV.workflowTimeoutMs], ENV.workflowTimeoutMs, 60_000, { positive: true }),
     rateLimitRetries: wholeNumber(env[ENV.rateLimitRetries], ENV.rateLimitRetries, 4),

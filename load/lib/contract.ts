@@ -1,28 +1,34 @@
 /**
- * Contract checks on load traffic, through the generated validators bundle
- * (k6 cannot import node_modules, so the checking API is shipped as a
- * dependency-free ES module and imported by relative path).
+ * Contract checks on load traffic. Every response is checked, in one of two places:
+ *  - in the VU, with the checking API bundled for k6 (contracts/generated/check.k6.js; k6 cannot import
+ *    node_modules, so it is a dependency-free ES module imported by relative path);
+ *  - in Node (offload mode, CONTRACT_CHECK_SINK set by the runner): the responses are handed over in
+ *    batches to load/node/check-sink.ts, whose verdict is recorded. With the suite's k6 build the
+ *    extension `k6/x/wfcheck` (load/xk6) does the hand-over in Go (handOverNatively, from
+ *    load/main-native.ts); with any other k6 this module's JavaScript does it.
  *
- * Cost matters here: in k6's JavaScript runtime (goja, an interpreter) one check
- * of a status response takes ~130–150 µs against ~5–8 µs in Node, an output
- * response ~450 µs. JSON.parse alone is a third to a half of that (goja builds
- * objects slowly), the generated validators most of the rest; `npm run bench:load`
- * prints the split per response kind. Unmemoised, checking every response costs a
- * saturated generator about a third of its throughput. Two measures keep every
- * response checked at a fraction of that cost:
- *  - verdicts are memoised per VU: the check is a pure function of
- *    (operation, status, content type, body), and under load most bodies
- *    repeat byte for byte (finished executions, details, search pages);
- *  - one metric sample per response (a Rate whose sample count is also the
- *    number of checked responses); warnings are counted only when they occur.
+ * Cost decides the shape of this module. In k6's JavaScript runtime (an interpreter) one check of a
+ * status response takes ~80–150 µs, JSON.parse alone ~30 µs, against ~4 µs in Node; a metric sample
+ * costs ~5–10 µs, a call through an imported name or a native function about a microsecond. So:
+ *  - the JavaScript hand-over does per response only what it must: read status, content type and body,
+ *    and push them onto the VU's batch (load/lib/handover.ts); the extension's takes one native call;
+ *  - checked responses are counted per operation and added to `contract_checked` once per batch, not
+ *    with a sample each; a response violating a must clause in the VU is recorded at once
+ *    (`contract_violations`), so a violation found there never waits in a buffer;
+ *  - in the VU, verdicts are memoised per VU for byte-identical responses (CONTRACT_CHECK_MEMO, on by
+ *    default): the check is a pure function of operation, status, content type and body.
+ * What a VU buffers is flushed when a batch is full, when it is older than 1 s at the end of an
+ * iteration, and at the end of every iteration after which the VU may be stopped (load/lib/profiles.ts
+ * stopWindows), so no checked response goes unrecorded when a VU ends. The extension's batches are the
+ * process's and are drained in teardown.
  * Sampling (CONTRACT_CHECK_SAMPLE < 1) remains available but is off by default.
  */
 import * as bundle from '../../contracts/generated/check.k6.js';
 import type { checkResponse as CheckResponse, Violation } from '../../contracts/check.ts';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { OPERATION_IDS, type OperationId } from './operations.ts';
-import { frame, type BatchVerdict } from './handover.ts';
-import { contractHandovers, contractUnchecked, contractViolations, contractWarnings } from './metrics.ts';
+import { batchText, pushFrame, type BatchVerdict } from './handover.ts';
+import { contractChecked, contractHandovers, contractUnchecked, contractViolations, contractWarnings } from './metrics.ts';
 
 /** Prefix of the log line carrying one violating response as JSON; `npm run load` collects these into the report. */
 export const VIOLATION_LOG_MARKER = 'CONTRACT-VIOLATION ';
@@ -32,16 +38,21 @@ const MAX_LOGGED_PER_VU = 5;
 /** Memo bounds per VU: small, so memory per VU stays low. */
 const MEMO_ENTRIES = 64;
 const MEMO_MAX_BODY = 8 * 1024;
+/** Buffered responses older than this are flushed at the end of an iteration. */
+const FLUSH_AFTER_MS = 1000;
 
-/** The bundle is the checking API compiled for k6; its types are those of contracts/check.ts. */
+// Module-local names for what the hot path uses: in k6's runtime an imported name is looked up by name on
+// every use, which costs more than the rest of a line like `checked.add(n, tags)`.
 const checkResponse = bundle.checkResponse as typeof CheckResponse;
-let logged = 0;
-let seen = 0;
-const memo = new Map<string, Violation[]>();
+const post = http.post;
+const checked = contractChecked;
+const violationsFound = contractViolations;
+const warningsFound = contractWarnings;
+const pushResponse = pushFrame;
 
 type Response = RefinedResponse<ResponseType | undefined>;
 
-/** One tags object per operation, made once: the violation rate is tagged so a breach names the operation. */
+/** One tags object per operation, made once: the contract metrics are tagged so a breach names the operation. */
 const TAGS = Object.fromEntries(OPERATION_IDS.map((op) => [op, { operation: op }])) as Record<OperationId, { operation: OperationId }>;
 
 export interface CheckSettings {
@@ -49,10 +60,52 @@ export interface CheckSettings {
   contractMemo: boolean;
   /** Where responses are handed over to be checked in Node (offload mode); undefined: checked in the VU. */
   contractSink?: string;
-  /** Responses per hand-over in offload mode. */
+  /** Responses per hand-over in offload mode, and per contract_checked sample in the VU. */
   contractBatch: number;
-  /** When the scenarios end (ms since the epoch, 0 unknown): from 2 s before, every response is handed over at once. */
-  scenariosEndAt: number;
+}
+
+let logged = 0;
+let seen = 0;
+const memo = new Map<string, Violation[]>();
+/** Offload mode: the fields of the responses not yet handed over (load/lib/handover.ts), and how many. */
+let frames: unknown[] = [];
+let framed = 0;
+/** Checked in the VU, not yet added to contract_checked: per operation, and in all. */
+let uncounted: Partial<Record<OperationId, number>> = {};
+let uncountedTotal = 0;
+/** When the oldest buffered response (of either kind) came in. */
+let bufferedSince = 0;
+let sinkFailureLogged = false;
+
+/** The hand-over built into the suite's k6 binary (load/xk6, `k6/x/wfcheck`), when the entry installed it. */
+export interface NativeHandover {
+  configure(sink: string, batch: number): void;
+  capture(operation: OperationId, res: Response): void;
+  drain(): void;
+}
+let native: NativeHandover | undefined;
+let nativeConfigured = false;
+
+/**
+ * Hands responses over through the k6 extension instead of this module's JavaScript (load/main-native.ts
+ * calls it): one native call per response, the batches shared by all VUs and posted outside k6's HTTP
+ * client. Called in the init context, before any response.
+ */
+export function handOverNatively(handover: NativeHandover): void {
+  native = handover;
+}
+
+/**
+ * The extension's capture when every response of these settings goes to it (offload mode, no sampling),
+ * else undefined: the request helpers then call it directly, one call level less per request than
+ * checkContract (k6's runtime drops its value stack after every iteration, so each level is allocated
+ * again in every iteration).
+ */
+export function nativeCapture(settings: CheckSettings): NativeHandover['capture'] | undefined {
+  if (native === undefined || settings.contractSink === undefined || settings.contractSample < 1) return undefined;
+  if (!nativeConfigured) native.configure(settings.contractSink, settings.contractBatch);
+  nativeConfigured = true;
+  return native.capture;
 }
 
 /**
@@ -60,16 +113,16 @@ export interface CheckSettings {
  * same settings checks the same share of traffic.
  */
 function selected(sample: number): boolean {
-  if (sample >= 1) return true;
   if (sample <= 0) return false;
   const every = Math.max(1, Math.round(1 / sample));
   return seen++ % every === 0;
 }
 
-/** k6 hands headers over in canonical case (`Content-Type`); no entry destructuring, which is slow in k6's runtime. */
+/**
+ * The content type when k6 did not hand it over in canonical case (`Content-Type`), '' when there is none
+ * (an empty header says no more than a missing one). No entry destructuring: it is slow in k6's runtime.
+ */
 function contentType(headers: Record<string, string>): string {
-  const canonical = headers['Content-Type'];
-  if (canonical !== undefined) return canonical;
   for (const k in headers) if (k.toLowerCase() === 'content-type') return headers[k] ?? '';
   return '';
 }
@@ -82,67 +135,22 @@ function bodyOf(res: Response): string {
   return String.fromCharCode(...new Uint8Array(b));
 }
 
+// ---- in the VU ------------------------------------------------------------------------------------
+
 /**
- * The memo key holds every input the check reads except headers other than
- * the content type, which is the only header the checking API inspects.
+ * The memo key holds every input the check reads: the content type is the only header the checking
+ * API inspects, so it is handed over alone, under the lower-case name the checks look up first.
  */
-function check(operation: OperationId, status: number, headers: Record<string, string>, body: string, useMemo: boolean): Violation[] {
+function check(operation: OperationId, status: number, type: string, body: string, useMemo: boolean): Violation[] {
+  const headers: Record<string, string> = type ? { 'content-type': type } : {};
   if (!useMemo || body.length > MEMO_MAX_BODY) return checkResponse({ operation, status, headers, body });
-  const key = `${operation}\n${status}\n${contentType(headers)}\n${body}`;
+  const key = `${operation}\n${status}\n${type}\n${body}`;
   const hit = memo.get(key);
   if (hit) return hit;
   const result = checkResponse({ operation, status, headers, body });
   if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string); // oldest first
   memo.set(key, result);
   return result;
-}
-
-// ---- offload mode: responses are checked in Node (load/node/check-sink.ts) -------------------------
-
-const NONE: Violation[] = [];
-const FLUSH_AFTER_MS = 250;
-const SINK_PARAMS = { headers: { 'Content-Type': 'text/plain; charset=utf-8' }, tags: { name: 'contract-check-sink' }, timeout: '60s' };
-let pending: string[] = [];
-let pendingOperations: OperationId[] = [];
-let pendingSince = 0;
-let sinkFailureLogged = false;
-
-function handOver(settings: CheckSettings, operation: OperationId, entry: string): void {
-  if (pending.length === 0) pendingSince = Date.now();
-  pending.push(entry);
-  pendingOperations.push(operation);
-  const now = Date.now();
-  const closing = settings.scenariosEndAt > 0 && now > settings.scenariosEndAt - 2000;
-  if (pending.length >= settings.contractBatch || now - pendingSince >= FLUSH_AFTER_MS || closing) flushContractChecks(settings);
-}
-
-/**
- * Hands the pending responses to the sink and records its verdict: one contract_violations sample per
- * response, as in-VU checking does, so the same gate judges both modes. A batch the sink could not
- * check is counted in contract_unchecked (a harness failure, gated separately), never as conforming.
- */
-export function flushContractChecks(settings: CheckSettings): void {
-  if (!settings.contractSink || pending.length === 0) return;
-  const batch = pendingOperations;
-  const res = http.post(settings.contractSink, pending.join(''), SINK_PARAMS);
-  contractHandovers.add(1);
-  pending = [];
-  pendingOperations = [];
-  let verdict: BatchVerdict | undefined;
-  try { verdict = res.status === 200 ? JSON.parse(res.body as string) : undefined; } catch { verdict = undefined; }
-  if (!verdict) {
-    contractUnchecked.add(batch.length);
-    if (!sinkFailureLogged) console.error(`contract check sink answered ${res.status} ${res.error}: ${batch.length} responses not checked`);
-    sinkFailureLogged = true;
-    return;
-  }
-  let next = 0;
-  for (let i = 0; i < batch.length; i++) {
-    const must = verdict.must[next] === i;
-    if (must) next++;
-    contractViolations.add(must, TAGS[batch[i]!]);
-  }
-  if (verdict.should.length > 0) contractWarnings.add(verdict.should.length);
 }
 
 /**
@@ -154,18 +162,8 @@ function underOpenPoint(violations: Violation[], openPoint: string | undefined):
   return violations.map((v) => (/HTTP-STATUS-LISTED$/.test(v.requirementId) ? { ...v, requirementId: openPoint, level: 'observe' as const } : v));
 }
 
-/**
- * Checks one response against its operation's contract and records the verdict (one sample of the
- * contract_violations rate per checked response, tagged with the operation so a breach names it).
- */
-export function checkContract(operation: OperationId, method: string, url: string, res: Response, settings: CheckSettings, openPoint?: string): Violation[] {
-  if (!selected(settings.contractSample)) return [];
-  const body = bodyOf(res);
-  if (settings.contractSink && !openPoint) {
-    handOver(settings, operation, frame(operation, res.status, contentType(res.headers), `${method} ${url}`, body));
-    return NONE;
-  }
-  const violations = underOpenPoint(check(operation, res.status, res.headers, body, settings.contractMemo), openPoint);
+/** Records a response with findings at once (violation, warning) and logs it, within the per-VU bound. */
+function recordFindings(operation: OperationId, request: string, status: number, body: string, violations: Violation[]): void {
   let must = false;
   let should = false;
   for (let i = 0; i < violations.length; i++) {
@@ -173,17 +171,117 @@ export function checkContract(operation: OperationId, method: string, url: strin
     if (level === 'must') must = true;
     else if (level === 'should') should = true;
   }
-  contractViolations.add(must, TAGS[operation]);
-  if (should) contractWarnings.add(1, TAGS[operation]);
+  if (must) violationsFound.add(1, TAGS[operation]);
+  if (should) warningsFound.add(1, TAGS[operation]);
   if ((must || should) && logged < MAX_LOGGED_PER_VU) {
     logged++;
     console.warn(VIOLATION_LOG_MARKER + JSON.stringify({
-      operation,
-      request: `${method} ${url}`,
-      status: res.status,
-      bodyExcerpt: body.slice(0, 500),
-      violations: violations.filter((v) => v.level !== 'observe'),
+      operation, request, status, bodyExcerpt: body.slice(0, 500), violations: violations.filter((v) => v.level !== 'observe'),
     }));
   }
+}
+
+function countChecked(): void {
+  const counts = uncounted;
+  uncounted = {};
+  uncountedTotal = 0;
+  for (const op in counts) checked.add(counts[op as OperationId]!, TAGS[op as OperationId]);
+}
+
+// ---- offload mode: responses are checked in Node (load/node/check-sink.ts) -------------------------
+
+// No responseCallback: a hand-over is not a request to the API under test, so it adds no http_req_failed
+// sample (that rate and its gate are the target's); no operation tag, so it is in no per-operation figure.
+const SINK_PARAMS = { headers: { 'Content-Type': 'text/plain; charset=utf-8' }, tags: { name: 'contract-check-sink', handover: 'contract-check' }, timeout: '60s', responseCallback: null };
+
+function sinkVerdict(res: Response): BatchVerdict | undefined {
+  if (res.status !== 200) return undefined;
+  try {
+    const verdict = JSON.parse(res.body as string) as BatchVerdict;
+    return verdict && typeof verdict.checked === 'object' ? verdict : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Hands the pending responses to the sink and records its verdict per operation: responses checked,
+ * violating (the gated count) and with warnings. Responses the sink did not check are counted in
+ * contract_unchecked (a harness failure, gated at 0), never as conforming.
+ */
+function handOver(sink: string): void {
+  const count = framed;
+  const text = batchText(frames);
+  frames = [];
+  framed = 0;
+  const res = post(sink, text, SINK_PARAMS as never) as Response;
+  contractHandovers.add(1);
+  const verdict = sinkVerdict(res);
+  let judged = 0;
+  if (verdict) {
+    for (const op in verdict.checked) {
+      const n = verdict.checked[op as OperationId]!;
+      judged += n;
+      checked.add(n, TAGS[op as OperationId]);
+    }
+    for (const op in verdict.must) violationsFound.add(verdict.must[op as OperationId]!, TAGS[op as OperationId]);
+    for (const op in verdict.should) warningsFound.add(verdict.should[op as OperationId]!, TAGS[op as OperationId]);
+  }
+  if (judged >= count) return;
+  contractUnchecked.add(count - judged);
+  if (!sinkFailureLogged) console.error(`contract check sink answered ${res.status} ${res.error}: ${count - judged} responses not checked`);
+  sinkFailureLogged = true;
+}
+
+// ---- the API ----------------------------------------------------------------------------------------
+
+/** Records everything buffered: hands the pending responses over (offload) and adds the checked counts. */
+export function flushContractChecks(settings: CheckSettings): void {
+  if (framed > 0 && settings.contractSink !== undefined) handOver(settings.contractSink);
+  if (uncountedTotal > 0) countChecked();
+}
+
+/**
+ * At the end of an iteration: flushes what is buffered when it is older than the flush interval, or
+ * when the VU may be stopped before its next iteration (`mayStopAt`), so nothing buffered is lost with it.
+ */
+export function settleContractChecks(settings: CheckSettings, mayStopAt: (now: number) => boolean): void {
+  if (framed + uncountedTotal === 0) return;
+  const now = Date.now();
+  if (now - bufferedSince >= FLUSH_AFTER_MS || mayStopAt(now)) flushContractChecks(settings);
+}
+
+/**
+ * Checks one response against its operation's contract, or hands it over to be checked in Node.
+ * A response with a must-level finding is recorded at once in contract_violations (tagged with the
+ * operation, so a breach names it); checked responses are counted in contract_checked per batch.
+ * Returns the findings when checked in the VU (none when handed over).
+ */
+export function checkContract(operation: OperationId, method: string, url: string, res: Response, status: number, settings: CheckSettings, openPoint?: string): readonly Violation[] {
+  if (settings.contractSample < 1 && !selected(settings.contractSample)) return NO_FINDINGS;
+  const sink = settings.contractSink;
+  const offloaded = sink !== undefined && openPoint === undefined;
+  if (offloaded && native !== undefined) {
+    if (!nativeConfigured) native.configure(sink, settings.contractBatch);
+    nativeConfigured = true;
+    native.capture(operation, res);
+    return NO_FINDINGS;
+  }
+  if (framed + uncountedTotal === 0) bufferedSince = Date.now();
+  const raw = res.body;
+  const body = typeof raw === 'string' ? raw : bodyOf(res);
+  const headers = res.headers;
+  const type = headers['Content-Type'] ?? contentType(headers);
+  if (offloaded) {
+    pushResponse(frames, operation, status, method, type, url, body);
+    if (++framed >= settings.contractBatch) handOver(sink);
+    return NO_FINDINGS;
+  }
+  const violations = underOpenPoint(check(operation, status, type, body, settings.contractMemo), openPoint);
+  if (violations.length > 0) recordFindings(operation, `${method} ${url}`, status, body, violations);
+  uncounted[operation] = (uncounted[operation] ?? 0) + 1;
+  if (++uncountedTotal >= settings.contractBatch) countChecked();
   return violations;
 }
+
+const NO_FINDINGS: readonly Violation[] = Object.freeze([]);

@@ -31,6 +31,8 @@ export function seededRandom(seed: number): () => number {
 }
 
 export function pick<T>(items: readonly T[], rnd: () => number): T {
-  if (items.length === 0) throw new Error('cannot pick from an empty list');
-  return items[Math.floor(rnd() * items.length)];
+  const n = items.length;
+  if (n === 0) throw new Error('cannot pick from an empty list');
+  const r = rnd();
+  return items[(r * n) | 0]; // floor: r * n is below n < 2^31
 }

@@ -6,3 +6,10 @@ declare const console: {
   error(...data: unknown[]): void;
   debug(...data: unknown[]): void;
 };
+
+/** The suite's k6 extension (load/xk6/wfcheck): offload mode's hand-over, done in Go. */
+declare module 'k6/x/wfcheck' {
+  import type { NativeHandover } from './contract.ts';
+  const wfcheck: NativeHandover;
+  export default wfcheck;
+}

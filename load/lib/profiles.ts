@@ -200,3 +200,35 @@ export function executorFor(profile: ProfileDefinition, scenario: ScenarioName, 
     }
   }
 }
+
+/** The last stretch of a scenario in which a VU's iteration may be its last (k6's clock and ours agree to a few ms). */
+const END_MARGIN_MS = 100;
+
+/**
+ * When a VU of this executor may be stopped as soon as its current iteration ends, as spans in ms from the
+ * scenario's start: wherever the VU count falls (until the stage's end plus the graceful ramp-down), and
+ * at the end. An arrival-rate VU may sit idle until the end after any iteration, so every moment counts.
+ * Work a VU buffers (load/lib/contract.ts) is flushed at the end of every iteration in these spans.
+ */
+export function stopWindows(executor: ExecutorConfig): [number, number][] {
+  switch (executor.executor) {
+    case 'constant-arrival-rate':
+      return [[0, Infinity]];
+    case 'constant-vus':
+      return [[durationSeconds(executor.duration) * 1000 - END_MARGIN_MS, Infinity]];
+    case 'ramping-vus': {
+      const windows: [number, number][] = [];
+      const grace = durationSeconds(executor.gracefulRampDown) * 1000;
+      let at = 0;
+      let level = executor.startVUs;
+      for (const stage of executor.stages) {
+        const end = at + durationSeconds(stage.duration) * 1000;
+        if (stage.target < level) windows.push([at, end + grace]);
+        at = end;
+        level = stage.target;
+      }
+      windows.push([at - END_MARGIN_MS, Infinity]);
+      return windows;
+    }
+  }
+}

@@ -41,8 +41,9 @@ export function aggregationValue(values: Record<string, number>, aggregation: st
 
 export function thresholdResult(metric: string, expression: string, summary: MetricSummary | undefined): ThresholdResult {
   const parsed = parseThresholdExpression(expression);
-  const actual = summary ? aggregationValue(summary.values, parsed.aggregation) : null;
-  // No samples: nothing breached it (k6 treats an empty metric the same way).
+  // A metric without samples counts zero, as k6 reports it (a counter of violations nobody added to).
+  const actual = summary ? aggregationValue(summary.values, parsed.aggregation) : parsed.aggregation === 'count' ? 0 : null;
+  // No samples otherwise: nothing breached it (k6 treats an empty metric the same way).
   const ok = actual === null ? true : compare(actual, parsed.operator, parsed.value);
   return { metric, expression, ok, actual };
 }
@@ -72,15 +73,37 @@ export function operationRows(metrics: Record<string, MetricSummary>): { operati
 const unitOf = (metric: string, expression: string) =>
   expression.startsWith('rate') ? '%' : /duration/.test(metric) ? 'ms' : '';
 
-/** Responses that went through the contract checks: the sample count of the contract_violations rate. */
+/** Responses that went through the contract checks (older reports: the sample count of the contract_violations rate). */
 export function checkedResponses(r: RunReport): number {
+  const checked = r.metrics.contract_checked?.values.count;
+  if (checked !== undefined) return checked;
   const values = r.metrics.contract_violations?.values;
   return (values?.passes ?? 0) + (values?.fails ?? 0);
+}
+
+/** Checked responses that break a must clause (older reports kept them as the passes of a rate). */
+export function violatingResponses(r: RunReport, operation?: string): number {
+  const m = r.metrics[operation ? `contract_violations{operation:${operation}}` : 'contract_violations'];
+  if (!m) return 0;
+  return m.type === 'rate' ? m.values.passes ?? 0 : m.values.count ?? 0;
+}
+
+/** Share of checked responses that break a must clause. */
+export function violationShare(r: RunReport): number {
+  const checked = checkedResponses(r);
+  return checked > 0 ? violatingResponses(r) / checked : 0;
 }
 
 /** Responses of the API under test: every HTTP request except the hand-overs to the Node checker (offload mode). */
 export function apiResponses(r: RunReport): number {
   return (r.metrics.http_reqs?.values.count ?? 0) - (r.metrics.contract_handovers?.values.count ?? 0);
+}
+
+/** Requests per second to the API under test, over the whole test as k6 counts http_reqs' rate (hand-overs left out). */
+export function apiRequestRate(r: RunReport): number | undefined {
+  const reqs = r.metrics.http_reqs?.values;
+  if (reqs?.rate === undefined || !reqs.count) return reqs?.rate;
+  return (reqs.rate * apiResponses(r)) / reqs.count;
 }
 
 export function renderText(r: RunReport): string {
@@ -94,8 +117,9 @@ export function renderText(r: RunReport): string {
   lines.push(...operationsTable(r));
   lines.push('');
   const v = (name: string, key: string) => m[name]?.values[key];
-  lines.push(`requests ${fmtNumber(v('http_reqs', 'count'))} (${fmtNumber(v('http_reqs', 'rate'))}/s${m.contract_handovers ? `, of which ${fmtNumber(v('contract_handovers', 'count'))} hand-overs to the Node checker` : ''}); failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`);
-  lines.push(`contract: ${fmtNumber(checkedResponses(r))} of ${fmtNumber(apiResponses(r))} API responses checked, violations ${fmtNumber(v('contract_violations', 'rate') ?? 0, '%')}, responses with warnings ${fmtNumber(v('contract_warnings', 'count') ?? 0)}`);
+  const handovers = m.contract_handovers ? ` (besides ${fmtNumber(v('contract_handovers', 'count'))} hand-overs to the Node checker, in no figure of the target)` : '';
+  lines.push(`API requests ${fmtNumber(apiResponses(r))} (${fmtNumber(apiRequestRate(r))}/s)${handovers}; failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`);
+  lines.push(`contract: ${fmtNumber(checkedResponses(r))} of ${fmtNumber(apiResponses(r))} API responses checked, ${fmtNumber(violatingResponses(r))} violating (${fmtNumber(violationShare(r), '%')}), responses with warnings ${fmtNumber(v('contract_warnings', 'count') ?? 0)}`);
   if (m.workflow_completed || m.workflow_duration) {
     lines.push(`workflows (upload → run → poll → output): completed ${fmtNumber(v('workflow_completed', 'rate'), '%')} of ${fmtNumber((v('workflow_completed', 'passes') ?? 0) + (v('workflow_completed', 'fails') ?? 0))}; end-to-end p50 ${fmtNumber(v('workflow_duration', 'med'), 'ms')}, p95 ${fmtNumber(v('workflow_duration', 'p(95)'), 'ms')}, p99 ${fmtNumber(v('workflow_duration', 'p(99)'), 'ms')}`);
   }
@@ -113,14 +137,14 @@ export function renderText(r: RunReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Per operation: request rate over the scenarios' time, p50/p95/p99, failed share and violation share. */
+/** Per operation: request rate over the scenarios' time, p50/p95/p99, failed share and violating responses. */
 function operationsTable(r: RunReport): string[] {
   const m = r.metrics;
   const seconds = r.meta.scenarioSeconds ?? r.meta.durationMs / 1000;
   const rows = operationRows(m).map((o) => [
     o.operation, fmtNumber(o.values.count), seconds > 0 ? fmtNumber((o.values.count ?? 0) / seconds) : '—',
     fmtNumber(o.values.med, 'ms'), fmtNumber(o.values['p(95)'], 'ms'), fmtNumber(o.values['p(99)'], 'ms'), fmtNumber(o.values.max, 'ms'),
-    fmtNumber(perOperation(m, 'http_req_failed', o.operation, 'rate'), '%'), fmtNumber(perOperation(m, 'contract_violations', o.operation, 'rate'), '%'),
+    fmtNumber(perOperation(m, 'http_req_failed', o.operation, 'rate'), '%'), fmtNumber(violatingResponses(r, o.operation)),
   ]);
   return ['Operations', table([['operation', 'requests', 'req/s', 'p50', 'p95', 'p99', 'max', 'failed', 'violations'], ...rows])];
 }

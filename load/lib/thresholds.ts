@@ -67,7 +67,7 @@ export type Thresholds = Record<string, string[]>;
 export function buildThresholds(operations: readonly OperationId[], withWorkflow: boolean, slo: SloSettings = DEFAULT_SLO, offloadedChecks = false): Thresholds {
   const t: Thresholds = {
     http_req_failed: [`rate<${slo.maxFailedRate}`],
-    contract_violations: ['rate==0'],
+    contract_violations: ['count==0'],
   };
   // Offload mode only: responses the Node checker could not check are a harness failure, never a pass.
   if (offloadedChecks) t.contract_unchecked = ['count==0'];
@@ -75,7 +75,7 @@ export function buildThresholds(operations: readonly OperationId[], withWorkflow
     const b = LATENCY_BUDGETS_MS[op];
     t[`http_req_duration{operation:${op}}`] = [`p(95)<${Math.round(b.p95 * slo.latencyScale)}`, `p(99)<${Math.round(b.p99 * slo.latencyScale)}`];
     // Per operation as well, so a breach names the operation whose responses break the contract.
-    t[`contract_violations{operation:${op}}`] = ['rate==0'];
+    t[`contract_violations{operation:${op}}`] = ['count==0'];
     t[`http_req_failed{operation:${op}}`] = [`rate<${slo.maxFailedRate}`];
   }
   if (withWorkflow) {

@@ -5,9 +5,10 @@
  * as much as k6's own work for the request, so checking inside the VU loop halves what a generator can
  * send. In Node the same check costs ~4 µs. The VUs hand their responses over in batches (one POST of
  * up to CONTRACT_CHECK_BATCH responses framed as load/lib/handover.ts says); this server checks each with the same
- * checking API (contracts/check.ts), answers which ones violate a `must` clause (the VU records them in
- * the contract_violations rate, so the gate is judged on this result), and keeps a redacted example of
- * the first violating responses per operation in violations.ndjson.
+ * checking API (contracts/check.ts) and answers, per operation, how many it checked, how many break a
+ * `must` clause and how many carry warnings (the VU records these counts in contract_checked,
+ * contract_violations and contract_warnings, so the same gates judge both modes). It keeps a redacted
+ * example of the first responses with findings per operation, with the clauses they break, in violations.ndjson.
  */
 import http from 'node:http';
 import { appendFileSync } from 'node:fs';
@@ -26,30 +27,48 @@ export interface CheckSink {
 const MAX_LOGGED_PER_OPERATION = 5;
 const MAX_BATCH_BYTES = 64 * 1024 * 1024;
 
-function judge(batch: HandedOver[], record: (entry: HandedOver, findings: ReturnType<typeof checkResponse>) => void): BatchVerdict {
-  const verdict: BatchVerdict = { must: [], should: [] };
-  batch.forEach((entry, i) => {
+type Findings = ReturnType<typeof checkResponse>;
+
+/** The highest level among a response's findings: must, should, or none (observe findings never count). */
+function worstLevel(findings: Findings): 'must' | 'should' | undefined {
+  let should = false;
+  for (const f of findings) {
+    if (f.level === 'must') return 'must';
+    if (f.level === 'should') should = true;
+  }
+  return should ? 'should' : undefined;
+}
+
+const increment = (counts: Partial<Record<string, number>>, key: string) => { counts[key] = (counts[key] ?? 0) + 1; };
+
+function judge(batch: HandedOver[], record: (entry: HandedOver, findings: Findings) => void): BatchVerdict {
+  const verdict: BatchVerdict = { checked: {}, must: {}, should: {} };
+  for (const entry of batch) {
     const [operation, status, contentType, body] = entry;
-    const findings = checkResponse({ operation, status, headers: { 'Content-Type': contentType }, body });
-    const must = findings.some((f) => f.level === 'must');
-    if (must) verdict.must.push(i);
-    else if (findings.some((f) => f.level === 'should')) verdict.should.push(i);
+    // The content type is the only header the checks read; an empty one says no more than a missing one.
+    const findings = checkResponse({ operation, status, headers: contentType ? { 'content-type': contentType } : {}, body });
+    increment(verdict.checked, operation);
+    if (findings.length === 0) continue;
+    const level = worstLevel(findings);
+    if (level) increment(verdict[level], operation);
     record(entry, findings);
-  });
+  }
   return verdict;
 }
 
-export async function startCheckSink(violationsFile: string): Promise<CheckSink> {
+/** `observe` sees every batch as parsed (the suite's own tests compare it with what was sent). */
+export async function startCheckSink(violationsFile: string, observe?: (batch: HandedOver[]) => void): Promise<CheckSink> {
   const totals: Record<string, { checked: number; violating: number }> = {};
   const logged: Record<string, number> = {};
-  const record = ([operation, status, , body, request]: HandedOver, findings: ReturnType<typeof checkResponse>) => {
-    const t = (totals[operation] ??= { checked: 0, violating: 0 });
-    t.checked++;
+  const record = ([operation, status, , body, request]: HandedOver, findings: Findings) => {
     const reported = findings.filter((f) => f.level !== 'observe');
-    if (findings.some((f) => f.level === 'must')) t.violating++;
     if (reported.length === 0 || (logged[operation] ?? 0) >= MAX_LOGGED_PER_OPERATION) return;
     logged[operation] = (logged[operation] ?? 0) + 1;
     appendFileSync(violationsFile, `${redactSecrets(JSON.stringify({ operation, request, status, bodyExcerpt: body.slice(0, 500), violations: reported }))}\n`);
+  };
+  const count = (verdict: BatchVerdict) => {
+    for (const [operation, n] of Object.entries(verdict.checked)) (totals[operation] ??= { checked: 0, violating: 0 }).checked += n ?? 0;
+    for (const [operation, n] of Object.entries(verdict.must)) totals[operation]!.violating += n ?? 0;
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -57,7 +76,10 @@ export async function startCheckSink(violationsFile: string): Promise<CheckSink>
     req.on('data', (c: Buffer) => { size += c.length; if (size <= MAX_BATCH_BYTES) chunks.push(c); });
     req.on('end', () => {
       try {
-        const verdict = judge(parseFrames(Buffer.concat(chunks).toString('utf8')), record);
+        const batch = parseFrames(Buffer.concat(chunks).toString('utf8'));
+        observe?.(batch);
+        const verdict = judge(batch, record);
+        count(verdict);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(verdict));
       } catch (err) {
         res.writeHead(400, { 'content-type': 'text/plain' }).end(`cannot check this batch: ${(err as Error).message}`);

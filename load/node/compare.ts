@@ -4,7 +4,7 @@
  * 0.8 ms → 1.1 ms change on loopback is noise, not a regression); rates
  * compare in absolute points.
  */
-import { operationRows, table, type RunReport } from '../lib/report.ts';
+import { apiRequestRate, operationRows, table, violationShare, type RunReport } from '../lib/report.ts';
 
 export interface CompareOptions {
   /** Allowed relative worsening of latencies and throughput, e.g. 0.1 for 10%. */
@@ -62,9 +62,9 @@ export function compareReports(baseline: RunReport, current: RunReport, o: Compa
     }
   }
   const v = (r: RunReport, metric: string, key: string) => r.metrics[metric]?.values[key];
-  rows.push(row('throughput (http_reqs)', '/s', 'higher-is-better', v(baseline, 'http_reqs', 'rate'), v(current, 'http_reqs', 'rate'), o));
+  rows.push(row('throughput (API requests)', '/s', 'higher-is-better', apiRequestRate(baseline), apiRequestRate(current), o));
   rows.push(row('failed requests', '%', 'lower-is-better', v(baseline, 'http_req_failed', 'rate'), v(current, 'http_req_failed', 'rate'), o));
-  rows.push(row('contract violations', '%', 'lower-is-better', v(baseline, 'contract_violations', 'rate') ?? 0, v(current, 'contract_violations', 'rate') ?? 0, { ...o, rateTolerance: 0 }));
+  rows.push(row('contract violations', '%', 'lower-is-better', violationShare(baseline), violationShare(current), { ...o, rateTolerance: 0 }));
   if (baseline.metrics.workflow_duration || current.metrics.workflow_duration) {
     for (const stat of ['med', 'p(95)', 'p(99)']) {
       rows.push(row(`workflow duration ${stat === 'med' ? 'p50' : stat}`, 'ms', 'lower-is-better', v(baseline, 'workflow_duration', stat), v(current, 'workflow_duration', stat), o));

@@ -1,18 +1,25 @@
 /**
- * Finds a k6 binary, building the pinned release from its Go module into
- * <repo>/.tools/bin when none is available.
+ * Finds a k6 binary, building the suite's own k6 when none is available: k6 with the extension
+ * `k6/x/wfcheck` (load/xk6), every Go module pinned to what the k6 release requires, into
+ * <repo>/.tools/bin. Any k6 runs the suite; the suite's build also hands offload mode's responses over
+ * in Go (load/main-native.ts), which a saturated generator needs to keep up (`npm run bench:load`).
  *
  *   npx tsx scripts/ensure-k6.ts      (its command) prints the path of the k6 binary
  */
+import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const K6_VERSION = 'v1.8.1';
 export const K6_MODULE = 'go.k6.io/k6';
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const TOOLS_BIN = join(REPO_ROOT, '.tools', 'bin');
+/** The Go module of the suite's k6 build. */
+export const XK6_DIR = join(REPO_ROOT, 'load', 'xk6');
+/** The module k6 loads for the extension; `k6 version` lists it. */
+export const EXTENSION_MODULE = 'k6/x/wfcheck';
 
 function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -30,10 +37,40 @@ function versionOf(binary: string): string | undefined {
   }
 }
 
+const withExtension = new Map<string, boolean>();
+
+/** Whether a k6 binary has the suite's extension (it then runs load/main-native.ts). */
+export function hasWfcheckExtension(binary: string): boolean {
+  let known = withExtension.get(binary);
+  if (known === undefined) withExtension.set(binary, (known = versionOf(binary)?.includes(EXTENSION_MODULE) ?? false));
+  return known;
+}
+
+/** A digest of the extension's sources: a project-local build made from other sources is rebuilt. */
+export function xk6SourceDigest(dir = XK6_DIR): string {
+  const hash = createHash('sha256');
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.go$|^go\.(mod|sum)$/.test(entry.name)) hash.update(relative(dir, path)).update('\0').update(readFileSync(path)).update('\0');
+    }
+  };
+  walk(dir);
+  return hash.digest('hex');
+}
+
+const stampOf = (binary: string) => `${binary}.sources`;
+
+/** The project-local build is current: it has the extension and was built from the present sources. */
+function isCurrentBuild(binary: string): boolean {
+  return existsSync(stampOf(binary)) && readFileSync(stampOf(binary), 'utf8').trim() === xk6SourceDigest() && hasWfcheckExtension(binary);
+}
+
 /**
- * Resolution order: K6_BIN, the project-local build, k6 on PATH, then a build
- * with `go install`. The project-local build comes before PATH so every run of
- * the harness uses the pinned release when it has been built.
+ * Resolution order: K6_BIN, the project-local build, k6 on PATH, then a build with Go. The project-local
+ * build comes before PATH so every run of the harness uses the pinned release when it has been built; it
+ * is rebuilt when its sources changed (or it predates the extension) and Go is available.
  */
 export interface EnsureK6Options {
   /** Environment to resolve K6_BIN and PATH from (default process.env). */
@@ -51,30 +88,35 @@ export async function ensureK6(log: (line: string) => void = (l) => console.erro
     return explicit;
   }
   const local = join(toolsBin, 'k6');
-  if (existsSync(local) && versionOf(local)) return local;
-  const fromPath = onPath('k6', env);
+  const go = onPath('go', env);
+  const localRuns = existsSync(local) && versionOf(local) !== undefined;
+  if (localRuns && (isCurrentBuild(local) || !go)) return local;
+  const fromPath = localRuns ? undefined : onPath('k6', env);
   if (fromPath && versionOf(fromPath)) return fromPath;
 
-  const go = onPath('go', env);
   if (!go) {
     throw new Error(
       `k6 is not installed and Go is not available to build it.\n` +
       `Install k6 (https://grafana.com/docs/k6/latest/set-up/install-k6/) and put it on PATH or in K6_BIN,\n` +
-      `or install Go (https://go.dev/dl/) and rerun: the harness then builds ${K6_MODULE}@${K6_VERSION} into ${toolsBin}.`,
+      `or install Go (https://go.dev/dl/) and rerun: the harness then builds ${K6_MODULE}@${K6_VERSION} with its extension into ${toolsBin}.`,
     );
   }
-  mkdirSync(toolsBin, { recursive: true });
-  log(`k6 not found: building ${K6_MODULE}@${K6_VERSION} with ${go} into ${toolsBin} (first build takes a few minutes)…`);
-  await new Promise<void>((ok, fail) => {
-    const child = spawn(go, ['install', `${K6_MODULE}@${K6_VERSION}`], {
-      env: { ...env, GOBIN: toolsBin },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    child.on('error', fail);
-    child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`go install ${K6_MODULE}@${K6_VERSION} failed with exit code ${code}`))));
-  });
-  const version = versionOf(local);
-  if (!version) throw new Error(`go install finished but ${local} does not run`);
-  log(`built ${version}`);
+  await buildK6(go, local, env, log);
   return local;
+}
+
+/** `go build` of load/xk6/cmd/k6 (k6 with the extension) into `out`, with the digest of its sources beside it. */
+async function buildK6(go: string, out: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+  mkdirSync(resolve(out, '..'), { recursive: true });
+  log(`building ${K6_MODULE}@${K6_VERSION} with ${EXTENSION_MODULE} (load/xk6) with ${go} into ${out} (the first build takes a few minutes)…`);
+  await new Promise<void>((ok, fail) => {
+    const child = spawn(go, ['build', '-o', out, './cmd/k6'], { cwd: XK6_DIR, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`go build of ${K6_MODULE}@${K6_VERSION} with ${EXTENSION_MODULE} failed with exit code ${code}`))));
+  });
+  withExtension.delete(out);
+  const version = versionOf(out);
+  if (!version) throw new Error(`go build finished but ${out} does not run`);
+  writeFileSync(stampOf(out), `${xk6SourceDigest()}\n`);
+  log(`built ${version.split('\n')[0]}`);
 }

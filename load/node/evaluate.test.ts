@@ -32,7 +32,7 @@ test.afterEach(async ({}, info) => {
 test('thresholds: every gate of the issue, in one place', () => {
   const t = buildThresholds(['getExecutionStatus', 'runWorkflow'], true);
   expect(t.http_req_failed).toEqual(['rate<0.01']);
-  expect(t.contract_violations).toEqual(['rate==0']);
+  expect(t.contract_violations).toEqual(['count==0']);
   expect(t['http_req_duration{operation:getExecutionStatus}']).toEqual(['p(95)<300', 'p(99)<800']);
   expect(t['http_req_duration{operation:runWorkflow}']).toEqual(['p(95)<500', 'p(99)<1000']);
   expect(t.workflow_completed).toEqual(['rate>=0.99']);
@@ -98,7 +98,7 @@ test('merged evaluation judges the union of all segments', async () => {
   const verdict = Object.fromEntries(report.thresholds.map((t) => [`${t.metric} ${t.expression}`, t.ok]));
   expect(verdict['http_req_failed rate<0.01']).toBe(false);
   expect(verdict['http_req_duration{operation:getExecutionStatus} p(95)<300']).toBe(false); // p95 of the union falls in B's 900 ms
-  expect(verdict['contract_violations rate==0']).toBe(true); // no samples: nothing breached it, as in k6
+  expect(verdict['contract_violations count==0']).toBe(true); // no samples: nothing breached it, as in k6
   // Segment A alone would have passed.
   const aOnly = evaluateMerged(await mergeK6Json([join(dir, 'a.ndjson')], thresholds), thresholds, report.meta);
   expect(aOnly.passed).toBe(true);
@@ -140,7 +140,8 @@ function report(p95: number, failed: number, violations = 0, rate = 100): RunRep
     metrics: {
       'http_req_duration{operation:getExecutionStatus}': { type: 'trend', values: { 'p(95)': p95, 'p(99)': p95 * 1.5, count: 10 } },
       http_req_failed: { type: 'rate', values: { rate: failed } },
-      contract_violations: { type: 'rate', values: { rate: violations } },
+      contract_checked: { type: 'counter', values: { count: 1000 } },
+      contract_violations: { type: 'counter', values: { count: violations * 1000 } },
       http_reqs: { type: 'counter', values: { count: 100, rate } },
     },
   };
@@ -153,7 +154,7 @@ test('comparison flags regressions beyond tolerance and ignores noise', () => {
   expect(regressed(report(150, 0))).toEqual(['getExecutionStatus p(95)', 'getExecutionStatus p(99)']);
   expect(regressed(report(100, 0.02))).toEqual(['failed requests']);
   expect(regressed(report(100, 0, 0.001))).toEqual(['contract violations']);
-  expect(regressed(report(100, 0, 0, 80))).toEqual(['throughput (http_reqs)']);
+  expect(regressed(report(100, 0, 0, 80))).toEqual(['throughput (API requests)']);
   // On loopback 1 ms → 2 ms is +100% but below the absolute floor.
   expect(compareReports(report(1, 0), report(2, 0), DEFAULT_COMPARE).rows.some((r) => r.regression)).toBe(false);
 });

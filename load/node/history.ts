@@ -9,7 +9,7 @@ import { loadTrend } from '../../fixtures/history/queries.ts';
 import { harnessVersion, targetFingerprint, type LoadRunRecord } from '../../fixtures/history/records.ts';
 import { historyPath, recordLoadRun, withHistory } from '../../fixtures/history/store.ts';
 import type { Target } from '../../fixtures/environment/target.ts';
-import { operationRows, type RunReport } from '../lib/report.ts';
+import { apiRequestRate, apiResponses, operationRows, type RunReport } from '../lib/report.ts';
 import { sloFromEnv } from '../lib/thresholds.ts';
 import { renderLoadTrendPage } from './trend-page.ts';
 
@@ -27,8 +27,9 @@ export function loadRecord(report: RunReport, target: string, exitCode: number):
     exitCode,
     profile: report.meta.profile,
     passed: report.passed,
-    requests: figure('http_reqs', 'count'),
-    throughputRps: figure('http_reqs', 'rate'),
+    // The target's requests: hand-overs to the Node checker (offload mode) are not among them.
+    requests: report.metrics.http_reqs ? apiResponses(report) : undefined,
+    throughputRps: apiRequestRate(report),
     failedRate: figure('http_req_failed', 'rate'),
     operations: operationRows(report.metrics).map((o) => ({ operation: o.operation, requests: o.values.count, avgMs: o.values.avg, p95Ms: o.values['p(95)'], p99Ms: o.values['p(99)'], maxMs: o.values.max })),
   };

@@ -14,9 +14,12 @@ import { durationSeconds, profileByName } from '../lib/profiles.ts';
 import { k6ScriptEnv } from './k6-env.ts';
 import { dashboardPeriod } from './run-dir.ts';
 import { startCheckSink } from './check-sink.ts';
+import { hasWfcheckExtension } from './ensure-k6.ts';
 
 export const LOAD_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const K6_ENTRY = join(LOAD_DIR, 'main.ts');
+/** The entry for a k6 with the suite's extension: offload mode's hand-over done in Go (load/xk6). */
+export const K6_NATIVE_ENTRY = join(LOAD_DIR, 'main-native.ts');
 const VIOLATION_MARKER = 'CONTRACT-VIOLATION ';
 
 /** k6 exit codes the runner interprets (see k6's errext/exitcodes). */
@@ -49,11 +52,16 @@ export interface K6RunOptions {
   prefix?: string;
   extraArgs?: string[];
   /**
-   * Where the contract checks run: in k6's VUs (default), or `offload` — in this Node process, the VUs
-   * handing their responses over in batches (load/node/check-sink.ts): the generator then sends at
-   * nearly its bare speed with every response still checked.
+   * Where the contract checks run: in k6's VUs (default), or `offload` — in this Node process, the
+   * responses handed over in batches (load/node/check-sink.ts; by the extension when the binary has it):
+   * the generator then sends at nearly its bare speed with every response still checked.
    */
   contractMode?: 'vu' | 'offload';
+  /**
+   * Run load/main.ts even on a k6 with the suite's extension: offload mode then hands responses over in
+   * the VUs' JavaScript, as it does on a stock k6 (the suite's tests run both ways).
+   */
+  portableEntry?: boolean;
   /** Called with every (redacted) output line, e.g. to act once setup() is done. */
   onLine?: (line: string) => void;
 }
@@ -89,7 +97,7 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
   const args = ['run', '--quiet', '--no-color'];
   if (o.segment) args.push('--execution-segment', o.segment.segment, '--execution-segment-sequence', o.segment.sequence);
   if (o.jsonOut) args.push('--out', `json=${o.jsonOut}`);
-  args.push(...(o.extraArgs ?? []), K6_ENTRY);
+  args.push(...(o.extraArgs ?? []), !o.portableEntry && hasWfcheckExtension(o.k6) ? K6_NATIVE_ENTRY : K6_ENTRY);
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...o.env,

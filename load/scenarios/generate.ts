@@ -4,13 +4,11 @@
  * canvas setup chose; the canvases created are counted (canvases_created) so the footprint is reported.
  */
 import type { LoadConfig } from '../lib/config.ts';
-import { api, json } from '../lib/api.ts';
+import { api, jsonField } from '../lib/api.ts';
 import type { SetupData } from '../lib/discovery.ts';
 import { pick } from '../lib/data.ts';
 import { vuRandom } from '../lib/vu-random.ts';
 import { canvasesCreated } from '../lib/metrics.ts';
-
-interface GenerateBody { data?: { canvasId?: string } }
 
 function prompt(keywords: readonly string[], rnd: () => number): string {
   return `Research ${pick(keywords, rnd)} every week, summarise the findings in a report and email it to the team`;
@@ -19,7 +17,7 @@ function prompt(keywords: readonly string[], rnd: () => number): string {
 /** One generate call; returns the canvas it answered with. Counts a created canvas when none was overwritten. */
 export function generateOnce(cfg: LoadConfig, keywords: readonly string[], rnd: () => number, canvasId?: string): string | undefined {
   const res = api.generateWorkflow(cfg, { query: prompt(keywords, rnd), locale: 'en', ...(canvasId ? { canvasId } : {}) });
-  const answered = res.status === 200 ? json<GenerateBody>(res)?.data?.canvasId : undefined;
+  const answered = res.status === 200 ? jsonField(res, 'data.canvasId') : undefined;
   if (res.status === 200 && !canvasId) canvasesCreated.add(1);
   return answered;
 }

@@ -7,8 +7,7 @@
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import type { LoadConfig } from '../lib/config.ts';
-import { api, json } from '../lib/api.ts';
-import type { RunBody, StatusBody, UploadBody } from '../lib/bodies.ts';
+import { api, jsonField } from '../lib/api.ts';
 import type { RunnableWorkflow, SetupData } from '../lib/discovery.ts';
 import { pick, uploadSamples } from '../lib/data.ts';
 import { vuRandom } from '../lib/vu-random.ts';
@@ -34,7 +33,7 @@ function flowOf(cfg: LoadConfig, data: SetupData, iteration: number): Flow {
 /** A fresh upload's key for each file variable of the workflow; undefined when the upload failed. */
 function withUploadedFiles(cfg: LoadConfig, wf: RunnableWorkflow, rnd: () => number): Record<string, unknown> | undefined {
   const res = api.uploadFiles(cfg, [pick(uploadSamples, rnd)]);
-  const key = res.status === 200 ? json<UploadBody>(res)?.data?.files?.[0]?.fileKey : undefined;
+  const key = res.status === 200 ? jsonField(res, 'data.files.0.fileKey') : undefined;
   if (!key) return undefined;
   const variables: Record<string, unknown> = { ...wf.variables };
   for (const name of wf.fileVariables) variables[name] = key;
@@ -43,7 +42,7 @@ function withUploadedFiles(cfg: LoadConfig, wf: RunnableWorkflow, rnd: () => num
 
 function startRun(cfg: LoadConfig, wf: RunnableWorkflow, variables: Record<string, unknown>): string | undefined {
   const run = api.runWorkflow(cfg, wf.canvasId, variables);
-  return run.status === 200 ? json<RunBody>(run)?.data?.executionId : undefined;
+  return run.status === 200 ? jsonField(run, 'data.executionId') : undefined;
 }
 
 /** Polls until the execution ends, the deadline passes or `maxPolls` were made; the last status seen. */
@@ -52,7 +51,7 @@ function pollUntilTerminal(cfg: LoadConfig, executionId: string, deadline: numbe
   for (let polls = 0; polls < maxPolls && Date.now() < deadline; polls++) {
     sleep(cfg.pollIntervalMs / 1000);
     const res = api.getExecutionStatus(cfg, executionId);
-    status = res.status === 200 ? json<StatusBody>(res)?.data?.status : undefined;
+    status = res.status === 200 ? jsonField(res, 'data.status') : undefined;
     if (status && TERMINAL.has(status)) break;
   }
   return status;
