@@ -14,7 +14,7 @@
 import type { RunConfig } from '../../fixtures/environment/config.ts';
 import type { ApiClient } from './client.ts';
 import { memoryFile, readMemory, writeMemory, keyFingerprint, type DiscoveryMemory } from './discovery-memory.ts';
-import { listOf } from './listing.ts';
+import { firstPageOf, listOf } from './listing.ts';
 import { HINT_KEYWORDS, hintedRoles, ROLE_NAMES, rolesOf, type Role } from './roles.ts';
 import { dataOf, type SearchItem, type WorkflowPlan } from './shapes.ts';
 import type { Discovery, DiscoverySummary, Workflow } from './workflows.ts';
@@ -44,7 +44,7 @@ class Found {
   details = 0;
   searches = 0;
 
-  constructor(private readonly api: ApiClient) {}
+  constructor(readonly api: ApiClient) {}
 
   async read(canvasId: string, title = '', label = 'discovery detail'): Promise<Workflow | undefined> {
     if (this.byId.has(canvasId)) return this.byId.get(canvasId);
@@ -83,9 +83,11 @@ async function sampleListing(found: Found): Promise<Sample> {
     if (!pages.has(n)) pages.set(n, (await found.search({ page: n }, `discovery page ${n}`)) ?? []);
     return pages.get(n)!;
   };
-  // A 0-based target answers page=1 with its second page: start where the first items are.
-  let first = 1;
-  if ((await read(1)).length === 0 && (await found.search({}, 'discovery first items (no page)'))?.length) first = 0;
+  // A 0-based target answers page=1 with its second page: start where the first items are, found as the search suite finds them.
+  const start = await firstPageOf(found.api, {}, PAGE_SIZE, 'discovery');
+  found.searches += start.requests;
+  const first = start.firstPage;
+  if (first === 1) pages.set(1, listOf(start.pageOneEx).items ?? []);
   await read(first);
   const repeatsFirst = (items: SearchItem[]) => items.length > 0 && idsOf(items) === idsOf(pages.get(first));
   const ends = async (n: number) => {
@@ -143,14 +145,13 @@ async function readLazily(found: Found, items: SearchItem[]): Promise<void> {
   }
 }
 
-function shouldSearch(found: Found, memory: DiscoveryMemory | undefined): boolean {
-  const missing = found.missing();
-  if (!memory || missing.length === 0) return missing.length > 0 || !memory;
-  // Roles this account had none of last time are looked for again only once a week.
+function shouldSearch(missing: Role[], memory: DiscoveryMemory | undefined, gone: number): boolean {
+  if (!memory) return true;
+  if (missing.length === 0) return false;
+  // Roles this account had none of last time are looked for again only once a week, unless a remembered canvas is gone.
   const recent = Date.now() - Date.parse(memory.savedAt) < RESEARCH_MISSING_AFTER_MS;
   const knownAbsent = missing.every((r) => memory.missingRoles.includes(r));
-  const lost = memory.workflows.length > found.byId.size;
-  return lost || !(recent && knownAbsent);
+  return gone > 0 || !(recent && knownAbsent);
 }
 
 export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKey = config.apiKey): Promise<Discovery> {
@@ -165,7 +166,7 @@ export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKe
 
   let sample: Sample = { items: [], pagesRead: 0, capped: false, first: 1 };
   const keywordProbes: string[] = [];
-  const searched = shouldSearch(found, memory);
+  const searched = shouldSearch(found.missing(), memory, gone);
   if (searched) {
     sample = await sampleListing(found);
     await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));

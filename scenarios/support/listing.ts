@@ -73,8 +73,10 @@ export interface SearchAllOptions {
   label?: string;
 }
 
-interface FirstPage {
+export interface FirstPage {
   firstPage: number;
+  /** Searches it took: two, or three when page 0 had to be asked. */
+  requests: number;
   pageOneEx: Exchange;
   unpaged: SearchItem[];
   notOneBased?: FirstPageEvidence;
@@ -86,14 +88,14 @@ interface FirstPage {
  * would otherwise find nothing and every suite skip. When page 1 lacks them and page=0 holds them,
  * paging starts at 0 so the suites still run, and the deviation is returned for SEARCH-PAGE-1-BASED.
  */
-async function firstPageOf(api: ApiClient, query: Record<string, string | number | undefined>, pageSize: number, label: string): Promise<FirstPage> {
+export async function firstPageOf(api: ApiClient, query: Record<string, string | number | undefined>, pageSize: number, label: string): Promise<FirstPage> {
   const pageOneEx = await api.search({ ...query, page: 1, pageSize }, { label: `${label} page 1` });
   const pageOne = idsOf(itemsOf(pageOneEx));
   const unpagedEx = await api.search({ ...query, pageSize }, { label: `${label} first items (no page)` });
   const unpaged = itemsOf(unpagedEx);
   const firstItems = idsOf(unpaged).slice(0, pageSize);
   const pageOneAnswered = listOf(pageOneEx).items !== undefined; // an error is no paging evidence
-  if (!pageOneAnswered || firstItems.length === 0 || (pageOne.length > 0 && same(pageOne, firstItems.slice(0, pageOne.length)))) return { firstPage: 1, pageOneEx, unpaged };
+  if (!pageOneAnswered || firstItems.length === 0 || (pageOne.length > 0 && same(pageOne, firstItems.slice(0, pageOne.length)))) return { firstPage: 1, requests: 2, pageOneEx, unpaged };
   // page=0 is outside the 1-based range: how a target answers it is not shown.
   const pageZeroEx = await api.search({ ...query, page: 0, pageSize }, { label: `${label} page 0`, openPoint: 'SEARCH-PAGESIZE-DEFAULT' });
   const pageZero = idsOf(itemsOf(pageZeroEx));
@@ -102,9 +104,9 @@ async function firstPageOf(api: ApiClient, query: Record<string, string | number
   const zeroBased = pageZero.length > 0 && same(pageZero, firstItems.slice(0, pageZero.length)) && !pageOne.some((id) => pageZero.includes(id));
   // A non-empty page 1 that merely differs (another order between calls) is not evidence; an empty
   // page 1 while items exist, or a page 0 holding what page 1 should, is.
-  if (pageOne.length > 0 && !zeroBased) return { firstPage: 1, pageOneEx, unpaged };
+  if (pageOne.length > 0 && !zeroBased) return { firstPage: 1, requests: 3, pageOneEx, unpaged };
   const notOneBased = { pageOne, firstItems, zeroBased, exchangeIds: [pageOneEx.record.id, unpagedEx.record.id, pageZeroEx.record.id] };
-  return { firstPage: zeroBased ? 0 : 1, pageOneEx, unpaged, notOneBased };
+  return { firstPage: zeroBased ? 0 : 1, requests: 3, pageOneEx, unpaged, notOneBased };
 }
 
 /**
