@@ -100,6 +100,11 @@ test('smoke profile against the reference target meets every gate', async ({}, i
     expect(count(report, `http_req_duration{operation:${op}}`), op).toBeGreaterThan(0);
     expect(report.thresholds.some((t) => t.metric === `http_req_duration{operation:${op}}` && t.expression.startsWith('p(99)'))).toBe(true);
   }
+  // Setup's requests (discovery, trial runs) are counted apart: the per-operation figures hold the load's alone.
+  const perOperation = Object.keys(report.metrics).filter((k) => /^http_req_duration\{operation:[^}]+\}$/.test(k)).reduce((n, k) => n + count(report, k), 0);
+  expect(count(report, 'setup_requests')).toBeGreaterThan(0);
+  expect(perOperation + count(report, 'setup_requests')).toBe(count(report, 'http_reqs'));
+  expect(readFileSync(join(out, 'summary.txt'), 'utf8')).toMatch(/of which [\d,]+ made by setup/);
   // Every response went through the contract checks, and executions finished.
   expect(checkedResponses(report)).toBe(count(report, 'http_reqs'));
   expect(count(report, 'workflow_completed', 'passes')).toBeGreaterThan(0);

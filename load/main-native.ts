@@ -7,11 +7,8 @@
  * Each export is a binding of this module, not `export … from`: k6 looks the scenario function up by name
  * before every iteration, and a re-exported name is resolved through the other module each time (~15 µs).
  */
-import wfcheck from 'k6/x/wfcheck';
-import { handOverNatively } from './lib/contract.ts';
+import { drainHandover } from './native-handover.ts';
 import * as suite from './main.ts';
-
-handOverNatively(wfcheck);
 
 export const options = suite.options;
 export const setup = suite.setup;
@@ -23,5 +20,5 @@ export const statusRead = suite.statusRead;
 export const handleSummary = suite.handleSummary;
 
 export function teardown(): void {
-  wfcheck.drain();
+  drainHandover();
 }

@@ -21,12 +21,14 @@ import { keywords, strings, uploadSamples } from './lib/data.ts';
 import { reportFiles, renderText, thresholdResult, TREND_STATS, type MetricSummary, type RunReport } from './lib/report.ts';
 import { workflowLifecycle } from './scenarios/lifecycle.ts';
 import { generate as generateIteration, generateOnce } from './scenarios/generate.ts';
-import { seededRandom } from './lib/data.ts';
+import { seededRandom } from './lib/seeded.ts';
 import { flushContractChecks, settleContractChecks } from './lib/contract.ts';
+import { markSetupRequests, prepareRequests } from './lib/api.ts';
 import { readMix as readMixIteration, statusRead as statusReadIteration } from './scenarios/read-mix.ts';
 import { uploads as uploadsIteration } from './scenarios/uploads.ts';
 
 const cfg = loadConfig(__ENV);
+prepareRequests(cfg);
 
 // 429 is back-pressure, not an error: it is retried with a backoff and counted in rate_limited_responses.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
@@ -63,6 +65,7 @@ function abortRun(reason: string): never {
 }
 
 export function setup(): SetupData {
+  markSetupRequests();
   console.log(`wfcheck load: profile=${cfg.profileName} scenarios=${cfg.scenarios.join(',')} duration=${cfg.duration} seed=${cfg.seed}`);
   console.log(`mix: ${describeMix(cfg.profile, cfg.scenarios, cfg.vusScale)}`);
   console.log(`contract checks: ${cfg.contractSink ? `every response handed to the Node checker in batches of ${cfg.contractBatch}` : 'every response checked in the VU'}${cfg.contractSample < 1 ? ` (sample ${cfg.contractSample})` : ''}`);

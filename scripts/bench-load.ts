@@ -146,7 +146,7 @@ function k6BareLifecycle(b: Bench): number {
   const summary = join(b.dir, 'bare-lifecycle.json');
   writeFileSync(planFile, JSON.stringify(b.plan), { mode: 0o600 });
   execFileSync(b.k6, ['run', '--quiet', join(REPO_ROOT, 'load', 'bench', 'bare-lifecycle.ts')], {
-    env: { ...process.env, K6_NO_USAGE_REPORT: 'true', BASE_URL: b.baseUrl, API_KEY: b.key, BENCH_PLAN: planFile, VUS: String(b.connections), DURATION: `${b.seconds}s`, POLL_S: String(LIFECYCLE_POLL_MS / 1000), SUMMARY_FILE: summary },
+    env: { ...process.env, K6_NO_USAGE_REPORT: 'true', BASE_URL: b.baseUrl, API_KEY: b.key, BENCH_PLAN: planFile, SEED: String(SEED), VUS: String(b.connections), DURATION: `${b.seconds}s`, POLL_S: String(LIFECYCLE_POLL_MS / 1000), SUMMARY_FILE: summary },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return (JSON.parse(readFileSync(summary, 'utf8')) as { count: number }).count / b.seconds;
@@ -176,9 +176,20 @@ async function k6Run(b: Bench, name: string, env: Record<string, string>, run: S
     env: { WORKFLOW_TIMEOUT_MS: '3000', ...env },
   });
   if (!r.report) throw new Error(`k6 run ${name} wrote no report (exit ${r.exitCode}); see ${reportDir}/k6.log`);
-  // Every operation's requests; setup's few (discovery, trial runs) are included, about 1% of a run's.
+  if (run.scenarios === 'lifecycle') sameWorkflowsAsPlan(b, reportDir);
+  // Every operation's requests during the scenarios: setup's (discovery, trial runs) carry no operation tag.
   const requests = operationRows(r.report.metrics).reduce((n, o) => n + (o.values.count ?? 0), 0);
   return { reqPerSec: requests / b.seconds, peakRssKb: r.peakRssKb };
+}
+
+/**
+ * The suite's lifecycle and the bare loop must walk the same workflows, or the ratio compares two mixes:
+ * the suite's discovery prints how many it drives, the bench's plan holds the bare loop's.
+ */
+function sameWorkflowsAsPlan(b: Bench, reportDir: string): void {
+  const line = readFileSync(join(reportDir, 'k6.log'), 'utf8').match(/discovered \d+ workflows; (\d+) used for the lifecycle/);
+  const used = line ? Number(line[1]) : undefined;
+  if (used !== b.plan.plain.length) throw new Error(`the suite drove ${used ?? 'an unknown number of'} workflows and the bare lifecycle loop ${b.plan.plain.length}: the two mixes differ, so their ratio would mean nothing`);
 }
 
 /** µs per contract check in k6 (load/bench/check-cost.ts, one VU) on the shared samples. */

@@ -14,7 +14,7 @@ import { OPERATIONS } from '../../contracts/generated/operations.ts';
 import { OPERATION_IDS, type OperationId } from './operations.ts';
 import type { UploadSample } from './data-shape.ts';
 import { checkContract, nativeCapture } from './contract.ts';
-import { rateLimited } from './metrics.ts';
+import { rateLimited, setupRequests } from './metrics.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
 
@@ -104,15 +104,27 @@ export function bodyText(res: Response): string {
  */
 const PARAMS: Record<string, object> = {};
 
+/**
+ * Whether this VU is setup()'s. Its requests (discovery, trial runs) are made before the load, one at a
+ * time; tagged by operation they would swell the per-operation rates and latency gates, which describe
+ * the load. They carry `phase: setup` instead, and are counted in setup_requests; their responses are
+ * still contract-checked under their operation.
+ */
+let setupPhase = false;
+
+/** Marks this VU's requests as setup's (called first thing in setup()). */
+export function markSetupRequests(): void {
+  setupPhase = true;
+}
+
 function paramsFor(cfg: LoadConfig, call: Call): object {
   // Most calls have neither a content type nor extra expected statuses: their key is the operation alone.
   const key = call.contentType || call.alsoExpected ? `${call.operation}|${call.contentType ?? ''}|${call.alsoExpected?.join(',') ?? ''}` : call.operation;
   const known = PARAMS[key];
   if (known) return known;
-  capture = nativeCapture(cfg);
   const headers: Record<string, string> = { Authorization: `Bearer ${cfg.apiKey}`, Accept: 'application/json' };
   if (call.contentType) headers['Content-Type'] = call.contentType;
-  const params: Record<string, unknown> = { headers, timeout: cfg.requestTimeoutMs, tags: { operation: call.operation, name: OPERATIONS[call.operation].path } };
+  const params: Record<string, unknown> = { headers, timeout: cfg.requestTimeoutMs, tags: setupPhase ? { phase: 'setup', name: OPERATIONS[call.operation].path } : { operation: call.operation, name: OPERATIONS[call.operation].path } };
   if (call.alsoExpected) params.responseCallback = http.expectedStatuses({ min: 200, max: 399 }, 429, ...call.alsoExpected);
   // Multipart content types carry a per-request boundary: not worth keeping.
   if (!call.contentType?.startsWith('multipart/')) PARAMS[key] = params;
@@ -124,11 +136,20 @@ function paramsFor(cfg: LoadConfig, call: Call): object {
 const request = http.request;
 const get = http.get;
 const checkResponse = checkContract;
-/** The extension's capture when it takes every response (load/lib/contract.ts nativeCapture); set with the first parameters. */
+/** The extension's capture when it takes every response (load/lib/contract.ts nativeCapture). */
 let capture: ReturnType<typeof nativeCapture>;
+
+/**
+ * Settles, once per VU in the init context, whether responses go to the extension's capture: after the
+ * entry has installed the extension's hand-over (load/main-native.ts), before any request.
+ */
+export function prepareRequests(cfg: LoadConfig): void {
+  capture = nativeCapture(cfg);
+}
 
 /** Hands the response to the extension or checks it; status 0 is no response (a transport failure k6 counts), nothing to check. */
 function record(cfg: LoadConfig, call: Call, method: string, url: string, res: Response, status: number): void {
+  if (setupPhase) setupRequests.add(1);
   if (status === 0) return;
   if (capture !== undefined && call.openPoint === undefined) capture(call.operation, res);
   else checkResponse(call.operation, method, url, res, status, cfg, call.openPoint);
@@ -180,6 +201,7 @@ function executionReader(operation: 'getExecutionStatus' | 'getExecutionOutput')
     // Both reads are GETs; http.get takes two arguments where http.request takes four, each converted per call.
     const res = get(url, params) as Response;
     const status = res.status;
+    if (setupPhase) setupRequests.add(1);
     if (status === 0) return res;
     if (capture !== undefined) capture(operation, res);
     else checkResponse(operation, method, url, res, status, cfg);

@@ -12,7 +12,7 @@ import { sleep } from 'k6';
 import type { LoadConfig } from './config.ts';
 import { api, bodyText, headerValue, json, type Response } from './api.ts';
 import type { DetailBody, RunBody, SearchBody, StatusBody, UploadBody } from './bodies.ts';
-import { pick, seededRandom } from './data.ts';
+import { pick, seededRandom } from './seeded.ts';
 import type { UploadSample } from './data-shape.ts';
 
 export interface RunnableWorkflow {

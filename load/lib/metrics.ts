@@ -25,3 +25,5 @@ export const canvasesCreated = new Counter('canvases_created');
 export const contractUnchecked = new Counter('contract_unchecked');
 /** Hand-over requests to the Node checker (offload mode): in http_reqs, but not requests to the API under test. */
 export const contractHandovers = new Counter('contract_handovers');
+/** Requests setup() made (discovery, trial runs): in http_reqs, but in no per-operation figure (lib/api.ts). */
+export const setupRequests = new Counter('setup_requests');

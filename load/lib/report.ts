@@ -118,7 +118,8 @@ export function renderText(r: RunReport): string {
   lines.push('');
   const v = (name: string, key: string) => m[name]?.values[key];
   const handovers = m.contract_handovers ? ` (besides ${fmtNumber(v('contract_handovers', 'count'))} hand-overs to the Node checker, in no figure of the target)` : '';
-  lines.push(`API requests ${fmtNumber(apiResponses(r))} (${fmtNumber(apiRequestRate(r))}/s)${handovers}; failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`);
+  const setup = m.setup_requests ? `, of which ${fmtNumber(v('setup_requests', 'count'))} made by setup (discovery, trial runs) and in no per-operation figure` : '';
+  lines.push(`API requests ${fmtNumber(apiResponses(r))} (${fmtNumber(apiRequestRate(r))}/s${setup})${handovers}; failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`);
   lines.push(`contract: ${fmtNumber(checkedResponses(r))} of ${fmtNumber(apiResponses(r))} API responses checked, ${fmtNumber(violatingResponses(r))} violating (${fmtNumber(violationShare(r), '%')}), responses with warnings ${fmtNumber(v('contract_warnings', 'count') ?? 0)}`);
   if (m.workflow_completed || m.workflow_duration) {
     lines.push(`workflows (upload → run → poll → output): completed ${fmtNumber(v('workflow_completed', 'rate'), '%')} of ${fmtNumber((v('workflow_completed', 'passes') ?? 0) + (v('workflow_completed', 'fails') ?? 0))}; end-to-end p50 ${fmtNumber(v('workflow_duration', 'med'), 'ms')}, p95 ${fmtNumber(v('workflow_duration', 'p(95)'), 'ms')}, p99 ${fmtNumber(v('workflow_duration', 'p(99)'), 'ms')}`);

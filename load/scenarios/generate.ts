@@ -6,8 +6,7 @@
 import type { LoadConfig } from '../lib/config.ts';
 import { api, jsonField } from '../lib/api.ts';
 import type { SetupData } from '../lib/discovery.ts';
-import { pick } from '../lib/data.ts';
-import { vuRandom } from '../lib/vu-random.ts';
+import { pick, vuRandom } from '../lib/seeded.ts';
 import { canvasesCreated } from '../lib/metrics.ts';
 
 function prompt(keywords: readonly string[], rnd: () => number): string {

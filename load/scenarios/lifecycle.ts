@@ -9,8 +9,8 @@ import exec from 'k6/execution';
 import type { LoadConfig } from '../lib/config.ts';
 import { api, jsonField } from '../lib/api.ts';
 import type { RunnableWorkflow, SetupData } from '../lib/discovery.ts';
-import { pick, uploadSamples } from '../lib/data.ts';
-import { vuRandom } from '../lib/vu-random.ts';
+import { uploadSamples } from '../lib/data.ts';
+import { pick, vuRandom } from '../lib/seeded.ts';
 import { executionsAborted, workflowCompleted, workflowDuration } from '../lib/metrics.ts';
 
 const TERMINAL = new Set(['finish', 'failed']);

@@ -3,8 +3,7 @@ import { sleep } from 'k6';
 import type { LoadConfig } from '../lib/config.ts';
 import { api } from '../lib/api.ts';
 import type { SetupData } from '../lib/discovery.ts';
-import { pick } from '../lib/data.ts';
-import { vuRandom } from '../lib/vu-random.ts';
+import { pick, vuRandom } from '../lib/seeded.ts';
 
 /** Relative weights of the reads (status polling dominates real traffic). */
 const WEIGHTS = { search: 20, detail: 25, status: 35, output: 20 } as const;

@@ -2,8 +2,8 @@
 import { sleep } from 'k6';
 import type { LoadConfig } from '../lib/config.ts';
 import { api } from '../lib/api.ts';
-import { pick, uploadSamples } from '../lib/data.ts';
-import { vuRandom } from '../lib/vu-random.ts';
+import { uploadSamples } from '../lib/data.ts';
+import { pick, vuRandom } from '../lib/seeded.ts';
 
 export function uploads(cfg: LoadConfig): void {
   const rnd = vuRandom(cfg.seed);
