@@ -1,6 +1,7 @@
 /**
- * Locating k6: the pinned project-local build (k6 with the suite's extension) is preferred and rebuilt when
- * its sources changed, and a machine without k6 and Go gets a clear message.
+ * Locating k6: the pinned project-local build (k6 with the suite's extension) is preferred, built before a
+ * stock k6 on PATH is used and rebuilt when its sources changed; a machine without k6 and Go gets a clear
+ * message.
  */
 import { test, expect } from '@playwright/test';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,6 +57,27 @@ test('the project-local k6 is rebuilt with the extension when it lacks it or its
     writeFileSync(`${local}.sources`, 'an older digest\n');
     expect(await ensureK6(() => {}, { env: { PATH: '/usr/bin:/bin' }, toolsBin })).toBe(local);
     expect(builds(dir)).toBe(2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('with Go, the suite\'s k6 is built rather than a stock k6 on PATH used; without Go the stock one is used, with a note', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-k6-path-'));
+  try {
+    const toolsBin = join(dir, 'bin');
+    const pathDir = join(dir, 'path');
+    mkdirSync(toolsBin);
+    mkdirSync(pathDir);
+    const stock = join(pathDir, 'k6');
+    writeFileSync(stock, `#!/bin/sh\necho "k6 ${K6_VERSION} (stock)"\n`);
+    chmodSync(stock, 0o755);
+    const withoutGo: string[] = [];
+    expect(await ensureK6((l) => withoutGo.push(l), { env: { PATH: `${pathDir}:/usr/bin:/bin` }, toolsBin })).toBe(stock);
+    expect(withoutGo.join('\n')).toContain(`has no ${EXTENSION_MODULE}`);
+    fakeGo(dir, `k6 ${K6_VERSION} (fake)\nExtensions:\n  ${EXTENSION_MODULE} [js]`);
+    expect(await ensureK6(() => {}, { env: { PATH: `${pathDir}:${dir}:/usr/bin:/bin` }, toolsBin })).toBe(join(toolsBin, 'k6'));
+    expect(builds(dir)).toBe(1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,8 +1,9 @@
 /**
  * Finds a k6 binary, building the suite's own k6 when none is available: k6 with the extension
  * `k6/x/wfcheck` (load/xk6), every Go module pinned to what the k6 release requires, into
- * <repo>/.tools/bin. Any k6 runs the suite; the suite's build also hands offload mode's responses over
- * in Go (load/main-native.ts), which a saturated generator needs to keep up (`npm run bench:load`).
+ * <repo>/.tools/bin, when Go is there; a k6 on PATH otherwise. Any k6 runs the suite; the suite's build
+ * also hands offload mode's responses over in Go (load/main-native.ts), which a saturated generator needs
+ * to keep up (`npm run bench:load`).
  *
  *   npx tsx scripts/ensure-k6.ts      (its command) prints the path of the k6 binary
  */
@@ -68,9 +69,10 @@ function isCurrentBuild(binary: string): boolean {
 }
 
 /**
- * Resolution order: K6_BIN, the project-local build, k6 on PATH, then a build with Go. The project-local
- * build comes before PATH so every run of the harness uses the pinned release when it has been built; it
- * is rebuilt when its sources changed (or it predates the extension) and Go is available.
+ * Resolution order: K6_BIN, the project-local build, a build with Go, then k6 on PATH. The suite's build
+ * comes before a k6 on PATH: only it hands offload mode's responses over natively, which keeps a saturated
+ * generator near a bare k6 loop's rate where the VUs' JavaScript does not (`npm run bench:load` prints
+ * both). It is rebuilt when its sources changed (or it predates the extension) and Go is available.
  */
 export interface EnsureK6Options {
   /** Environment to resolve K6_BIN and PATH from (default process.env). */
@@ -91,10 +93,12 @@ export async function ensureK6(log: (line: string) => void = (l) => console.erro
   const go = onPath('go', env);
   const localRuns = existsSync(local) && versionOf(local) !== undefined;
   if (localRuns && (isCurrentBuild(local) || !go)) return local;
-  const fromPath = localRuns ? undefined : onPath('k6', env);
-  if (fromPath && versionOf(fromPath)) return fromPath;
-
   if (!go) {
+    const fromPath = onPath('k6', env);
+    if (fromPath && versionOf(fromPath)) {
+      if (!hasWfcheckExtension(fromPath)) log(`using ${fromPath}, which has no ${EXTENSION_MODULE}: offload mode hands responses over in the VUs' JavaScript, slower on a saturated generator (npm run bench:load); with Go the harness builds its own k6`);
+      return fromPath;
+    }
     throw new Error(
       `k6 is not installed and Go is not available to build it.\n` +
       `Install k6 (https://grafana.com/docs/k6/latest/set-up/install-k6/) and put it on PATH or in K6_BIN,\n` +
