@@ -12,6 +12,7 @@ import { ensureK6, hasWfcheckExtension } from './node/ensure-k6.ts';
 import { writeLoadData } from './node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunOptions } from './node/run-k6.ts';
 import { startFaultyProxy, type Faults } from '../fixtures/proof/hostile/faulty-proxy.ts';
+import { startHostile } from '../fixtures/proof/hostile/servers.ts';
 import { apiResponses, checkedResponses, type RunReport } from './lib/report.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -228,6 +229,30 @@ for (const { by, portableEntry } of HANDOVERS) {
     // Only the open-point probe of discovery (search page 0) is checked in the VU whatever the mode.
     expect(count(result.report!, 'contract_unchecked')).toBeGreaterThan(apiResponses(result.report!) / 2);
     expect(count(result.report!, 'contract_unchecked') + checkedResponses(result.report!)).toBe(apiResponses(result.report!));
+  });
+}
+
+/** Where a response is checked: in the VU, or in Node handed over by either hand-over. */
+const CHECK_PLACES = [
+  { where: 'in the VU', contractMode: 'vu', portableEntry: true },
+  ...HANDOVERS.map(({ by, portableEntry }) => ({ where: `in Node, handed over by ${by}`, contractMode: 'offload' as const, portableEntry })),
+] as const;
+
+for (const { where, contractMode, portableEntry } of CHECK_PLACES) {
+  test(`a run stopped in setup by a broken answer still checks that answer ${where}: the violation is counted on its operation`, async ({}, info) => {
+    info.setTimeout(120_000);
+    test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
+    const hostile = await startHostile('html-502');
+    try {
+      const result = await run(outDir('setup-abort'), hostile.baseUrl, { contractMode, portableEntry, duration: '3s' });
+      expect(result.exitCode).toBe(K6_EXIT.scriptAborted);
+      expect(result.abortReason).toMatch(/search answered 502/);
+      expect(failing(result.report!)).toContain('contract_violations{operation:searchWorkflows} count==0');
+      expect(count(result.report!, 'contract_unchecked')).toBe(0);
+      expect(checkedResponses(result.report!)).toBe(apiResponses(result.report!));
+    } finally {
+      await hostile.close();
+    }
   });
 }
 

@@ -22,7 +22,7 @@ import { reportFiles, renderText, thresholdResult, TREND_STATS, type MetricSumma
 import { workflowLifecycle } from './scenarios/lifecycle.ts';
 import { generate as generateIteration, generateOnce } from './scenarios/generate.ts';
 import { seededRandom } from './lib/seeded.ts';
-import { flushContractChecks, settleContractChecks } from './lib/contract.ts';
+import { drainContractChecks, flushContractChecks, settleContractChecks } from './lib/contract.ts';
 import { markSetupRequests, prepareRequests } from './lib/api.ts';
 import { readMix as readMixIteration, statusRead as statusReadIteration } from './scenarios/read-mix.ts';
 import { uploads as uploadsIteration } from './scenarios/uploads.ts';
@@ -60,6 +60,7 @@ export const options: Options = {
 
 /** Ends the whole run with its reason; `npm run load` repeats the reason as its closing message. */
 function abortRun(reason: string): never {
+  drainContractChecks(cfg);
   exec.test.abort(reason);
   throw new Error(reason); // not reached: abort() ends the run
 }
@@ -74,9 +75,9 @@ export function setup(): SetupData {
   if ('failure' in data) return abortRun(data.failure);
   console.log(`discovered ${data.canvasIds.length} workflows; ${data.runnable.length} used for the lifecycle; ${data.executionIds.length} executions to read`);
   for (const s of data.skipped) console.log(`not used for the lifecycle: ${s.canvasId}: ${s.reason}`);
-  if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0) exec.test.abort('no workflow whose required variables can be filled and whose trial run finished: the lifecycle scenario has nothing to run');
-  if (needsExecutions && data.executionIds.length === 0) exec.test.abort('no execution could be started during setup: the read scenarios have no execution ids to read');
-  if (cfg.scenarios.includes('readMix') && data.canvasIds.length === 0) exec.test.abort('search returned no workflows: the read mix has nothing to read');
+  if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0) abortRun('no workflow whose required variables can be filled and whose trial run finished: the lifecycle scenario has nothing to run');
+  if (needsExecutions && data.executionIds.length === 0) abortRun('no execution could be started during setup: the read scenarios have no execution ids to read');
+  if (cfg.scenarios.includes('readMix') && data.canvasIds.length === 0) abortRun('search returned no workflows: the read mix has nothing to read');
   if (cfg.scenarios.includes('lifecycle') && data.withFiles.length === 0) console.log('no runnable workflow has a file variable: lifecycle iterations run without uploads');
   if (cfg.scenarios.includes('generate')) data.overwriteCanvasId = canvasToOverwrite(data.keywords);
   flushContractChecks(cfg); // setup's own responses, before its VU goes away

@@ -92,12 +92,13 @@ async function main(): Promise<number> {
   const contractMode = values['contract-mode'] ?? 'offload';
   if (contractMode !== 'vu' && contractMode !== 'offload') throw new Error(`--contract-mode must be vu or offload, got "${contractMode}"`);
   const result = await runAgainstTarget(settings, { k6, dir, dataFile, dashboard, contractMode });
-  const unjudged = runWithoutVerdict(result, dir);
-  if (unjudged !== undefined) return unjudged;
+  // Findings first: the responses of a run that stopped early (the one that stopped it included) were checked too.
   if (result.violationCount > 0) {
     console.error(`contract findings on load traffic (examples, redacted: ${rel(result.violationsFile)}, ${result.violationCount} logged responses):`);
     for (const line of describeClauses(clausesInExamples(result.violationsFile))) console.error(`  ${line}`);
   }
+  const unjudged = runWithoutVerdict(result, dir);
+  if (unjudged !== undefined) return unjudged;
   console.error(`reports: ${rel(dir)}/{summary.txt,summary.json,junit.xml${dashboard ? ',dashboard.html' : ''},trend.html}`);
   const breached = result.exitCode === K6_EXIT.thresholdsFailed || !result.report!.passed;
   const regressed = compareWithBaseline(result.report!, dir, { ...values, tolerance });

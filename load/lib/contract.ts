@@ -20,7 +20,7 @@
  * What a VU buffers is flushed when a batch is full, when it is older than 1 s at the end of an
  * iteration, and at the end of every iteration after which the VU may be stopped (load/lib/profiles.ts
  * stopWindows), so no checked response goes unrecorded when a VU ends. The extension's batches are the
- * process's and are drained in teardown.
+ * process's and are drained in teardown, or before an abort.
  * Sampling (CONTRACT_CHECK_SAMPLE < 1) remains available but is off by default.
  */
 import * as bundle from '../../contracts/generated/check.k6.js';
@@ -239,6 +239,15 @@ function handOver(sink: string): void {
 export function flushContractChecks(settings: CheckSettings): void {
   if (framed > 0 && settings.contractSink !== undefined) handOver(settings.contractSink);
   if (uncountedTotal > 0) countChecked();
+}
+
+/**
+ * Records everything before the run ends early (test.abort in setup): the VU's buffer and the extension's
+ * batches, whose teardown does not run after an abort. A response that made the run stop is judged too.
+ */
+export function drainContractChecks(settings: CheckSettings): void {
+  flushContractChecks(settings);
+  if (nativeConfigured) native?.drain();
 }
 
 /**
