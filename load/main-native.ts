@@ -7,7 +7,7 @@
  * Each export is a binding of this module, not `export … from`: k6 looks the scenario function up by name
  * before every iteration, and a re-exported name is resolved through the other module each time (~15 µs).
  */
-import { drainHandover } from './native-handover.ts';
+import './native-handover.ts';
 import * as suite from './main.ts';
 
 export const options = suite.options;
@@ -17,8 +17,5 @@ export const generate = suite.generate;
 export const readMix = suite.readMix;
 export const uploads = suite.uploads;
 export const statusRead = suite.statusRead;
+export const teardown = suite.teardown;
 export const handleSummary = suite.handleSummary;
-
-export function teardown(): void {
-  drainHandover();
-}

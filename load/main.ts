@@ -120,6 +120,11 @@ function endIteration(scenario: ScenarioName): void {
   settle(cfg, mayStopAt);
 }
 
+/** Every response handed over is checked and recorded before the summary (the extension's batches are the process's). */
+export function teardown(): void {
+  drainContractChecks(cfg);
+}
+
 /**
  * setup()'s data as plain JavaScript values, copied once per VU. k6 hands it to every iteration as a
  * wrapped Go map, and every read of it wraps again (an execution id costs a new wrapped Go slice per

@@ -7,5 +7,3 @@ import wfcheck from 'k6/x/wfcheck';
 import { handOverNatively } from './lib/contract.ts';
 
 handOverNatively(wfcheck);
-
-export const drainHandover = (): void => wfcheck.drain();

@@ -242,12 +242,12 @@ export function flushContractChecks(settings: CheckSettings): void {
 }
 
 /**
- * Records everything before the run ends early (test.abort in setup): the VU's buffer and the extension's
- * batches, whose teardown does not run after an abort. A response that made the run stop is judged too.
+ * At the end of the run (teardown, or before an abort, after which teardown does not run): records the
+ * VU's buffer and waits until the extension's batches are checked. The extension takes nothing afterwards.
  */
 export function drainContractChecks(settings: CheckSettings): void {
   flushContractChecks(settings);
-  if (nativeConfigured) native?.drain();
+  native?.drain();
 }
 
 /**
