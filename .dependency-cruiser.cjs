@@ -48,7 +48,13 @@ const K6_SAFE = ['^k6(/|$)', '(^|/)node_modules/@types/k6/', K6_CODE, ...SHARED_
  * `allowed` names. Which npm packages and built-ins a layer may use is left to the runtime rules.
  */
 function importsOnly(name, comment, layer, allowed) {
-  return { name, severity: 'error', comment, from: { path: layer, pathNot: TEST }, to: { path: REPO, pathNot: allowed } };
+  return {
+    name,
+    severity: 'error',
+    comment,
+    from: { path: layer, pathNot: TEST },
+    to: { path: REPO, pathNot: allowed },
+  };
 }
 
 module.exports = {
@@ -157,7 +163,9 @@ module.exports = {
         '@playwright/test is the runner of the conformance suites and of the harness tests; anything ' +
         'else importing it (the verdict engine, the run orchestration, load, the target, commands) could ' +
         'only run inside a Playwright worker, and could not be reused by a command or by k6.',
-      from: { pathNot: ['^scenarios/(fixtures\\.ts$|[^/]+\\.spec\\.ts$|support/)', TEST, '^playwright\\.config\\.ts$'] },
+      from: {
+        pathNot: ['^scenarios/(fixtures\\.ts$|[^/]+\\.spec\\.ts$|support/)', TEST, '^playwright\\.config\\.ts$'],
+      },
       to: { path: PLAYWRIGHT },
     },
     {

@@ -41,13 +41,15 @@ test('every requirement quotes the specification word for word, and its level fo
   const flat = (text: string) => text.replace(/\s+/g, ' ');
   const specText = flat(spec);
   for (const r of REQUIREMENTS) {
-    expect(specText.includes(flat(r.quote)), `${r.id} quotes "${r.quote}", which service-api.md does not contain`).toBe(true);
+    expect(specText.includes(flat(r.quote)), `${r.id} quotes "${r.quote}", which service-api.md does not contain`).toBe(
+      true,
+    );
     // "not shown" is the specification leaving a point open: such a clause can only be observed.
     if (/not shown/.test(r.quote) && !/Transitions: not shown/.test(r.quote)) expect(r.level, r.id).toBe('observe');
   }
 });
 
-test('the levels the specification settles are the catalogue\'s', () => {
+test("the levels the specification settles are the catalogue's", () => {
   const levels = Object.fromEntries(REQUIREMENTS.map((r) => [r.id, r.level]));
   expect(levels).toMatchObject({
     // §4.5: "keyword searched in workflow titles": a keyword that is ignored altogether breaks it
@@ -65,8 +67,16 @@ test('the levels the specification settles are the catalogue\'s', () => {
     'STATE-NODE-FORWARD-ONLY': 'observe',
     'STATE-TERMINAL': 'should',
   });
-  const security = REQUIREMENTS.filter((r) => r.security).map((r) => r.id).sort();
-  expect(security).toEqual(['AUTH-NOT-SERVED-WITHOUT-KEY', 'ISOLATION-CANVAS', 'ISOLATION-EXECUTION', 'ISOLATION-FILE-KEY', 'SEARCH-TENANT-SCOPED']);
+  const security = REQUIREMENTS.filter((r) => r.security)
+    .map((r) => r.id)
+    .sort();
+  expect(security).toEqual([
+    'AUTH-NOT-SERVED-WITHOUT-KEY',
+    'ISOLATION-CANVAS',
+    'ISOLATION-EXECUTION',
+    'ISOLATION-FILE-KEY',
+    'SEARCH-TENANT-SCOPED',
+  ]);
 });
 
 test('every x-requirement of openapi.yaml is a catalogued clause, for every operation prefix', () => {
@@ -113,7 +123,7 @@ test('every operation has its own prefix and its per-operation clauses in the ca
   }
 });
 
-test('each operation\'s x-spec-section is the section of service-api.md that specifies its method and path', () => {
+test("each operation's x-spec-section is the section of service-api.md that specifies its method and path", () => {
   const sections = OPERATION_IDS.map((op) => OPERATIONS[op].section);
   expect(new Set(sections).size).toBe(sections.length);
   for (const op of OPERATION_IDS) {
@@ -131,15 +141,23 @@ test('each operation\'s x-spec-section is the section of service-api.md that spe
 
 test('the generate locales are exactly the 20 of §4.8', () => {
   const line = spec.split('\n').find((l) => l.startsWith('| locale |'))!;
-  const listed = line.split('allowed values:')[1]!.replace('|', '').split(',').map((s) => s.trim()).filter(Boolean);
+  const listed = line
+    .split('allowed values:')[1]!
+    .replace('|', '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   expect(listed).toHaveLength(20);
   expect(openapi.components.schemas.Locale.enum).toEqual(listed);
 });
 
-test('the error-code catalogue is §7\'s table, row for row', () => {
+test("the error-code catalogue is §7's table, row for row", () => {
   const rows = spec.split('\n').filter((l) => /^\| [A-Z][A-Z0-9_]+ \| /.test(l) && !l.startsWith('| Code'));
   const parsed = rows.map((l) => {
-    const [code, status, meaning] = l.split('|').slice(1, 4).map((c) => c.trim());
+    const [code, status, meaning] = l
+      .split('|')
+      .slice(1, 4)
+      .map((c) => c.trim());
     return { code, httpStatus: status === 'none listed' ? null : Number(status), meaning };
   });
   expect(parsed.length).toBeGreaterThan(60);
@@ -189,16 +207,32 @@ test('every limit of §8 is a must clause', () => {
 });
 
 test('openapi.yaml passes a maintained linter (Redocly CLI, recommended rules)', () => {
-  const run = spawnSync(process.execPath, [join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js'), 'lint', '--config', 'contracts/redocly.yaml', 'contracts/openapi.yaml', '--format=stylish'], {
-    cwd: root, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js'),
+      'lint',
+      '--config',
+      'contracts/redocly.yaml',
+      'contracts/openapi.yaml',
+      '--format=stylish',
+    ],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  );
   expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
   expect(run.stdout + run.stderr).toContain('Your API description is valid');
   expect(run.stdout + run.stderr).not.toMatch(/You have \d+ warning/);
 });
 
 test('contracts/generated is up to date with openapi.yaml', () => {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-contracts.ts', '--check'], { cwd: root, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-contracts.ts', '--check'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   expect(out).toContain('up to date');
 });
 
@@ -210,7 +244,12 @@ test('the k6 bundle imports nothing and gives the same findings as the checking 
   const bundle = await import(bundlePath);
   const cases: ResponseUnderCheck[] = [
     { operation: 'getExecutionStatus', status: 200, headers: {}, body: '{"success":true,"data":{"status":"queued"}}' },
-    { operation: 'runWorkflow', status: 200, headers: { 'content-type': 'application/json' }, body: '{"success":true,"data":{"executionId":"e","x":1}}' },
+    {
+      operation: 'runWorkflow',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{"success":true,"data":{"executionId":"e","x":1}}',
+    },
     { operation: 'searchWorkflows', status: 503, headers: {}, body: '<html>' },
   ];
   for (const c of cases) {

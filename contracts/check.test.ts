@@ -3,7 +3,15 @@
  * and single mutations of it each fail with the requirement ID the mutation breaks.
  */
 import { test, expect } from '@playwright/test';
-import { checkResponse, failures, operationFor, operationInfo, OPERATION_IDS, type OperationId, type Violation } from './check.ts';
+import {
+  checkResponse,
+  failures,
+  operationFor,
+  operationInfo,
+  OPERATION_IDS,
+  type OperationId,
+  type Violation,
+} from './check.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 const NOW = '2026-11-22T09:00:00.000Z';
@@ -29,16 +37,30 @@ const VALID_200: Record<OperationId, () => unknown> = {
     success: true,
     traceId: 'tr-1',
     data: {
-      output: [{
-        nodeId: 't1', title: 'Collect', status: 'finish', startTime: NOW, endTime: NOW,
-        messages: [{ messageId: 'm1', type: 'ai', content: 'done', reasoningContent: 'because' }, { messageId: 'm2', type: 'tool' }],
-      }],
+      output: [
+        {
+          nodeId: 't1',
+          title: 'Collect',
+          status: 'finish',
+          startTime: NOW,
+          endTime: NOW,
+          messages: [
+            { messageId: 'm1', type: 'ai', content: 'done', reasoningContent: 'because' },
+            { messageId: 'm2', type: 'tool' },
+          ],
+        },
+      ],
       files: [{ name: 'report.pdf', type: 'application/pdf', size: 1024, nodeId: 't1', url: 'http://127.0.0.1/f/1' }],
     },
   }),
   getExecutionStatus: () => ({
     success: true,
-    data: { executionId: 'ex-1', status: 'executing', createdAt: NOW, nodeExecutions: [{ nodeId: 't1', status: 'waiting', title: 'Collect' }] },
+    data: {
+      executionId: 'ex-1',
+      status: 'executing',
+      createdAt: NOW,
+      nodeExecutions: [{ nodeId: 't1', status: 'waiting', title: 'Collect' }],
+    },
   }),
   searchWorkflows: () => ({ success: true, data: [{ canvasId: 'c-1', title: 'Weekly report' }] }),
   getWorkflowDetail: () => ({ success: true, data: plan() }),
@@ -50,7 +72,14 @@ type Mutation = [name: string, mutate: (body: any) => unknown, expectedId: strin
 
 /** Mutations applicable to every 200 envelope; `{op}` is the operation's requirement prefix. */
 const ENVELOPE_MUTATIONS: Mutation[] = [
-  ['missing success', (b) => { delete b.success; return b; }, '{op}-200-ENVELOPE'],
+  [
+    'missing success',
+    (b) => {
+      delete b.success;
+      return b;
+    },
+    '{op}-200-ENVELOPE',
+  ],
   ['success as a string', (b) => ({ ...b, success: 'true' }), '{op}-200-ENVELOPE'],
   ['errCode as a number', (b) => ({ ...b, errCode: 0 }), '{op}-200-ENVELOPE'],
   ['traceId as an object', (b) => ({ ...b, traceId: {} }), '{op}-200-ENVELOPE'],
@@ -61,9 +90,30 @@ const OPERATION_MUTATIONS: Record<OperationId, Mutation[]> = {
   runWorkflow: [
     ['missing data', (b) => ({ success: b.success }), 'RUN-200-DATA'],
     ['data is an array', (b) => ({ ...b, data: [] }), 'RUN-200-DATA'],
-    ['executionId as a number', (b) => { b.data.executionId = 7; return b; }, 'RUN-200-DATA'],
-    ['status outside the enum', (b) => { b.data.status = 'running'; return b; }, 'EXEC-STATUS-ENUM'],
-    ['extra field in run data', (b) => { b.data.nodeExecutions = []; return b; }, 'RUN-200-ONLY-EXECUTIONID-STATUS'],
+    [
+      'executionId as a number',
+      (b) => {
+        b.data.executionId = 7;
+        return b;
+      },
+      'RUN-200-DATA',
+    ],
+    [
+      'status outside the enum',
+      (b) => {
+        b.data.status = 'running';
+        return b;
+      },
+      'EXEC-STATUS-ENUM',
+    ],
+    [
+      'extra field in run data',
+      (b) => {
+        b.data.nodeExecutions = [];
+        return b;
+      },
+      'RUN-200-ONLY-EXECUTIONID-STATUS',
+    ],
   ],
   abortExecution: [
     ['data object', (b) => ({ ...b, data: {} }), 'ABORT-200-NO-DATA'],
@@ -71,61 +121,297 @@ const OPERATION_MUTATIONS: Record<OperationId, Mutation[]> = {
   ],
   getExecutionOutput: [
     ['missing data', (b) => ({ success: true }), 'OUTPUT-200-DATA'],
-    ['output not an array', (b) => { b.data.output = {}; return b; }, 'OUTPUT-200-DATA'],
-    ['node without nodeId', (b) => { delete b.data.output[0].nodeId; return b; }, 'OUTPUT-NODE-FIELDS'],
-    ['node status outside the enum', (b) => { b.data.output[0].status = 'done'; return b; }, 'NODE-STATUS-ENUM'],
-    ['malformed startTime', (b) => { b.data.output[0].startTime = '22/11/2026'; return b; }, 'DATETIME-FORMAT'],
-    ['message without messageId', (b) => { delete b.data.output[0].messages[0].messageId; return b; }, 'OUTPUT-MESSAGE-FIELDS'],
-    ['message without type', (b) => { delete b.data.output[0].messages[0].type; return b; }, 'OUTPUT-MESSAGE-FIELDS'],
-    ['message type outside the enum', (b) => { b.data.output[0].messages[0].type = 'human'; return b; }, 'MESSAGE-TYPE-ENUM'],
-    ['content as a number', (b) => { b.data.output[0].messages[0].content = 1; return b; }, 'OUTPUT-MESSAGE-FIELDS'],
-    ['file without name', (b) => { delete b.data.files[0].name; return b; }, 'OUTPUT-FILE-FIELDS'],
-    ['file without type', (b) => { delete b.data.files[0].type; return b; }, 'OUTPUT-FILE-FIELDS'],
-    ['file size as a string', (b) => { b.data.files[0].size = '1 KB'; return b; }, 'OUTPUT-FILE-FIELDS'],
+    [
+      'output not an array',
+      (b) => {
+        b.data.output = {};
+        return b;
+      },
+      'OUTPUT-200-DATA',
+    ],
+    [
+      'node without nodeId',
+      (b) => {
+        delete b.data.output[0].nodeId;
+        return b;
+      },
+      'OUTPUT-NODE-FIELDS',
+    ],
+    [
+      'node status outside the enum',
+      (b) => {
+        b.data.output[0].status = 'done';
+        return b;
+      },
+      'NODE-STATUS-ENUM',
+    ],
+    [
+      'malformed startTime',
+      (b) => {
+        b.data.output[0].startTime = '22/11/2026';
+        return b;
+      },
+      'DATETIME-FORMAT',
+    ],
+    [
+      'message without messageId',
+      (b) => {
+        delete b.data.output[0].messages[0].messageId;
+        return b;
+      },
+      'OUTPUT-MESSAGE-FIELDS',
+    ],
+    [
+      'message without type',
+      (b) => {
+        delete b.data.output[0].messages[0].type;
+        return b;
+      },
+      'OUTPUT-MESSAGE-FIELDS',
+    ],
+    [
+      'message type outside the enum',
+      (b) => {
+        b.data.output[0].messages[0].type = 'human';
+        return b;
+      },
+      'MESSAGE-TYPE-ENUM',
+    ],
+    [
+      'content as a number',
+      (b) => {
+        b.data.output[0].messages[0].content = 1;
+        return b;
+      },
+      'OUTPUT-MESSAGE-FIELDS',
+    ],
+    [
+      'file without name',
+      (b) => {
+        delete b.data.files[0].name;
+        return b;
+      },
+      'OUTPUT-FILE-FIELDS',
+    ],
+    [
+      'file without type',
+      (b) => {
+        delete b.data.files[0].type;
+        return b;
+      },
+      'OUTPUT-FILE-FIELDS',
+    ],
+    [
+      'file size as a string',
+      (b) => {
+        b.data.files[0].size = '1 KB';
+        return b;
+      },
+      'OUTPUT-FILE-FIELDS',
+    ],
   ],
   getExecutionStatus: [
     ['missing data', (b) => ({ success: true }), 'STATUS-200-DATA'],
-    ['status outside the enum', (b) => { b.data.status = 'done'; return b; }, 'EXEC-STATUS-ENUM'],
-    ['nodeExecutions not an array', (b) => { b.data.nodeExecutions = {}; return b; }, 'STATUS-200-DATA'],
-    ['node without nodeId', (b) => { delete b.data.nodeExecutions[0].nodeId; return b; }, 'STATUS-NODE-FIELDS'],
-    ['node status outside the enum', (b) => { b.data.nodeExecutions[0].status = 'queued'; return b; }, 'NODE-STATUS-ENUM'],
-    ['errorMessage as null', (b) => { b.data.nodeExecutions[0].errorMessage = null; return b; }, 'STATUS-NODE-FIELDS'],
-    ['malformed createdAt', (b) => { b.data.createdAt = '2026-11-22 09:00'; return b; }, 'DATETIME-FORMAT'],
-    ['createdAt as epoch number', (b) => { b.data.createdAt = 1_700_000_000; return b; }, 'DATETIME-FORMAT'],
+    [
+      'status outside the enum',
+      (b) => {
+        b.data.status = 'done';
+        return b;
+      },
+      'EXEC-STATUS-ENUM',
+    ],
+    [
+      'nodeExecutions not an array',
+      (b) => {
+        b.data.nodeExecutions = {};
+        return b;
+      },
+      'STATUS-200-DATA',
+    ],
+    [
+      'node without nodeId',
+      (b) => {
+        delete b.data.nodeExecutions[0].nodeId;
+        return b;
+      },
+      'STATUS-NODE-FIELDS',
+    ],
+    [
+      'node status outside the enum',
+      (b) => {
+        b.data.nodeExecutions[0].status = 'queued';
+        return b;
+      },
+      'NODE-STATUS-ENUM',
+    ],
+    [
+      'errorMessage as null',
+      (b) => {
+        b.data.nodeExecutions[0].errorMessage = null;
+        return b;
+      },
+      'STATUS-NODE-FIELDS',
+    ],
+    [
+      'malformed createdAt',
+      (b) => {
+        b.data.createdAt = '2026-11-22 09:00';
+        return b;
+      },
+      'DATETIME-FORMAT',
+    ],
+    [
+      'createdAt as epoch number',
+      (b) => {
+        b.data.createdAt = 1_700_000_000;
+        return b;
+      },
+      'DATETIME-FORMAT',
+    ],
   ],
   searchWorkflows: [
     ['missing data', (b) => ({ success: true }), 'SEARCH-200-DATA'],
     ['data is an object', (b) => ({ ...b, data: { items: b.data } }), 'SEARCH-200-DATA'],
-    ['item without canvasId', (b) => { delete b.data[0].canvasId; return b; }, 'SEARCH-ITEM-FIELDS'],
-    ['item title as a number', (b) => { b.data[0].title = 3; return b; }, 'SEARCH-ITEM-FIELDS'],
+    [
+      'item without canvasId',
+      (b) => {
+        delete b.data[0].canvasId;
+        return b;
+      },
+      'SEARCH-ITEM-FIELDS',
+    ],
+    [
+      'item title as a number',
+      (b) => {
+        b.data[0].title = 3;
+        return b;
+      },
+      'SEARCH-ITEM-FIELDS',
+    ],
   ],
   getWorkflowDetail: [
     ['missing data', (b) => ({ success: true }), 'DETAIL-200-DATA'],
-    ['plan without title', (b) => { delete b.data.title; return b; }, 'PLAN-FIELDS'],
-    ['plan without tasks', (b) => { delete b.data.tasks; return b; }, 'PLAN-FIELDS'],
-    ['task without prompt', (b) => { delete b.data.tasks[0].prompt; return b; }, 'PLAN-TASK-FIELDS'],
-    ['task without toolsets', (b) => { delete b.data.tasks[0].toolsets; return b; }, 'PLAN-TASK-FIELDS'],
-    ['toolsets with a number', (b) => { b.data.tasks[0].toolsets = [1]; return b; }, 'PLAN-TASK-FIELDS'],
-    ['dependentTasks as a string', (b) => { b.data.tasks[1].dependentTasks = 't1'; return b; }, 'PLAN-TASK-FIELDS'],
-    ['variable without name', (b) => { delete b.data.variables[0].name; return b; }, 'PLAN-VARIABLE-FIELDS'],
-    ['variableType outside the enum', (b) => { b.data.variables[0].variableType = 'file'; return b; }, 'VARIABLE-TYPE-ENUM'],
-    ['required as a string', (b) => { b.data.variables[0].required = 'yes'; return b; }, 'PLAN-VARIABLE-FIELDS'],
+    [
+      'plan without title',
+      (b) => {
+        delete b.data.title;
+        return b;
+      },
+      'PLAN-FIELDS',
+    ],
+    [
+      'plan without tasks',
+      (b) => {
+        delete b.data.tasks;
+        return b;
+      },
+      'PLAN-FIELDS',
+    ],
+    [
+      'task without prompt',
+      (b) => {
+        delete b.data.tasks[0].prompt;
+        return b;
+      },
+      'PLAN-TASK-FIELDS',
+    ],
+    [
+      'task without toolsets',
+      (b) => {
+        delete b.data.tasks[0].toolsets;
+        return b;
+      },
+      'PLAN-TASK-FIELDS',
+    ],
+    [
+      'toolsets with a number',
+      (b) => {
+        b.data.tasks[0].toolsets = [1];
+        return b;
+      },
+      'PLAN-TASK-FIELDS',
+    ],
+    [
+      'dependentTasks as a string',
+      (b) => {
+        b.data.tasks[1].dependentTasks = 't1';
+        return b;
+      },
+      'PLAN-TASK-FIELDS',
+    ],
+    [
+      'variable without name',
+      (b) => {
+        delete b.data.variables[0].name;
+        return b;
+      },
+      'PLAN-VARIABLE-FIELDS',
+    ],
+    [
+      'variableType outside the enum',
+      (b) => {
+        b.data.variables[0].variableType = 'file';
+        return b;
+      },
+      'VARIABLE-TYPE-ENUM',
+    ],
+    [
+      'required as a string',
+      (b) => {
+        b.data.variables[0].required = 'yes';
+        return b;
+      },
+      'PLAN-VARIABLE-FIELDS',
+    ],
   ],
   uploadFiles: [
     ['missing data', (b) => ({ success: true }), 'UPLOAD-200-DATA'],
     ['data without files', (b) => ({ ...b, data: {} }), 'UPLOAD-200-DATA'],
-    ['file without fileKey', (b) => { delete b.data.files[0].fileKey; return b; }, 'UPLOAD-200-DATA'],
-    ['file without fileName', (b) => { delete b.data.files[0].fileName; return b; }, 'UPLOAD-200-DATA'],
+    [
+      'file without fileKey',
+      (b) => {
+        delete b.data.files[0].fileKey;
+        return b;
+      },
+      'UPLOAD-200-DATA',
+    ],
+    [
+      'file without fileName',
+      (b) => {
+        delete b.data.files[0].fileName;
+        return b;
+      },
+      'UPLOAD-200-DATA',
+    ],
   ],
   generateWorkflow: [
     ['missing data', (b) => ({ success: true }), 'GENERATE-200-DATA'],
     ['data without workflowPlan', (b) => ({ ...b, data: { canvasId: 'c' } }), 'GENERATE-200-DATA'],
-    ['canvasId as a number', (b) => { b.data.canvasId = 9; return b; }, 'GENERATE-200-DATA'],
-    ['plan task without id', (b) => { delete b.data.workflowPlan.tasks[0].id; return b; }, 'PLAN-TASK-FIELDS'],
+    [
+      'canvasId as a number',
+      (b) => {
+        b.data.canvasId = 9;
+        return b;
+      },
+      'GENERATE-200-DATA',
+    ],
+    [
+      'plan task without id',
+      (b) => {
+        delete b.data.workflowPlan.tasks[0].id;
+        return b;
+      },
+      'PLAN-TASK-FIELDS',
+    ],
   ],
 };
 
-function check(operation: OperationId, status: number, body: unknown, headers: Record<string, string> = JSON_HEADERS): Violation[] {
+function check(
+  operation: OperationId,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = JSON_HEADERS,
+): Violation[] {
   return checkResponse({ operation, status, headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
 }
 
@@ -163,9 +449,16 @@ for (const op of OPERATION_IDS) {
       expect(vs.map((v) => [v.requirementId, v.level])).toEqual([['ENVELOPE-SUCCESS-TRUE-ON-200', 'should']]);
     });
 
-    for (const status of operationInfo(op).listedStatuses.filter((s) => s !== 200 && !(op === 'generateWorkflow' && s === 400))) {
+    for (const status of operationInfo(op).listedStatuses.filter(
+      (s) => s !== 200 && !(op === 'generateWorkflow' && s === 400),
+    )) {
       test(`a listed ${status} with any body passes (error bodies are not shown)`, () => {
-        for (const body of ['', 'Not found', '{"success":false,"errCode":"E1000","errMsg":"canvas not found","traceId":"t"}', '[]']) {
+        for (const body of [
+          '',
+          'Not found',
+          '{"success":false,"errCode":"E1000","errMsg":"canvas not found","traceId":"t"}',
+          '[]',
+        ]) {
           const vs = check(op, status, body, { 'content-type': 'text/plain' });
           expect(failures(vs, true)).toEqual([]);
           expect(vs.map((v) => v.requirementId)).toEqual(['ERROR-BODY-SHAPE']);
@@ -213,9 +506,18 @@ test.describe('bodies are judged whatever the status', () => {
       ['a 204 without a body', 204, '', [statusClause]],
       ['a 201 with a body that is not JSON', 201, 'Created', [statusClause]],
       ['a 201 saying success: false without data', 201, { success: false, errMsg: 'refused' }, [statusClause]],
-      ['a 201 with an envelope fault', 201, { ...(VALID_200[op]() as object), traceId: {} }, [statusClause, `${prefix}-200-ENVELOPE`]],
-      ...OPERATION_MUTATIONS[op].map(([name, mutate, id]): [string, number, unknown, string[]] =>
-        [`a 201 with ${name}`, 201, mutate(structuredClone(VALID_200[op]())), [statusClause, id.replace('{op}', prefix)]]),
+      [
+        'a 201 with an envelope fault',
+        201,
+        { ...(VALID_200[op]() as object), traceId: {} },
+        [statusClause, `${prefix}-200-ENVELOPE`],
+      ],
+      ...OPERATION_MUTATIONS[op].map(([name, mutate, id]): [string, number, unknown, string[]] => [
+        `a 201 with ${name}`,
+        201,
+        mutate(structuredClone(VALID_200[op]())),
+        [statusClause, id.replace('{op}', prefix)],
+      ]),
     ];
     for (const [name, status, body, expected] of cases) {
       test(`${op}: ${name} fails ${expected.join(' and ')}`, () => {
@@ -235,9 +537,11 @@ test.describe('bodies are judged whatever the status', () => {
     expect(vs[1]).toMatchObject({ pointer: '/data/status', actual: '"running"' });
   });
   test('a 200 saying success: false with data still has its data judged', () => {
-    expect(ids(check('getExecutionStatus', 200, { success: false, data: { executionId: 'ex-1', status: 'done' } }))).toEqual(['EXEC-STATUS-ENUM']);
+    expect(
+      ids(check('getExecutionStatus', 200, { success: false, data: { executionId: 'ex-1', status: 'done' } })),
+    ).toEqual(['EXEC-STATUS-ENUM']);
   });
-  test('a refusal as generation\'s 400 body is still judged against that body (it is not an envelope)', () => {
+  test("a refusal as generation's 400 body is still judged against that body (it is not an envelope)", () => {
     expect(ids(check('generateWorkflow', 400, REFUSAL))).toEqual(['GENERATE-400-BODY']);
   });
 });
@@ -248,10 +552,28 @@ test.describe('generateWorkflow 400 body (§4.8)', () => {
     expect(check('generateWorkflow', 400, valid)).toEqual([]);
   });
   const mutations: [string, (b: any) => unknown][] = [
-    ['missing statusCode', (b) => { delete b.statusCode; return b; }],
+    [
+      'missing statusCode',
+      (b) => {
+        delete b.statusCode;
+        return b;
+      },
+    ],
     ['statusCode as a string', (b) => ({ ...b, statusCode: '400' })],
-    ['missing message', (b) => { delete b.message; return b; }],
-    ['missing error', (b) => { delete b.error; return b; }],
+    [
+      'missing message',
+      (b) => {
+        delete b.message;
+        return b;
+      },
+    ],
+    [
+      'missing error',
+      (b) => {
+        delete b.error;
+        return b;
+      },
+    ],
     ['modelResponse as an object', (b) => ({ ...b, modelResponse: { text: '' } })],
     ['a bare envelope instead', () => ({ success: false, errCode: 'E0003', errMsg: 'x' })],
   ];
@@ -261,7 +583,9 @@ test.describe('generateWorkflow 400 body (§4.8)', () => {
     });
   }
   test('a non-JSON 400 fails GENERATE-400-BODY', () => {
-    expect(ids(check('generateWorkflow', 400, 'Bad Request', { 'content-type': 'text/plain' }))).toEqual(['GENERATE-400-BODY']);
+    expect(ids(check('generateWorkflow', 400, 'Bad Request', { 'content-type': 'text/plain' }))).toEqual([
+      'GENERATE-400-BODY',
+    ]);
   });
   test('extra envelope fields beside the §4.8 fields are allowed', () => {
     expect(check('generateWorkflow', 400, { ...valid, success: false, errCode: 'E0003', traceId: 't' })).toEqual([]);
@@ -274,7 +598,10 @@ test.describe('findings carry evidence', () => {
     body.data.nodeExecutions[0].status = 'queued';
     const [v] = check('getExecutionStatus', 200, body);
     expect(v).toMatchObject({
-      requirementId: 'NODE-STATUS-ENUM', level: 'must', pointer: '/data/nodeExecutions/0/status', actual: '"queued"',
+      requirementId: 'NODE-STATUS-ENUM',
+      level: 'must',
+      pointer: '/data/nodeExecutions/0/status',
+      actual: '"queued"',
     });
     expect(v!.expected).toContain('waiting');
   });
@@ -285,7 +612,11 @@ test.describe('findings carry evidence', () => {
     expect(ids(check('getExecutionOutput', 200, body)).sort()).toEqual(['MESSAGE-TYPE-ENUM', 'OUTPUT-FILE-FIELDS']);
   });
   test('a stack in an error body is a warning (development only)', () => {
-    const vs = check('getWorkflowDetail', 404, JSON.stringify({ success: false, errCode: 'E1000', stack: 'Error: at x' }));
+    const vs = check(
+      'getWorkflowDetail',
+      404,
+      JSON.stringify({ success: false, errCode: 'E1000', stack: 'Error: at x' }),
+    );
     expect(vs.map((v) => [v.requirementId, v.level])).toContainEqual(['ENVELOPE-STACK-DEV-ONLY', 'should']);
   });
   test('an errCode whose §7 status disagrees with the response status is a failure (the §7 table states it)', () => {

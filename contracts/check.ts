@@ -8,7 +8,13 @@
  *
  * This module must stay free of Node APIs: it is bundled for k6.
  */
-import { OPERATIONS, OPERATION_IDS, type OperationEntry, type OperationId, type ResponseEntry } from './generated/operations.ts';
+import {
+  OPERATIONS,
+  OPERATION_IDS,
+  type OperationEntry,
+  type OperationId,
+  type ResponseEntry,
+} from './generated/operations.ts';
 import { CHECKS, checkTarget, type CheckContext, type ResponseCheck, type Violation } from './checks.ts';
 
 export type { Level } from './requirements.ts';
@@ -37,7 +43,13 @@ for (const operation of OPERATION_IDS) PLANS[operation] = new Map();
 
 function planFor(operation: OperationId, status: number): Plan {
   const target = checkTarget(operation, status);
-  return { op: target.op, listed: target.listed, schema: target.schema, envelope: target.envelope, checks: CHECKS.filter((check) => check.appliesTo(target)) };
+  return {
+    op: target.op,
+    listed: target.listed,
+    schema: target.schema,
+    envelope: target.envelope,
+    checks: CHECKS.filter((check) => check.appliesTo(target)),
+  };
 }
 
 /**
@@ -58,8 +70,16 @@ export function checkResponse(r: ResponseUnderCheck): Violation[] {
     parseError = err instanceof Error ? err.message : String(err);
   }
   const ctx: CheckContext = {
-    operation: r.operation, op: plan.op, status: r.status, listed: plan.listed, schema: plan.schema, envelope: plan.envelope,
-    headers: r.headers, body: r.body, json, parseError,
+    operation: r.operation,
+    op: plan.op,
+    status: r.status,
+    listed: plan.listed,
+    schema: plan.schema,
+    envelope: plan.envelope,
+    headers: r.headers,
+    body: r.body,
+    json,
+    parseError,
   };
   // Indexed loops and push rather than for…of, concat or push(...spread): each costs microseconds per call under k6's runtime.
   const checks = plan.checks;
@@ -78,7 +98,12 @@ export function failures(findings: readonly Violation[], strict = false): Violat
 
 // ---- request → operation -------------------------------------------------------------------------
 
-interface Route { operation: OperationId; method: string; pattern: RegExp; names: string[] }
+interface Route {
+  operation: OperationId;
+  method: string;
+  pattern: RegExp;
+  names: string[];
+}
 
 const ROUTES: Route[] = OPERATION_IDS.map((operation) => {
   const op = OPERATIONS[operation];
@@ -102,7 +127,10 @@ function safeDecode(segment: string): string {
  * The operation a request addresses, from its method and its path after the base URL (query ignored),
  * with the decoded path parameters; undefined for a request outside the interface.
  */
-export function operationFor(method: string, pathAfterBaseUrl: string): { operation: OperationId; params: Record<string, string> } | undefined {
+export function operationFor(
+  method: string,
+  pathAfterBaseUrl: string,
+): { operation: OperationId; params: Record<string, string> } | undefined {
   const path = pathAfterBaseUrl.split(/[?#]/, 1)[0] ?? '';
   const upper = method.toUpperCase();
   for (const route of ROUTES) {
@@ -117,7 +145,12 @@ export function operationFor(method: string, pathAfterBaseUrl: string): { operat
 }
 
 /** Method, path template and listed statuses of an operation (from the generated table). */
-export function operationInfo(op: OperationId): { method: string; path: string; prefix: string; listedStatuses: number[] } {
+export function operationInfo(op: OperationId): {
+  method: string;
+  path: string;
+  prefix: string;
+  listedStatuses: number[];
+} {
   const o = OPERATIONS[op];
   return { method: o.method, path: o.path, prefix: o.prefix, listedStatuses: o.statuses.slice() };
 }

@@ -8,11 +8,22 @@ import { OPERATION_IDS, OPERATIONS } from './generated/operations.ts';
 import { levelOf } from './requirements.ts';
 
 test('the checks are named, once each', () => {
-  expect(CHECKS.map((c) => c.name)).toEqual(['status-listed', 'json-body-schema', 'json-content-type', 'error-body', 'envelope-semantics']);
+  expect(CHECKS.map((c) => c.name)).toEqual([
+    'status-listed',
+    'json-body-schema',
+    'json-content-type',
+    'error-body',
+    'envelope-semantics',
+  ]);
 });
 
 const BODIES = [
-  '', 'Not found', '<html>', '[]', 'null', '{}',
+  '',
+  'Not found',
+  '<html>',
+  '[]',
+  'null',
+  '{}',
   '{"success":true}',
   '{"success":false,"stack":"Error: at x"}',
   '{"success":false,"errCode":"INVALID_REQUEST_BODY","stack":"s"}',
@@ -43,7 +54,11 @@ function* contexts(): Generator<CheckContext> {
     }
   }
 }
-const HEADERS: Record<string, string>[] = [{ 'content-type': 'application/json' }, { 'Content-Type': 'text/plain' }, {}];
+const HEADERS: Record<string, string>[] = [
+  { 'content-type': 'application/json' },
+  { 'Content-Type': 'text/plain' },
+  {},
+];
 
 test('a check finds nothing in a response of an (operation, status) it does not apply to', () => {
   let skipped = 0;
@@ -66,7 +81,10 @@ test('a check judges only what it covers for the kind of body it was given (so a
       const covered = new Set(check.covers(ctx, body));
       for (const f of check.run(ctx)) {
         if (levelOf(f.requirementId) === 'observe' || f.requirementId === foundNotCredited) continue;
-        expect(covered.has(f.requirementId), `${check.name} on ${ctx.operation} ${ctx.status} (${body}) ${ctx.body}: ${f.requirementId}`).toBe(true);
+        expect(
+          covered.has(f.requirementId),
+          `${check.name} on ${ctx.operation} ${ctx.status} (${body}) ${ctx.body}: ${f.requirementId}`,
+        ).toBe(true);
       }
     }
   }

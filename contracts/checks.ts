@@ -105,7 +105,7 @@ const EXCERPT_CHARS = 200;
 
 function excerpt(value: unknown): string {
   if (value === undefined) return '(absent)';
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}… (${text.length} chars)` : text;
 }
 
@@ -158,7 +158,8 @@ function requirementsInSchema(root: unknown, prefix: string, out: Set<string>, s
   const req = node['x-requirement'];
   if (typeof req === 'string') out.add(req.replace('{op}', prefix));
   const ref = node.$ref;
-  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) requirementsInSchema(DEFS[ref.slice('#/$defs/'.length)], prefix, out, seen);
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/'))
+    requirementsInSchema(DEFS[ref.slice('#/$defs/'.length)], prefix, out, seen);
   for (const value of Object.values(node)) requirementsInSchema(value, prefix, out, seen);
 }
 
@@ -201,7 +202,10 @@ function bodyClause(target: CheckTarget, schema: string): string {
 
 /** A fault about the payload an envelope without data does not carry: `data` required, or a null `data`. */
 function aboutAbsentPayload(e: AjvError): boolean {
-  return e.instancePath === '/data' || (e.instancePath === '' && e.keyword === 'required' && e.params.missingProperty === 'data');
+  return (
+    e.instancePath === '/data' ||
+    (e.instancePath === '' && e.keyword === 'required' && e.params.missingProperty === 'data')
+  );
 }
 
 /**
@@ -214,14 +218,15 @@ function schemaViolations(schema: string, value: unknown, target: CheckTarget): 
   if (!validate) throw new Error(`no generated validator for schema ${schema}`);
   if (validate(value)) return NONE;
   let errors = (validate.errors ?? []) as AjvError[];
-  if (target.envelope && bodyKindOf(value, undefined) === 'no-payload') errors = errors.filter((e) => !aboutAbsentPayload(e));
+  if (target.envelope && bodyKindOf(value, undefined) === 'no-payload')
+    errors = errors.filter((e) => !aboutAbsentPayload(e));
   const prefix = target.op.prefix;
   const fallback = bodyClause(target, schema);
   return errors.map((e) => {
     const { pointer, expected } = describeExpectation(e);
     const id = requirementOf(e, prefix, fallback);
     const actual = e.keyword === 'required' ? '(absent)' : excerpt(valueAt(value, pointer));
-    const says = e.keyword === 'not' ? 'must be absent' : e.message ?? 'is invalid';
+    const says = e.keyword === 'not' ? 'must be absent' : (e.message ?? 'is invalid');
     return finding(id, pointer, expected, actual, `${pointer || '(body)'} ${says}`);
   });
 }
@@ -241,22 +246,39 @@ const statusListed: ResponseCheck = {
   run(ctx) {
     if (ctx.listed) return NONE;
     if (ctx.status === 429) {
-      return [finding('LIMIT-RATE', '#status', 'rate limits are not shown', '429', 'rate limited (429): recorded, rate limits are not specified')];
+      return [
+        finding(
+          'LIMIT-RATE',
+          '#status',
+          'rate limits are not shown',
+          '429',
+          'rate limited (429): recorded, rate limits are not specified',
+        ),
+      ];
     }
     const statuses = ctx.op.statuses.join(', ');
     const code = errCodeOf(ctx);
     const known = code ? errorCode(code) : undefined;
     if (ctx.status < 500 && known && (known.httpStatus === null || known.httpStatus === ctx.status)) {
-      return [finding(
-        'ERROR-STATUS-FOR-UNLISTED-CODES', '#status', `a listed status (${statuses}) or the open status of ${known.code}`,
-        `${ctx.status} with errCode ${known.code}`,
-        `status ${ctx.status} carries ${known.code}, whose HTTP status the specification leaves open or lists in §7`,
-      )];
+      return [
+        finding(
+          'ERROR-STATUS-FOR-UNLISTED-CODES',
+          '#status',
+          `a listed status (${statuses}) or the open status of ${known.code}`,
+          `${ctx.status} with errCode ${known.code}`,
+          `status ${ctx.status} carries ${known.code}, whose HTTP status the specification leaves open or lists in §7`,
+        ),
+      ];
     }
-    return [finding(
-      `${ctx.op.prefix}-HTTP-STATUS-LISTED`, '#status', `one of ${statuses}`, String(ctx.status),
-      `status ${ctx.status} is not listed for ${ctx.operation}`,
-    )];
+    return [
+      finding(
+        `${ctx.op.prefix}-HTTP-STATUS-LISTED`,
+        '#status',
+        `one of ${statuses}`,
+        String(ctx.status),
+        `status ${ctx.status} is not listed for ${ctx.operation}`,
+      ),
+    ];
   },
 };
 
@@ -287,7 +309,9 @@ const jsonBodySchema: ResponseCheck = {
     if (!schema) return NONE;
     if (ctx.parseError !== undefined) {
       if (!ctx.listed) return NONE;
-      return [finding(bodyClause(ctx, schema), '', 'a JSON body', excerpt(ctx.body), `body is not JSON: ${ctx.parseError}`)];
+      return [
+        finding(bodyClause(ctx, schema), '', 'a JSON body', excerpt(ctx.body), `body is not JSON: ${ctx.parseError}`),
+      ];
     }
     return schemaViolations(schema, ctx.json, ctx);
   },
@@ -305,7 +329,15 @@ const jsonContentType: ResponseCheck = {
     if (!ctx.schema || ctx.parseError !== undefined) return NONE;
     const type = header(ctx.headers, 'content-type');
     if (type && JSON_MEDIA_TYPE.test(type)) return NONE;
-    return [finding('JSON-CONTENT-TYPE', '#header/content-type', 'application/json', type ?? '(absent)', 'JSON body without a JSON content type')];
+    return [
+      finding(
+        'JSON-CONTENT-TYPE',
+        '#header/content-type',
+        'application/json',
+        type ?? '(absent)',
+        'JSON body without a JSON content type',
+      ),
+    ];
   },
 };
 
@@ -325,13 +357,25 @@ const errorBody: ResponseCheck = {
     if (!ctx.listed || ctx.listed.schema) return NONE;
     const type = header(ctx.headers, 'content-type') ?? '(no content type)';
     const code = errCodeOf(ctx);
-    const shape = ctx.parseError !== undefined ? `non-JSON body (${type})`
-      : code ? `JSON with errCode ${code}` : `JSON ${Array.isArray(ctx.json) ? 'array' : typeof ctx.json}`;
+    const shape =
+      ctx.parseError !== undefined
+        ? `non-JSON body (${type})`
+        : code
+          ? `JSON with errCode ${code}`
+          : `JSON ${Array.isArray(ctx.json) ? 'array' : typeof ctx.json}`;
     const shapeFinding = finding('ERROR-BODY-SHAPE', '', 'not shown', shape, `error body of a ${ctx.status}: ${shape}`);
     const known = code ? errorCode(code) : undefined;
     if (!known || known.httpStatus === null || known.httpStatus === ctx.status) return [shapeFinding];
-    return [shapeFinding, finding('ERROR-CODE-STATUS-CONSISTENT', '/errCode', `HTTP ${known.httpStatus} for ${known.code}`, `HTTP ${ctx.status}`,
-      `${known.code} is listed with HTTP ${known.httpStatus} but came with ${ctx.status}`)];
+    return [
+      shapeFinding,
+      finding(
+        'ERROR-CODE-STATUS-CONSISTENT',
+        '/errCode',
+        `HTTP ${known.httpStatus} for ${known.code}`,
+        `HTTP ${ctx.status}`,
+        `${known.code} is listed with HTTP ${known.httpStatus} but came with ${ctx.status}`,
+      ),
+    ];
   },
 };
 
@@ -344,7 +388,10 @@ const envelopeSemantics: ResponseCheck = {
   name: 'envelope-semantics',
   // A listed status with a schema other than 200 (generation's 400) has a body of its own, not the envelope.
   appliesTo: (t) => !!t.listed && (!t.listed.schema || t.status === 200),
-  covers: (t, body) => (t.listed?.schema && t.status === 200 && body !== 'unparsed' ? ['ENVELOPE-SUCCESS-TRUE-ON-200', 'ENVELOPE-STACK-DEV-ONLY'] : []),
+  covers: (t, body) =>
+    t.listed?.schema && t.status === 200 && body !== 'unparsed'
+      ? ['ENVELOPE-SUCCESS-TRUE-ON-200', 'ENVELOPE-STACK-DEV-ONLY']
+      : [],
   run(ctx) {
     const listed = ctx.listed;
     if (!listed || ctx.parseError !== undefined) return NONE;
@@ -356,11 +403,29 @@ const envelopeSemantics: ResponseCheck = {
     const saysFailure = success && env.success === false;
     if (!saysFailure && env.stack === undefined) return NONE;
     const out: Violation[] = [];
-    if (saysFailure) out.push(finding('ENVELOPE-SUCCESS-TRUE-ON-200', '/success', 'true', 'false', 'a 200 response says success: false'));
-    if (env.stack !== undefined) out.push(finding('ENVELOPE-STACK-DEV-ONLY', '/stack', 'absent outside development', excerpt(env.stack), 'a stack trace is exposed'));
+    if (saysFailure)
+      out.push(
+        finding('ENVELOPE-SUCCESS-TRUE-ON-200', '/success', 'true', 'false', 'a 200 response says success: false'),
+      );
+    if (env.stack !== undefined)
+      out.push(
+        finding(
+          'ENVELOPE-STACK-DEV-ONLY',
+          '/stack',
+          'absent outside development',
+          excerpt(env.stack),
+          'a stack trace is exposed',
+        ),
+      );
     return out;
   },
 };
 
 /** Every automatic check, in the order their findings are reported. */
-export const CHECKS: readonly ResponseCheck[] = [statusListed, jsonBodySchema, jsonContentType, errorBody, envelopeSemantics];
+export const CHECKS: readonly ResponseCheck[] = [
+  statusListed,
+  jsonBodySchema,
+  jsonContentType,
+  errorBody,
+  envelopeSemantics,
+];

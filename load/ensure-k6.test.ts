@@ -13,23 +13,31 @@ test('without k6 and without Go, the message says how to get either', async () =
   const emptyTools = mkdtempSync(join(tmpdir(), 'wfcheck-no-k6-'));
   const attempt = ensureK6(() => {}, { env: { PATH: emptyTools }, toolsBin: emptyTools });
   await expect(attempt).rejects.toThrow(/k6 is not installed and Go is not available/);
-  await expect(ensureK6(() => {}, { env: { PATH: emptyTools }, toolsBin: emptyTools })).rejects.toThrow(new RegExp(`go\\.k6\\.io/k6@${K6_VERSION.replace(/\./g, '\\.')}`));
+  await expect(ensureK6(() => {}, { env: { PATH: emptyTools }, toolsBin: emptyTools })).rejects.toThrow(
+    new RegExp(`go\\.k6\\.io/k6@${K6_VERSION.replace(/\./g, '\\.')}`),
+  );
   rmSync(emptyTools, { recursive: true, force: true });
 });
 
 test('a K6_BIN that is not k6 is refused, not silently used', async () => {
-  await expect(ensureK6(() => {}, { env: { K6_BIN: '/bin/false', PATH: '' } })).rejects.toThrow(/K6_BIN=\/bin\/false is not a working k6 binary/);
+  await expect(ensureK6(() => {}, { env: { K6_BIN: '/bin/false', PATH: '' } })).rejects.toThrow(
+    /K6_BIN=\/bin\/false is not a working k6 binary/,
+  );
 });
 
 /** A directory with a fake `go` that "builds" a k6 printing the given version text, and logs each build. */
 function fakeGo(dir: string, version: string): string {
   const go = join(dir, 'go');
-  writeFileSync(go, `#!/bin/sh\necho "$@" >> "${join(dir, 'builds.log')}"\nout="$3"\nprintf '#!/bin/sh\\necho "${version}"\\n' > "$out"\nchmod +x "$out"\n`);
+  writeFileSync(
+    go,
+    `#!/bin/sh\necho "$@" >> "${join(dir, 'builds.log')}"\nout="$3"\nprintf '#!/bin/sh\\necho "${version}"\\n' > "$out"\nchmod +x "$out"\n`,
+  );
   chmodSync(go, 0o755);
   return go;
 }
 
-const builds = (dir: string) => (existsSync(join(dir, 'builds.log')) ? readFileSync(join(dir, 'builds.log'), 'utf8').trim().split('\n').length : 0);
+const builds = (dir: string) =>
+  existsSync(join(dir, 'builds.log')) ? readFileSync(join(dir, 'builds.log'), 'utf8').trim().split('\n').length : 0;
 
 test('the project-local k6 is rebuilt with the extension when it lacks it or its sources changed, and kept when current', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-k6-build-'));
@@ -62,7 +70,7 @@ test('the project-local k6 is rebuilt with the extension when it lacks it or its
   }
 });
 
-test('with Go, the suite\'s k6 is built rather than a stock k6 on PATH used; without Go the stock one is used, with a note', async () => {
+test("with Go, the suite's k6 is built rather than a stock k6 on PATH used; without Go the stock one is used, with a note", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-k6-path-'));
   try {
     const toolsBin = join(dir, 'bin');
@@ -73,10 +81,14 @@ test('with Go, the suite\'s k6 is built rather than a stock k6 on PATH used; wit
     writeFileSync(stock, `#!/bin/sh\necho "k6 ${K6_VERSION} (stock)"\n`);
     chmodSync(stock, 0o755);
     const withoutGo: string[] = [];
-    expect(await ensureK6((l) => withoutGo.push(l), { env: { PATH: `${pathDir}:/usr/bin:/bin` }, toolsBin })).toBe(stock);
+    expect(await ensureK6((l) => withoutGo.push(l), { env: { PATH: `${pathDir}:/usr/bin:/bin` }, toolsBin })).toBe(
+      stock,
+    );
     expect(withoutGo.join('\n')).toContain(`has no ${EXTENSION_MODULE}`);
     fakeGo(dir, `k6 ${K6_VERSION} (fake)\nExtensions:\n  ${EXTENSION_MODULE} [js]`);
-    expect(await ensureK6(() => {}, { env: { PATH: `${pathDir}:${dir}:/usr/bin:/bin` }, toolsBin })).toBe(join(toolsBin, 'k6'));
+    expect(await ensureK6(() => {}, { env: { PATH: `${pathDir}:${dir}:/usr/bin:/bin` }, toolsBin })).toBe(
+      join(toolsBin, 'k6'),
+    );
     expect(builds(dir)).toBe(1);
   } finally {
     rmSync(dir, { recursive: true, force: true });

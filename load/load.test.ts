@@ -36,8 +36,16 @@ async function run(outDir: string, baseUrl: string, extra: Partial<K6RunOptions>
   const dataFile = join(outDir, 'load-data.json');
   writeLoadData(dataFile, SEED);
   return runK6({
-    k6, baseUrl, apiKey: target.tenants[0].apiKey, profile: 'smoke', seed: SEED,
-    reportDir: outDir, dataFile, duration: '8s', quiet: true, ...extra,
+    k6,
+    baseUrl,
+    apiKey: target.tenants[0].apiKey,
+    profile: 'smoke',
+    seed: SEED,
+    reportDir: outDir,
+    dataFile,
+    duration: '8s',
+    quiet: true,
+    ...extra,
     // The reference target allows generate to overwrite: every call reuses one canvas.
     env: { WFCHECK_ALLOW_OVERWRITE: '1', ...extra.env },
   });
@@ -47,7 +55,12 @@ async function run(outDir: string, baseUrl: string, extra: Partial<K6RunOptions>
 async function runWithFaults(outDir: string, faults: Faults, extra: Partial<K6RunOptions> = {}) {
   const proxy = await startFaultyProxy(target.baseUrl);
   try {
-    return await run(outDir, proxy.baseUrl, { ...extra, onLine: (l) => { if (l.includes('discovered')) proxy.setFaults(faults); } });
+    return await run(outDir, proxy.baseUrl, {
+      ...extra,
+      onLine: (l) => {
+        if (l.includes('discovered')) proxy.setFaults(faults);
+      },
+    });
   } finally {
     await proxy.close();
   }
@@ -97,12 +110,22 @@ test('smoke profile against the reference target meets every gate', async ({}, i
   expect(result.exitCode).toBe(K6_EXIT.ok);
   expect(report.passed).toBe(true);
   // Every operation of the scenarios was exercised and gated.
-  for (const op of [...LIFECYCLE_OPERATIONS.map((o) => o.operation as string), 'searchWorkflows', 'getWorkflowDetail']) {
+  for (const op of [
+    ...LIFECYCLE_OPERATIONS.map((o) => o.operation as string),
+    'searchWorkflows',
+    'getWorkflowDetail',
+  ]) {
     expect(count(report, `http_req_duration{operation:${op}}`), op).toBeGreaterThan(0);
-    expect(report.thresholds.some((t) => t.metric === `http_req_duration{operation:${op}}` && t.expression.startsWith('p(99)'))).toBe(true);
+    expect(
+      report.thresholds.some(
+        (t) => t.metric === `http_req_duration{operation:${op}}` && t.expression.startsWith('p(99)'),
+      ),
+    ).toBe(true);
   }
   // Setup's requests (discovery, trial runs) are counted apart: the per-operation figures hold the load's alone.
-  const perOperation = Object.keys(report.metrics).filter((k) => /^http_req_duration\{operation:[^}]+\}$/.test(k)).reduce((n, k) => n + count(report, k), 0);
+  const perOperation = Object.keys(report.metrics)
+    .filter((k) => /^http_req_duration\{operation:[^}]+\}$/.test(k))
+    .reduce((n, k) => n + count(report, k), 0);
   expect(count(report, 'setup_requests')).toBeGreaterThan(0);
   expect(perOperation + count(report, 'setup_requests')).toBe(count(report, 'http_reqs'));
   expect(readFileSync(join(out, 'summary.txt'), 'utf8')).toMatch(/of which [\d,]+ made by setup/);
@@ -146,9 +169,17 @@ test('a failing, non-conformant target breaches the error and contract gates', a
   expect(breached).toContain('http_req_failed rate<0.01');
   expect(breached).toContain('contract_violations count==0');
   // The violating responses are kept with the clause they break, and without the key.
-  const lines = readFileSync(result.violationsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { violations: { requirementId: string; level: string }[]; status: number });
+  const lines = readFileSync(result.violationsFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { violations: { requirementId: string; level: string }[]; status: number });
   expect(lines.length).toBeGreaterThan(0);
-  expect(lines.some((l) => l.status === 500 && l.violations.some((v) => v.level === 'must' && /HTTP-STATUS-LISTED$/.test(v.requirementId)))).toBe(true);
+  expect(
+    lines.some(
+      (l) =>
+        l.status === 500 && l.violations.some((v) => v.level === 'must' && /HTTP-STATUS-LISTED$/.test(v.requirementId)),
+    ),
+  ).toBe(true);
   expect(lines.some((l) => l.status === 200 && l.violations.some((v) => v.level === 'must'))).toBe(true);
   expect(readFileSync(result.violationsFile, 'utf8')).not.toContain(target.tenants[0].apiKey);
 });
@@ -165,20 +196,32 @@ test('429 answers are retried after a backoff and counted, not failed', async ({
 for (const { operation, method, path } of LIFECYCLE_OPERATIONS) {
   test(`a contract violation injected into ${operation} alone fails the run, naming ${operation}`, async ({}, info) => {
     info.setTimeout(180_000);
-    const result = await runWithFaults(outDir(`violation-${operation}`), { corruptRoute: { method, path } }, {
-      // Unreadable status answers would otherwise keep an iteration polling for the full minute.
-      scenarios: 'lifecycle,generate', duration: '6s', env: { WORKFLOW_TIMEOUT_MS: '5000' },
-    });
+    const result = await runWithFaults(
+      outDir(`violation-${operation}`),
+      { corruptRoute: { method, path } },
+      {
+        // Unreadable status answers would otherwise keep an iteration polling for the full minute.
+        scenarios: 'lifecycle,generate',
+        duration: '6s',
+        env: { WORKFLOW_TIMEOUT_MS: '5000' },
+      },
+    );
     const report = result.report!;
     expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
     const breached = failing(report);
     expect(breached).toContain('contract_violations count==0');
     expect(breached).toContain(`contract_violations{operation:${operation}} count==0`);
     // No other operation is blamed for the broken one.
-    expect(breached.filter((b) => b.startsWith('contract_violations{')).every((b) => b.includes(`{operation:${operation}}`))).toBe(true);
+    expect(
+      breached.filter((b) => b.startsWith('contract_violations{')).every((b) => b.includes(`{operation:${operation}}`)),
+    ).toBe(true);
     // The logged example names the operation and the clause, with a body excerpt and without the key.
     const logged = readFileSync(result.violationsFile, 'utf8');
-    const first = JSON.parse(logged.trim().split('\n')[0]!) as { operation: string; bodyExcerpt: string; violations: { requirementId: string; level: string }[] };
+    const first = JSON.parse(logged.trim().split('\n')[0]!) as {
+      operation: string;
+      bodyExcerpt: string;
+      violations: { requirementId: string; level: string }[];
+    };
     expect(first.operation).toBe(operation);
     expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
     expect(first.bodyExcerpt).toContain('injected');
@@ -192,7 +235,7 @@ const samples = (r: RunReport, metric: string) => count(r, metric, 'passes') + c
 /** Offload mode's two hand-overs: by the suite's k6 extension (its own build), and by the VUs' JavaScript (any k6). */
 const HANDOVERS = [
   { by: 'the k6 extension', portableEntry: false },
-  { by: 'the VUs\' JavaScript', portableEntry: true },
+  { by: "the VUs' JavaScript", portableEntry: true },
 ] as const;
 
 for (const { by, portableEntry } of HANDOVERS) {
@@ -207,12 +250,24 @@ for (const { by, portableEntry } of HANDOVERS) {
     expect(samples(clean.report!, 'http_req_failed')).toBe(apiResponses(clean.report!));
     if (portableEntry) expect(count(clean.report!, 'contract_handovers')).toBeGreaterThan(0);
     else expect(count(clean.report!, 'http_reqs')).toBe(apiResponses(clean.report!)); // posted outside k6's HTTP client
-    const broken = await runWithFaults(outDir('offload-violation'), { corruptRoute: { method: LIFECYCLE_OPERATIONS[2].method, path: LIFECYCLE_OPERATIONS[2].path } }, {
-      contractMode: 'offload', portableEntry, scenarios: 'lifecycle', duration: '6s', env: { WORKFLOW_TIMEOUT_MS: '5000' },
-    });
+    const broken = await runWithFaults(
+      outDir('offload-violation'),
+      { corruptRoute: { method: LIFECYCLE_OPERATIONS[2].method, path: LIFECYCLE_OPERATIONS[2].path } },
+      {
+        contractMode: 'offload',
+        portableEntry,
+        scenarios: 'lifecycle',
+        duration: '6s',
+        env: { WORKFLOW_TIMEOUT_MS: '5000' },
+      },
+    );
     expect(broken.exitCode).toBe(K6_EXIT.thresholdsFailed);
     expect(failing(broken.report!)).toContain('contract_violations{operation:getExecutionStatus} count==0');
-    const first = JSON.parse(readFileSync(broken.violationsFile, 'utf8').split('\n')[0]!) as { operation: string; bodyExcerpt: string; violations: { requirementId: string; level: string }[] };
+    const first = JSON.parse(readFileSync(broken.violationsFile, 'utf8').split('\n')[0]!) as {
+      operation: string;
+      bodyExcerpt: string;
+      violations: { requirementId: string; level: string }[];
+    };
     expect(first.operation).toBe('getExecutionStatus');
     expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
     expect(first.bodyExcerpt).toContain('injected');
@@ -223,19 +278,30 @@ for (const { by, portableEntry } of HANDOVERS) {
     info.setTimeout(120_000);
     test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
     // A checker address nobody listens on: every hand-over fails.
-    const result = await run(outDir('offload-no-sink'), target.baseUrl, { scenarios: 'readMix', duration: '3s', portableEntry, env: { CONTRACT_CHECK_SINK: 'http://127.0.0.1:9/check' } });
+    const result = await run(outDir('offload-no-sink'), target.baseUrl, {
+      scenarios: 'readMix',
+      duration: '3s',
+      portableEntry,
+      env: { CONTRACT_CHECK_SINK: 'http://127.0.0.1:9/check' },
+    });
     expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
     expect(failing(result.report!)).toEqual(['contract_unchecked count==0']);
     // Only the open-point probe of discovery (search page 0) is checked in the VU whatever the mode.
     expect(count(result.report!, 'contract_unchecked')).toBeGreaterThan(apiResponses(result.report!) / 2);
-    expect(count(result.report!, 'contract_unchecked') + checkedResponses(result.report!)).toBe(apiResponses(result.report!));
+    expect(count(result.report!, 'contract_unchecked') + checkedResponses(result.report!)).toBe(
+      apiResponses(result.report!),
+    );
   });
 }
 
 /** Where a response is checked: in the VU, or in Node handed over by either hand-over. */
 const CHECK_PLACES = [
   { where: 'in the VU', contractMode: 'vu', portableEntry: true },
-  ...HANDOVERS.map(({ by, portableEntry }) => ({ where: `in Node, handed over by ${by}`, contractMode: 'offload' as const, portableEntry })),
+  ...HANDOVERS.map(({ by, portableEntry }) => ({
+    where: `in Node, handed over by ${by}`,
+    contractMode: 'offload' as const,
+    portableEntry,
+  })),
 ] as const;
 
 for (const { where, contractMode, portableEntry } of CHECK_PLACES) {
@@ -248,7 +314,11 @@ for (const { where, contractMode, portableEntry } of CHECK_PLACES) {
       expect(result.exitCode).toBe(K6_EXIT.scriptAborted);
       expect(result.abortReason).toMatch(/search answered 502/);
       // The one clause on searchWorkflows, and the target's error rate (a 502 is a failed request): nothing else.
-      expect(failing(result.report!).sort()).toEqual(['contract_violations count==0', 'contract_violations{operation:searchWorkflows} count==0', 'http_req_failed rate<0.01']);
+      expect(failing(result.report!).sort()).toEqual([
+        'contract_violations count==0',
+        'contract_violations{operation:searchWorkflows} count==0',
+        'http_req_failed rate<0.01',
+      ]);
       expect(count(result.report!, 'contract_unchecked')).toBe(0);
       expect(checkedResponses(result.report!)).toBe(apiResponses(result.report!));
     } finally {
@@ -260,7 +330,13 @@ for (const { where, contractMode, portableEntry } of CHECK_PLACES) {
 test('offloaded checks over a ramping profile: responses of VUs stopped during the ramp-down are checked too', async ({}, info) => {
   info.setTimeout(180_000);
   // The JavaScript hand-over buffers per VU (the extension's buffer is the process's, drained in teardown).
-  const result = await run(outDir('offload-ramp'), target.baseUrl, { contractMode: 'offload', portableEntry: true, profile: 'average', scenarios: 'readMix,lifecycle', duration: '10s' });
+  const result = await run(outDir('offload-ramp'), target.baseUrl, {
+    contractMode: 'offload',
+    portableEntry: true,
+    profile: 'average',
+    scenarios: 'readMix,lifecycle',
+    duration: '10s',
+  });
   expect(failing(result.report!)).toEqual([]);
   expect(checkedResponses(result.report!)).toBe(apiResponses(result.report!));
   expect(count(result.report!, 'contract_unchecked')).toBe(0);
@@ -270,7 +346,9 @@ test('offloaded checks over a ramping profile: responses of VUs stopped during t
 async function workflowCount(baseUrl: string, key: string): Promise<number> {
   const ids = new Set<string>();
   for (let page = 1; page < 100; page++) {
-    const res = await fetch(`${baseUrl}/openapi/workflows?page=${page}&pageSize=10`, { headers: { Authorization: `Bearer ${key}` } });
+    const res = await fetch(`${baseUrl}/openapi/workflows?page=${page}&pageSize=10`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
     const items = ((await res.json()) as { data: { canvasId: string }[] }).data;
     if (items.length === 0) break;
     for (const it of items) ids.add(it.canvasId);
@@ -284,7 +362,13 @@ for (const paging of [{ maxPageSize: 20 }, { maxPageSize: 20, zeroBased: true }]
     const proxy = await startFaultyProxy(target.baseUrl, { searchPaging: paging });
     try {
       let discovered = '';
-      const result = await run(outDir('paging'), proxy.baseUrl, { scenarios: 'readMix', duration: '2s', onLine: (l) => { if (l.includes('discovered')) discovered = l; } });
+      const result = await run(outDir('paging'), proxy.baseUrl, {
+        scenarios: 'readMix',
+        duration: '2s',
+        onLine: (l) => {
+          if (l.includes('discovered')) discovered = l;
+        },
+      });
       const listed = await workflowCount(target.baseUrl, target.tenants[0].apiKey);
       expect(listed).toBeGreaterThan(paging.maxPageSize);
       expect(discovered).toContain(`discovered ${listed} workflows`);

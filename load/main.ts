@@ -18,7 +18,14 @@ import { buildThresholds } from './lib/thresholds.ts';
 import { SCENARIO_OPERATIONS, type OperationId } from './lib/operations.ts';
 import { discover, type SetupData } from './lib/discovery.ts';
 import { keywords, strings, uploadSamples } from './lib/data.ts';
-import { reportFiles, renderText, thresholdResult, TREND_STATS, type MetricSummary, type RunReport } from './lib/report.ts';
+import {
+  reportFiles,
+  renderText,
+  thresholdResult,
+  TREND_STATS,
+  type MetricSummary,
+  type RunReport,
+} from './lib/report.ts';
 import { workflowLifecycle } from './scenarios/lifecycle.ts';
 import { generate as generateIteration, generateOnce } from './scenarios/generate.ts';
 import { seededRandom } from './lib/seeded.ts';
@@ -44,11 +51,16 @@ const EXEC_FUNCTION: Record<ScenarioName, string> = {
 const operations: OperationId[] = cfg.scenarios.flatMap((s) => [...SCENARIO_OPERATIONS[s]]);
 
 export const options: Options = {
-  scenarios: Object.fromEntries(cfg.scenarios.map((s) => [s, {
-    ...executorFor(cfg.profile, s, cfg.duration, cfg.vusScale),
-    exec: EXEC_FUNCTION[s],
-    tags: { scenario_name: s },
-  } as Scenario])),
+  scenarios: Object.fromEntries(
+    cfg.scenarios.map((s) => [
+      s,
+      {
+        ...executorFor(cfg.profile, s, cfg.duration, cfg.vusScale),
+        exec: EXEC_FUNCTION[s],
+        tags: { scenario_name: s },
+      } as Scenario,
+    ]),
+  ),
   thresholds: buildThresholds(operations, cfg.scenarios.includes('lifecycle'), cfg.slo, cfg.contractSink !== undefined),
   summaryTrendStats: TREND_STATS,
   // No `url` tag: it carries execution and canvas ids, one series per id in any output;
@@ -67,18 +79,30 @@ function abortRun(reason: string): never {
 
 export function setup(): SetupData {
   markSetupRequests();
-  console.log(`wfcheck load: profile=${cfg.profileName} scenarios=${cfg.scenarios.join(',')} duration=${cfg.duration} seed=${cfg.seed}`);
+  console.log(
+    `wfcheck load: profile=${cfg.profileName} scenarios=${cfg.scenarios.join(',')} duration=${cfg.duration} seed=${cfg.seed}`,
+  );
   console.log(`mix: ${describeMix(cfg.profile, cfg.scenarios, cfg.vusScale)}`);
-  console.log(`contract checks: ${cfg.contractSink ? `every response handed to the Node checker in batches of ${cfg.contractBatch}` : 'every response checked in the VU'}${cfg.contractSample < 1 ? ` (sample ${cfg.contractSample})` : ''}`);
+  console.log(
+    `contract checks: ${cfg.contractSink ? `every response handed to the Node checker in batches of ${cfg.contractBatch}` : 'every response checked in the VU'}${cfg.contractSample < 1 ? ` (sample ${cfg.contractSample})` : ''}`,
+  );
   const needsExecutions = cfg.scenarios.some((s) => s === 'readMix' || s === 'statusRead');
   const data = discover(cfg, strings, keywords, uploadSamples);
   if ('failure' in data) return abortRun(data.failure);
-  console.log(`discovered ${data.canvasIds.length} workflows; ${data.runnable.length} used for the lifecycle; ${data.executionIds.length} executions to read`);
+  console.log(
+    `discovered ${data.canvasIds.length} workflows; ${data.runnable.length} used for the lifecycle; ${data.executionIds.length} executions to read`,
+  );
   for (const s of data.skipped) console.log(`not used for the lifecycle: ${s.canvasId}: ${s.reason}`);
-  if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0) abortRun('no workflow whose required variables can be filled and whose trial run finished: the lifecycle scenario has nothing to run');
-  if (needsExecutions && data.executionIds.length === 0) abortRun('no execution could be started during setup: the read scenarios have no execution ids to read');
-  if (cfg.scenarios.includes('readMix') && data.canvasIds.length === 0) abortRun('search returned no workflows: the read mix has nothing to read');
-  if (cfg.scenarios.includes('lifecycle') && data.withFiles.length === 0) console.log('no runnable workflow has a file variable: lifecycle iterations run without uploads');
+  if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0)
+    abortRun(
+      'no workflow whose required variables can be filled and whose trial run finished: the lifecycle scenario has nothing to run',
+    );
+  if (needsExecutions && data.executionIds.length === 0)
+    abortRun('no execution could be started during setup: the read scenarios have no execution ids to read');
+  if (cfg.scenarios.includes('readMix') && data.canvasIds.length === 0)
+    abortRun('search returned no workflows: the read mix has nothing to read');
+  if (cfg.scenarios.includes('lifecycle') && data.withFiles.length === 0)
+    console.log('no runnable workflow has a file variable: lifecycle iterations run without uploads');
   if (cfg.scenarios.includes('generate')) data.overwriteCanvasId = canvasToOverwrite(data.keywords);
   flushContractChecks(cfg); // setup's own responses, before its VU goes away
   return data;
@@ -87,11 +111,17 @@ export function setup(): SetupData {
 /** With overwrite allowed, generate reuses one canvas: the given one, else one made by a first call. */
 function canvasToOverwrite(keywords: readonly string[]): string | undefined {
   if (!cfg.allowOverwrite) {
-    console.log('generate: overwrite not allowed (WFCHECK_ALLOW_OVERWRITE), so every call creates a canvas (counted in canvases_created)');
+    console.log(
+      'generate: overwrite not allowed (WFCHECK_ALLOW_OVERWRITE), so every call creates a canvas (counted in canvases_created)',
+    );
     return undefined;
   }
   const id = cfg.overwriteCanvasId ?? generateOnce(cfg, keywords, seededRandom(cfg.seed));
-  console.log(id ? `generate: every call overwrites canvas ${id}` : 'generate: the first call gave no canvas to overwrite; every call creates one');
+  console.log(
+    id
+      ? `generate: every call overwrites canvas ${id}`
+      : 'generate: the first call gave no canvas to overwrite; every call creates one',
+  );
   return id;
 }
 
@@ -100,7 +130,10 @@ let stopSpans: [number, number][] | undefined;
 
 function spansOf(scenario: ScenarioName): [number, number][] {
   const start = exec.scenario.startTime;
-  return stopWindows(executorFor(cfg.profile, scenario, cfg.duration, cfg.vusScale)).map(([from, to]) => [start + from, start + to]);
+  return stopWindows(executorFor(cfg.profile, scenario, cfg.duration, cfg.vusScale)).map(([from, to]) => [
+    start + from,
+    start + to,
+  ]);
 }
 
 /** Called after every iteration: an indexed loop, as for…of with destructuring costs ~6 µs in k6's runtime. */
@@ -133,14 +166,36 @@ export function teardown(): void {
 let plainData: SetupData | undefined;
 const plain = (data: SetupData): SetupData => JSON.parse(JSON.stringify(data)) as SetupData;
 
-export function lifecycle(data: SetupData): void { workflowLifecycle(cfg, plainData ??= plain(data)); endIteration('lifecycle'); }
-export function generate(data: SetupData): void { generateIteration(cfg, plainData ??= plain(data)); endIteration('generate'); }
-export function readMix(data: SetupData): void { readMixIteration(cfg, plainData ??= plain(data)); endIteration('readMix'); }
-export function uploads(): void { uploadsIteration(cfg); endIteration('uploads'); }
-export function statusRead(data: SetupData): void { statusReadOnce(cfg, plainData ??= plain(data)); endIteration('statusRead'); }
+export function lifecycle(data: SetupData): void {
+  workflowLifecycle(cfg, (plainData ??= plain(data)));
+  endIteration('lifecycle');
+}
+export function generate(data: SetupData): void {
+  generateIteration(cfg, (plainData ??= plain(data)));
+  endIteration('generate');
+}
+export function readMix(data: SetupData): void {
+  readMixIteration(cfg, (plainData ??= plain(data)));
+  endIteration('readMix');
+}
+export function uploads(): void {
+  uploadsIteration(cfg);
+  endIteration('uploads');
+}
+export function statusRead(data: SetupData): void {
+  statusReadOnce(cfg, (plainData ??= plain(data)));
+  endIteration('statusRead');
+}
 
-interface K6SummaryMetric { type: MetricSummary['type']; values: Record<string, number>; thresholds?: Record<string, { ok: boolean }> }
-interface K6SummaryData { metrics: Record<string, K6SummaryMetric>; state: { testRunDurationMs: number } }
+interface K6SummaryMetric {
+  type: MetricSummary['type'];
+  values: Record<string, number>;
+  thresholds?: Record<string, { ok: boolean }>;
+}
+interface K6SummaryData {
+  metrics: Record<string, K6SummaryMetric>;
+  state: { testRunDurationMs: number };
+}
 
 export function handleSummary(data: K6SummaryData): Record<string, string> {
   const metrics: Record<string, MetricSummary> = {};
@@ -163,7 +218,9 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
       durationMs: data.state.testRunDurationMs,
       scenarioSeconds: durationSeconds(cfg.duration),
       mix: describeMix(cfg.profile, cfg.scenarios, cfg.vusScale),
-      evaluation: __ENV.SEGMENT_LABEL ? `segment ${__ENV.SEGMENT_LABEL} of a distributed run (gates are judged on the merged data)` : 'single',
+      evaluation: __ENV.SEGMENT_LABEL
+        ? `segment ${__ENV.SEGMENT_LABEL} of a distributed run (gates are judged on the merged data)`
+        : 'single',
     },
     passed: thresholds.every((t) => t.ok),
     thresholds,

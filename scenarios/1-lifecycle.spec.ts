@@ -19,30 +19,56 @@ import { checkExecutionHistory } from './support/analysis.ts';
 import { seg } from './support/client.ts';
 import { abortQuietly, followTogether, judgeRun, quickestFirst, startRun, type Started } from './support/runs.ts';
 import { expectStatus, served, stopAll, type OutputFile } from './support/shapes.ts';
-import { acceptedUpload, candidates, hasVariableType, prepareRun, runBody, unlistedVariableTypes, type Discovery, type Workflow } from './support/workflows.ts';
+import {
+  acceptedUpload,
+  candidates,
+  hasVariableType,
+  prepareRun,
+  runBody,
+  unlistedVariableTypes,
+  type Discovery,
+  type Workflow,
+} from './support/workflows.ts';
 
 type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 /** What the first lifecycle test judges once the execution ran. */
-const AFTER_START = ['OUTPUT-FILE-NODE-EXISTS', 'OUTPUT-FILE-TYPE-VALUES', 'OUTPUT-FILE-SIZE-UNIT', 'OUTPUT-FILE-URL-SERVES'];
+const AFTER_START = [
+  'OUTPUT-FILE-NODE-EXISTS',
+  'OUTPUT-FILE-TYPE-VALUES',
+  'OUTPUT-FILE-SIZE-UNIT',
+  'OUTPUT-FILE-URL-SERVES',
+];
 
 /** The workflow covering the most variable types (resource first): the richest lifecycle. */
 function richest(list: Workflow[]): Workflow | undefined {
-  const score = (w: Workflow) => (hasVariableType(w, 'resource') ? 4 : 0) + (hasVariableType(w, 'option') ? 2 : 0) + (hasVariableType(w, 'string') ? 1 : 0);
+  const score = (w: Workflow) =>
+    (hasVariableType(w, 'resource') ? 4 : 0) +
+    (hasVariableType(w, 'option') ? 2 : 0) +
+    (hasVariableType(w, 'string') ? 1 : 0);
   return [...list].sort((a, b) => score(b) - score(a))[0];
 }
 
 /** No discovered workflow has a file variable: not run — unless plans type variables outside the enum, which may hide them. */
 function fileVariableNotExercised(verdict: Fixtures['verdict'], discovery: Discovery): void {
   const unlisted = discovery.workflows.flatMap(unlistedVariableTypes);
-  if (unlisted.length > 0) verdict.blocked('RUN-FILE-VARIABLE', 'VARIABLE-TYPE-ENUM', `no variable is typed resource; plans type variables as ${[...new Set(unlisted)].join(', ')}`);
+  if (unlisted.length > 0)
+    verdict.blocked(
+      'RUN-FILE-VARIABLE',
+      'VARIABLE-TYPE-ENUM',
+      `no variable is typed resource; plans type variables as ${[...new Set(unlisted)].join(', ')}`,
+    );
   else verdict.notRun('RUN-FILE-VARIABLE', 'no discovered workflow has a resource variable');
 }
 
 /** The files of a finished execution: their types and size unit are observed, their urls fetched (loopback only). */
-async function checkFiles({ api, config, verdict }: Pick<Fixtures, 'api' | 'config' | 'verdict'>, canvasId: string, files: OutputFile[]): Promise<void> {
+async function checkFiles(
+  { api, config, verdict }: Pick<Fixtures, 'api' | 'config' | 'verdict'>,
+  canvasId: string,
+  files: OutputFile[],
+): Promise<void> {
   for (const f of files) verdict.observe('OUTPUT-FILE-TYPE-VALUES', 'file type', f.type);
   if (files.length === 0) verdict.notRun('OUTPUT-FILE-URL-SERVES', `execution of ${canvasId} produced no file`);
   for (const f of files.slice(0, 5)) {
@@ -56,17 +82,37 @@ async function checkFiles({ api, config, verdict }: Pick<Fixtures, 'api' | 'conf
       verdict.notRun('OUTPUT-FILE-URL-SERVES', `file url host ${url.hostname} is not a loopback address`);
       continue;
     }
-    const got = await api.send({ method: 'GET', path: '', absoluteUrl: url.toString(), label: `file ${f.name}`, allowFault: true });
-    expectStatus(verdict, 'OUTPUT-FILE-URL-SERVES', got, { ok: served, expected: 'the file (a 2xx)' }, `GET the url of file ${f.name}`, 'should');
+    const got = await api.send({
+      method: 'GET',
+      path: '',
+      absoluteUrl: url.toString(),
+      label: `file ${f.name}`,
+      allowFault: true,
+    });
+    expectStatus(
+      verdict,
+      'OUTPUT-FILE-URL-SERVES',
+      got,
+      { ok: served, expected: 'the file (a 2xx)' },
+      `GET the url of file ${f.name}`,
+      'should',
+    );
     if (served(got) && typeof f.size === 'number') {
       const bytes = got.record.response?.bodyBytes ?? 0;
-      verdict.observe('OUTPUT-FILE-SIZE-UNIT', 'size vs served bytes', f.size === bytes ? 'bytes (size equals the served length)' : `size ${f.size} for ${bytes} served bytes`);
+      verdict.observe(
+        'OUTPUT-FILE-SIZE-UNIT',
+        'size vs served bytes',
+        f.size === bytes ? 'bytes (size equals the served length)' : `size ${f.size} for ${bytes} served bytes`,
+      );
     }
   }
 }
 
 /** A file variable also takes an array of fileKeys (§4.1): the run that gives it two. */
-async function startWithFileKeyArray({ api, verdict, faker }: Pick<Fixtures, 'api' | 'verdict' | 'faker'>, wf: Workflow): Promise<Pick<Started, 'executionId' | 'stop'>> {
+async function startWithFileKeyArray(
+  { api, verdict, faker }: Pick<Fixtures, 'api' | 'verdict' | 'faker'>,
+  wf: Workflow,
+): Promise<Pick<Started, 'executionId' | 'stop'>> {
   const fileVar = (wf.plan!.variables ?? []).find((v) => v.variableType === 'resource')!;
   const files = [buildFile(faker, 'txt', 'tiny'), buildFile(faker, 'csv', 'tiny')];
   const upload = acceptedUpload(verdict, await api.upload(files), files, 'upload of two files for one file variable');
@@ -74,18 +120,35 @@ async function startWithFileKeyArray({ api, verdict, faker }: Pick<Fixtures, 'ap
     stopAll(verdict, ['RUN-FILE-VARIABLE'], upload.stop);
     return { stop: upload.stop };
   }
-  const run = await api.run(wf.canvasId, runBody(variableValues(faker, wf.plan!.variables ?? [], upload.value)), { label: 'run with an array of fileKeys' });
-  return judgeRun(api, verdict, ['RUN-FILE-VARIABLE'], run, `run of ${wf.canvasId}, file variable ${fileVar.name} given an array of ${upload.value.length} fileKeys`, wf);
+  const run = await api.run(wf.canvasId, runBody(variableValues(faker, wf.plan!.variables ?? [], upload.value)), {
+    label: 'run with an array of fileKeys',
+  });
+  return judgeRun(
+    api,
+    verdict,
+    ['RUN-FILE-VARIABLE'],
+    run,
+    `run of ${wf.canvasId}, file variable ${fileVar.name} given an array of ${upload.value.length} fileKeys`,
+    wf,
+  );
 }
 
-test('upload, run with file variables in the variables wrapper, poll to the end, read the output [RUN-VARIABLES-WRAPPER] [RUN-FILE-VARIABLE] [RUN-RETURNS-EXECUTION-ID] [STATUS-ECHOES-EXECUTION] [TIMES-ORDERED] [OUTPUT-FILE-NODE-EXISTS] [OUTPUT-FILE-TYPE-VALUES] [OUTPUT-FILE-SIZE-UNIT] [OUTPUT-FILE-URL-SERVES]', async ({ api, config, verdict, faker, discovery }) => {
+test('upload, run with file variables in the variables wrapper, poll to the end, read the output [RUN-VARIABLES-WRAPPER] [RUN-FILE-VARIABLE] [RUN-RETURNS-EXECUTION-ID] [STATUS-ECHOES-EXECUTION] [TIMES-ORDERED] [OUTPUT-FILE-NODE-EXISTS] [OUTPUT-FILE-TYPE-VALUES] [OUTPUT-FILE-SIZE-UNIT] [OUTPUT-FILE-URL-SERVES]', async ({
+  api,
+  config,
+  verdict,
+  faker,
+  discovery,
+}) => {
   const usable = candidates(discovery).filter((w) => !/disabled/i.test(w.title));
   const wf = richest(usable.filter((w) => hasVariableType(w, 'resource'))) ?? richest(usable);
   test.skip(!wf, 'no workflow with a readable plan was discovered (set WFCHECK_CANVAS_IDS)');
   const withFile = hasVariableType(wf!, 'resource');
   if (!withFile) fileVariableNotExercised(verdict, discovery);
   await followTogether({ api, verdict, config }, async (follow) => {
-    const started = await startRun(api, verdict, faker, wf!, { clauses: withFile ? ['RUN-VARIABLES-WRAPPER', 'RUN-FILE-VARIABLE'] : ['RUN-VARIABLES-WRAPPER'] });
+    const started = await startRun(api, verdict, faker, wf!, {
+      clauses: withFile ? ['RUN-VARIABLES-WRAPPER', 'RUN-FILE-VARIABLE'] : ['RUN-VARIABLES-WRAPPER'],
+    });
     follow(started, {
       withOutput: true,
       judge: async ({ executionId, snaps, stop }) => {
@@ -100,9 +163,17 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
   });
 });
 
-test('every discovered workflow runs to a terminal status with seeded variables [RUN-RETURNS-EXECUTION-ID] [RUN-VARIABLES-WRAPPER] [STATE-TERMINAL]', async ({ api, config, verdict, faker, discovery }) => {
+test('every discovered workflow runs to a terminal status with seeded variables [RUN-RETURNS-EXECUTION-ID] [RUN-VARIABLES-WRAPPER] [STATE-TERMINAL]', async ({
+  api,
+  config,
+  verdict,
+  faker,
+  discovery,
+}) => {
   // Slow workflows are left to the abort suite; on a foreign target only a bounded number run.
-  const list = candidates(discovery).filter((w) => !/slow|long-running|disabled/i.test(w.title)).slice(0, config.targetKind === 'reference' ? 12 : Math.min(5, config.maxRuns));
+  const list = candidates(discovery)
+    .filter((w) => !/slow|long-running|disabled/i.test(w.title))
+    .slice(0, config.targetKind === 'reference' ? 12 : Math.min(5, config.maxRuns));
   test.skip(list.length === 0, 'no workflow with a readable plan was discovered');
   await followTogether({ api, verdict, config }, async (follow) => {
     for (const wf of list) {
@@ -116,13 +187,23 @@ test('every discovered workflow runs to a terminal status with seeded variables 
   });
 });
 
-test('the legacy form: variables as top-level body fields [RUN-LEGACY-TOP-LEVEL] [RUN-RETURNS-EXECUTION-ID]', async ({ api, config, verdict, faker, discovery }) => {
+test('the legacy form: variables as top-level body fields [RUN-LEGACY-TOP-LEVEL] [RUN-RETURNS-EXECUTION-ID]', async ({
+  api,
+  config,
+  verdict,
+  faker,
+  discovery,
+}) => {
   const usable = candidates(discovery).filter((w) => !/disabled|slow|long/i.test(w.title));
   // Among equally rich workflows, the one that ends soonest: this test judges the run. Its execution is
   // still followed to its end rather than aborted, whose answer would depend on how far it had got.
-  const wf = richest(quickestFirst(usable.filter((w) => (w.plan?.variables ?? []).some((v) => v.name !== 'variables'))));
+  const wf = richest(
+    quickestFirst(usable.filter((w) => (w.plan?.variables ?? []).some((v) => v.name !== 'variables'))),
+  );
   test.skip(!wf, 'no discovered workflow has variables');
-  await followTogether({ api, verdict, config }, async (follow) => follow(await startRun(api, verdict, faker, wf!, { form: 'legacy' })));
+  await followTogether({ api, verdict, config }, async (follow) =>
+    follow(await startRun(api, verdict, faker, wf!, { form: 'legacy' })),
+  );
 });
 
 /** One value of each kind §4.1 names besides a string. */
@@ -133,12 +214,20 @@ const VALUE_KINDS: [string, unknown][] = [
   ['an array', ['alpha', 'beta']],
 ];
 
-test('variables of every value kind, and a run without a body, are accepted [RUN-VALUE-KINDS] [RUN-WITHOUT-BODY] [RUN-RETURNS-EXECUTION-ID]', async ({ api, verdict, faker, discovery }) => {
+test('variables of every value kind, and a run without a body, are accepted [RUN-VALUE-KINDS] [RUN-WITHOUT-BODY] [RUN-RETURNS-EXECUTION-ID]', async ({
+  api,
+  verdict,
+  faker,
+  discovery,
+}) => {
   // Without file variables first: nothing to upload. Option and file values are confined to their
   // options and fileKeys, so the kinds are given to a string (or untyped) variable — the only kind
   // of variable whose values §4.1 leaves free.
-  const runnable = candidates(discovery).filter((w) => !/disabled|slow|long-running/i.test(w.title)).sort((a, b) => Number(hasVariableType(a, 'resource')) - Number(hasVariableType(b, 'resource')));
-  const free = (w: Workflow) => (w.plan?.variables ?? []).find((v) => v.variableType === undefined || v.variableType === 'string');
+  const runnable = candidates(discovery)
+    .filter((w) => !/disabled|slow|long-running/i.test(w.title))
+    .sort((a, b) => Number(hasVariableType(a, 'resource')) - Number(hasVariableType(b, 'resource')));
+  const free = (w: Workflow) =>
+    (w.plan?.variables ?? []).find((v) => v.variableType === undefined || v.variableType === 'string');
   const wf = runnable.find(free);
   if (!wf) verdict.notRun('RUN-VALUE-KINDS', 'no discovered workflow has a variable of type string (or untyped)');
   for (const [kind, value] of wf ? VALUE_KINDS : []) {
@@ -148,15 +237,36 @@ test('variables of every value kind, and a run without a body, are accepted [RUN
       stopAll(verdict, ['RUN-VALUE-KINDS'], prepared.stop);
       break;
     }
-    const run = await api.run(wf!.canvasId, runBody({ ...prepared.values, [name]: value }), { label: `run with ${kind}` });
-    const judged = await judgeRun(api, verdict, ['RUN-VALUE-KINDS'], run, `run of ${wf!.canvasId} with ${name} given ${kind} (${JSON.stringify(value)})`, wf);
+    const run = await api.run(wf!.canvasId, runBody({ ...prepared.values, [name]: value }), {
+      label: `run with ${kind}`,
+    });
+    const judged = await judgeRun(
+      api,
+      verdict,
+      ['RUN-VALUE-KINDS'],
+      run,
+      `run of ${wf!.canvasId} with ${name} given ${kind} (${JSON.stringify(value)})`,
+      wf,
+    );
     await abortQuietly(api, judged.executionId);
   }
 
   // Fewest variables first: a workflow without any is the plainest run without a body.
-  const bare = runnable.filter((w) => !(w.plan?.variables ?? []).some((v) => v.required)).sort((a, b) => (a.plan?.variables ?? []).length - (b.plan?.variables ?? []).length)[0];
+  const bare = runnable
+    .filter((w) => !(w.plan?.variables ?? []).some((v) => v.required))
+    .sort((a, b) => (a.plan?.variables ?? []).length - (b.plan?.variables ?? []).length)[0];
   if (!bare) return verdict.notRun('RUN-WITHOUT-BODY', 'no discovered workflow runs without required variables');
-  const run = await api.send({ method: 'POST', path: `/openapi/workflow/${seg(bare.canvasId)}/run`, label: 'run without a body' });
-  const judged = await judgeRun(api, verdict, ['RUN-WITHOUT-BODY'], run, `run of ${bare.canvasId} sent with no body at all`);
+  const run = await api.send({
+    method: 'POST',
+    path: `/openapi/workflow/${seg(bare.canvasId)}/run`,
+    label: 'run without a body',
+  });
+  const judged = await judgeRun(
+    api,
+    verdict,
+    ['RUN-WITHOUT-BODY'],
+    run,
+    `run of ${bare.canvasId} sent with no body at all`,
+  );
   await abortQuietly(api, judged.executionId);
 });

@@ -15,7 +15,19 @@ import { followTogether, startRun } from './support/runs.ts';
 import { stopAll } from './support/shapes.ts';
 import { candidates, type Workflow } from './support/workflows.ts';
 
-const CLAUSES = ['STATUS-ECHOES-EXECUTION', 'TIMES-ORDERED', 'STATE-EXEC-FORWARD-ONLY', 'STATE-NODE-FORWARD-ONLY', 'STATE-STABLE-IDENTITY', 'STATE-TERMINAL', 'STATE-EXEC-FINISH-NODES-FINISHED', 'STATE-NODES-MATCH-PLAN', 'STATE-TRANSITIONS', 'OUTPUT-FILES-ONLY-AFTER-FINISH', 'OUTPUT-PARTIAL-CONTENT'];
+const CLAUSES = [
+  'STATUS-ECHOES-EXECUTION',
+  'TIMES-ORDERED',
+  'STATE-EXEC-FORWARD-ONLY',
+  'STATE-NODE-FORWARD-ONLY',
+  'STATE-STABLE-IDENTITY',
+  'STATE-TERMINAL',
+  'STATE-EXEC-FINISH-NODES-FINISHED',
+  'STATE-NODES-MATCH-PLAN',
+  'STATE-TRANSITIONS',
+  'OUTPUT-FILES-ONLY-AFTER-FINISH',
+  'OUTPUT-PARTIAL-CONTENT',
+];
 const CITED = CLAUSES.map((id) => `[${id}]`).join(' ');
 
 type Ctx = Pick<Parameters<Parameters<typeof test>[2]>[0], 'api' | 'config' | 'verdict' | 'faker'>;
@@ -24,7 +36,11 @@ type Ctx = Pick<Parameters<Parameters<typeof test>[2]>[0], 'api' | 'config' | 'v
  * Runs the workflow, follows it past its end and judges its history; `judged` then gets its facts. When
  * it could not be followed, the clauses say why and `judged` is not called.
  */
-async function followExecution({ api, config, verdict, faker }: Ctx, wf: Workflow, judged: (facts: ExecutionFacts) => void): Promise<void> {
+async function followExecution(
+  { api, config, verdict, faker }: Ctx,
+  wf: Workflow,
+  judged: (facts: ExecutionFacts) => void,
+): Promise<void> {
   await followTogether({ api, verdict, config }, async (follow) => {
     follow(await startRun(api, verdict, faker, wf), {
       withOutput: true,
@@ -37,21 +53,47 @@ async function followExecution({ api, config, verdict, faker }: Ctx, wf: Workflo
   });
 }
 
-test(`a multi-node workflow that produces files: statuses, identity, times and visibility across polls ${CITED}`, async ({ api, config, verdict, faker, discovery }) => {
+test(`a multi-node workflow that produces files: statuses, identity, times and visibility across polls ${CITED}`, async ({
+  api,
+  config,
+  verdict,
+  faker,
+  discovery,
+}) => {
   const ctx = { api, config, verdict, faker };
   const list = candidates(discovery).filter((w) => !/disabled|slow|long-running|fail/i.test(w.title));
   // Most tasks first: more nodes, more intermediate states to see.
   const wf = [...list].sort((a, b) => (b.plan?.tasks.length ?? 0) - (a.plan?.tasks.length ?? 0))[0];
   test.skip(!wf, 'no runnable workflow was discovered');
   await followExecution(ctx, wf, (facts) => {
-    if (!facts.sawFiles) verdict.notRun('OUTPUT-FILES-ONLY-AFTER-FINISH', `the execution of ${wf.canvasId} produced no file`);
-    if (!facts.sawIntermediate) verdict.note('state-machine', `execution of ${wf.canvasId} was already terminal at the first poll: intermediate states not seen (lower WFCHECK_POLL_INTERVAL_MS)`);
+    if (!facts.sawFiles)
+      verdict.notRun('OUTPUT-FILES-ONLY-AFTER-FINISH', `the execution of ${wf.canvasId} produced no file`);
+    if (!facts.sawIntermediate)
+      verdict.note(
+        'state-machine',
+        `execution of ${wf.canvasId} was already terminal at the first poll: intermediate states not seen (lower WFCHECK_POLL_INTERVAL_MS)`,
+      );
   });
 });
 
-test(`a workflow with a failing task keeps partial content and ends failed consistently ${CITED}`, async ({ api, config, verdict, faker, discovery }) => {
+test(`a workflow with a failing task keeps partial content and ends failed consistently ${CITED}`, async ({
+  api,
+  config,
+  verdict,
+  faker,
+  discovery,
+}) => {
   const ctx = { api, config, verdict, faker };
   const wf = candidates(discovery, /fail|error|flaky/i).filter((w) => !/disabled|slow|long-running/i.test(w.title))[0];
-  test.skip(!wf || !/fail|error|flaky/i.test(wf.title), 'no workflow whose title suggests a failing task was discovered');
-  await followExecution(ctx, wf, (facts) => verdict.observe('STATE-TRANSITIONS', 'final status of a workflow with a failing task', facts.finalStatus ?? '(absent)'));
+  test.skip(
+    !wf || !/fail|error|flaky/i.test(wf.title),
+    'no workflow whose title suggests a failing task was discovered',
+  );
+  await followExecution(ctx, wf, (facts) =>
+    verdict.observe(
+      'STATE-TRANSITIONS',
+      'final status of a workflow with a failing task',
+      facts.finalStatus ?? '(absent)',
+    ),
+  );
 });

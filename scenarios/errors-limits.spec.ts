@@ -5,7 +5,19 @@
  */
 import { test } from './fixtures.ts';
 import { abortQuietly } from './support/runs.ts';
-import { clientError, dataOf, describe, errCodeOf, expectStatus, served, statusDeviation, stopAll, type RunData, type StatusExpectation, type Stop } from './support/shapes.ts';
+import {
+  clientError,
+  dataOf,
+  describe,
+  errCodeOf,
+  expectStatus,
+  served,
+  statusDeviation,
+  stopAll,
+  type RunData,
+  type StatusExpectation,
+  type Stop,
+} from './support/shapes.ts';
 import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from './support/workflows.ts';
 import type { ApiClient, Exchange } from './support/client.ts';
 import { LIMITS } from '../contracts/error-codes.ts';
@@ -38,7 +50,11 @@ async function cleanup(api: Parameters<typeof abortQuietly>[0], ex: Exchange): P
   await abortQuietly(api, dataOf<RunData>(ex)?.executionId);
 }
 
-test('unknown canvases and executions get 404 on every operation [RUN-404-UNKNOWN-CANVAS] [DETAIL-404-UNKNOWN-CANVAS] [STATUS-404-UNKNOWN-EXECUTION] [OUTPUT-404-UNKNOWN-EXECUTION] [ABORT-404-UNKNOWN-EXECUTION]', async ({ api, verdict, faker }) => {
+test('unknown canvases and executions get 404 on every operation [RUN-404-UNKNOWN-CANVAS] [DETAIL-404-UNKNOWN-CANVAS] [STATUS-404-UNKNOWN-EXECUTION] [OUTPUT-404-UNKNOWN-EXECUTION] [ABORT-404-UNKNOWN-EXECUTION]', async ({
+  api,
+  verdict,
+  faker,
+}) => {
   const canvasId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
   const executionId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
   const cases: [string, () => Promise<Exchange>][] = [
@@ -54,31 +70,60 @@ test('unknown canvases and executions get 404 on every operation [RUN-404-UNKNOW
   }
 });
 
-test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async ({ api, config, verdict, faker, discovery }) => {
+test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async ({
+  api,
+  config,
+  verdict,
+  faker,
+  discovery,
+}) => {
   const hint = /disabled|internal|private/i;
   const pool = config.disabledCanvasId
-    ? [{ canvasId: config.disabledCanvasId, title: '', plan: discovery.workflows.find((w) => w.canvasId === config.disabledCanvasId)?.plan }]
-    : candidates(discovery, hint).filter((w) => hint.test(w.title)).slice(0, 5);
+    ? [
+        {
+          canvasId: config.disabledCanvasId,
+          title: '',
+          plan: discovery.workflows.find((w) => w.canvasId === config.disabledCanvasId)?.plan,
+        },
+      ]
+    : candidates(discovery, hint)
+        .filter((w) => hint.test(w.title))
+        .slice(0, 5);
   let found = false;
   for (const wf of pool) {
-    const prepared: { values: Record<string, unknown>; stop?: Stop } = wf.plan ? await prepareRun(api, verdict, faker, wf.plan) : { values: {} };
+    const prepared: { values: Record<string, unknown>; stop?: Stop } = wf.plan
+      ? await prepareRun(api, verdict, faker, wf.plan)
+      : { values: {} };
     const ex = await api.run(wf.canvasId, runBody(prepared.values));
     // Its file variable could not be given a key: any refusal but 403 may be for the missing value, not the target's fault.
     if (ex.status !== 403 && prepared.stop) {
       await cleanup(api, ex);
       if (!config.disabledCanvasId) continue;
-      stopAll(verdict, ['RUN-403-API-DISABLED'], { ...prepared.stop, reason: `the run of ${wf.canvasId} was sent without its file variable (${prepared.stop.reason}) and answered ${describe(ex)}` });
+      stopAll(verdict, ['RUN-403-API-DISABLED'], {
+        ...prepared.stop,
+        reason: `the run of ${wf.canvasId} was sent without its file variable (${prepared.stop.reason}) and answered ${describe(ex)}`,
+      });
       found = true;
       break;
     }
     if (ex.status === 403 || config.disabledCanvasId) {
-      expectStatus(verdict, 'RUN-403-API-DISABLED', ex, 403, `run of ${wf.canvasId}${config.disabledCanvasId ? ' (WFCHECK_DISABLED_CANVAS_ID)' : ` ("${wf.title}")`}`);
+      expectStatus(
+        verdict,
+        'RUN-403-API-DISABLED',
+        ex,
+        403,
+        `run of ${wf.canvasId}${config.disabledCanvasId ? ' (WFCHECK_DISABLED_CANVAS_ID)' : ` ("${wf.title}")`}`,
+      );
       found = true;
       break;
     }
     await cleanup(api, ex);
   }
-  if (!found) verdict.notRun('RUN-403-API-DISABLED', 'no workflow with a disabled API was found (set WFCHECK_DISABLED_CANVAS_ID)');
+  if (!found)
+    verdict.notRun(
+      'RUN-403-API-DISABLED',
+      'no workflow with a disabled API was found (set WFCHECK_DISABLED_CANVAS_ID)',
+    );
 });
 
 test('invalid run bodies get 400 [RUN-400-INVALID-BODY]', async ({ api, verdict, discovery }) => {
@@ -91,15 +136,26 @@ test('invalid run bodies get 400 [RUN-400-INVALID-BODY]', async ({ api, verdict,
     ['variables not an object', '{"variables": "text"}'],
   ];
   for (const [label, body] of bodies) {
-    const ex = await api.send({ method: 'POST', path: `/openapi/workflow/${encodeURIComponent(wf!.canvasId)}/run`, raw: { body, contentType: 'application/json' }, label });
+    const ex = await api.send({
+      method: 'POST',
+      path: `/openapi/workflow/${encodeURIComponent(wf!.canvasId)}/run`,
+      raw: { body, contentType: 'application/json' },
+      label,
+    });
     const required = label !== 'variables not an object';
     if (required) expectStatus(verdict, 'RUN-400-INVALID-BODY', ex, 400, `run body that is ${label}: ${body}`);
-    else verdict.observe('RUN-400-INVALID-BODY', 'run with "variables" that is not an object', describe(ex), ex.record.id);
+    else
+      verdict.observe('RUN-400-INVALID-BODY', 'run with "variables" that is not an object', describe(ex), ex.record.id);
     await cleanup(api, ex);
   }
 });
 
-test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSING-REQUIRED-VARIABLE] [RUN-400-UNKNOWN-FILE-KEY]', async ({ api, verdict, faker, discovery }) => {
+test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSING-REQUIRED-VARIABLE] [RUN-400-UNKNOWN-FILE-KEY]', async ({
+  api,
+  verdict,
+  faker,
+  discovery,
+}) => {
   const list = runnable(candidates(discovery));
   const withRequired = list.find((w) => (w.plan?.variables ?? []).some((v) => v.required));
   if (withRequired) {
@@ -111,7 +167,14 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
     if (prepared.stop) stopAll(verdict, ['RUN-400-MISSING-REQUIRED-VARIABLE'], prepared.stop);
     else {
       const ex = await api.run(withRequired.canvasId, runBody(values));
-      expectStatus(verdict, 'RUN-400-MISSING-REQUIRED-VARIABLE', ex, 400, `run of ${withRequired.canvasId} without required variable ${missing.name}`, 'should');
+      expectStatus(
+        verdict,
+        'RUN-400-MISSING-REQUIRED-VARIABLE',
+        ex,
+        400,
+        `run of ${withRequired.canvasId} without required variable ${missing.name}`,
+        'should',
+      );
       await cleanup(api, ex);
     }
   } else verdict.notRun('RUN-400-MISSING-REQUIRED-VARIABLE', 'no discovered workflow has a required variable');
@@ -124,7 +187,14 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
     if (prepared.stop) stopAll(verdict, ['RUN-400-UNKNOWN-FILE-KEY'], prepared.stop);
     else {
       const ex = await api.run(withFile.canvasId, runBody(values));
-      expectStatus(verdict, 'RUN-400-UNKNOWN-FILE-KEY', ex, 400, `run of ${withFile.canvasId} with a fileKey upload never returned for ${fileVar.name}`, 'should');
+      expectStatus(
+        verdict,
+        'RUN-400-UNKNOWN-FILE-KEY',
+        ex,
+        400,
+        `run of ${withFile.canvasId} with a fileKey upload never returned for ${fileVar.name}`,
+        'should',
+      );
       await cleanup(api, ex);
     }
   } else verdict.notRun('RUN-400-UNKNOWN-FILE-KEY', 'no discovered workflow has a resource variable');
@@ -136,7 +206,12 @@ const OVER_CONTENT = clientError('rejected (4xx, code E2004 or E2005)');
 /** Within the limits: served (any 2xx — which one is the status clause's business). */
 const NOT_REJECTED: StatusExpectation = { ok: served, expected: 'not rejected for its size (2xx)' };
 
-test('requests over the payload and content limits are rejected; requests under them are not [LIMIT-PAYLOAD-100KB] [LIMIT-CONTENT-100K] [LIMIT-WITHIN-ACCEPTED] [LIMIT-OPERATIONS]', async ({ api, verdict, faker, discovery }) => {
+test('requests over the payload and content limits are rejected; requests under them are not [LIMIT-PAYLOAD-100KB] [LIMIT-CONTENT-100K] [LIMIT-WITHIN-ACCEPTED] [LIMIT-OPERATIONS]', async ({
+  api,
+  verdict,
+  faker,
+  discovery,
+}) => {
   // Without a file variable first: an upload that fails would leave the run without a value it needs.
   const withString = runnable(candidates(discovery)).filter((w) => hasVariableType(w, 'string'));
   const wf = withString.find((w) => !hasVariableType(w, 'resource')) ?? withString[0];
@@ -147,12 +222,23 @@ test('requests over the payload and content limits are rejected; requests under 
 
   // Over 100KB in total while every value stays far below 100k characters: only the payload limit applies.
   const chunks = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`wfcheck_pad_${i}`, 'p'.repeat(4_000)]));
-  const overPayload = await api.run(canvasId!, runBody({ ...prepared.values, ...chunks }), { label: 'run payload > 100KB' });
-  expectStatus(verdict, 'LIMIT-PAYLOAD-100KB', overPayload, OVER_PAYLOAD, `run with a ${Math.round(JSON.stringify(chunks).length / 1024)}KB body (30 values of 4k characters)`);
+  const overPayload = await api.run(canvasId!, runBody({ ...prepared.values, ...chunks }), {
+    label: 'run payload > 100KB',
+  });
+  expectStatus(
+    verdict,
+    'LIMIT-PAYLOAD-100KB',
+    overPayload,
+    OVER_PAYLOAD,
+    `run with a ${Math.round(JSON.stringify(chunks).length / 1024)}KB body (30 values of 4k characters)`,
+  );
   verdict.observe('LIMIT-OPERATIONS', 'run over 100KB', describe(overPayload), overPayload.record.id);
   await cleanup(api, overPayload);
 
-  const genOver = await api.generate({ query: 'Summarise a document', wfcheck_padding: 'p'.repeat(PAYLOAD_LIMIT_BYTES + 2_048) }, { label: 'generate payload > 100KB' });
+  const genOver = await api.generate(
+    { query: 'Summarise a document', wfcheck_padding: 'p'.repeat(PAYLOAD_LIMIT_BYTES + 2_048) },
+    { label: 'generate payload > 100KB' },
+  );
   expectStatus(verdict, 'LIMIT-PAYLOAD-100KB', genOver, OVER_PAYLOAD, 'generate with a body over 100KB');
   verdict.observe('LIMIT-OPERATIONS', 'generate over 100KB', describe(genOver), genOver.record.id);
 
@@ -160,10 +246,24 @@ test('requests over the payload and content limits are rejected; requests under 
   const longText = faker.lorem.paragraphs(400).replace(/\s+/g, ' ');
   const overContent = longText.padEnd(CONTENT_LIMIT_CHARS + 500, ' x').slice(0, CONTENT_LIMIT_CHARS + 500);
   const genLong = await api.generate({ query: overContent }, { label: 'generate query > 100k characters' });
-  expectStatus(verdict, 'LIMIT-CONTENT-100K', genLong, OVER_CONTENT, `generate with a query of ${overContent.length} characters`);
+  expectStatus(
+    verdict,
+    'LIMIT-CONTENT-100K',
+    genLong,
+    OVER_CONTENT,
+    `generate with a query of ${overContent.length} characters`,
+  );
   verdict.observe('LIMIT-OPERATIONS', 'generate content over 100k characters', describe(genLong), genLong.record.id);
-  const runLong = await api.run(canvasId!, runBody({ ...prepared.values, [stringVar]: overContent }), { label: 'run value > 100k characters' });
-  expectStatus(verdict, 'LIMIT-CONTENT-100K', runLong, OVER_CONTENT, `run with a value of ${overContent.length} characters`);
+  const runLong = await api.run(canvasId!, runBody({ ...prepared.values, [stringVar]: overContent }), {
+    label: 'run value > 100k characters',
+  });
+  expectStatus(
+    verdict,
+    'LIMIT-CONTENT-100K',
+    runLong,
+    OVER_CONTENT,
+    `run with a value of ${overContent.length} characters`,
+  );
   verdict.observe('LIMIT-OPERATIONS', 'run content over 100k characters', describe(runLong), runLong.record.id);
   await cleanup(api, runLong);
 
@@ -175,8 +275,14 @@ test('requests over the payload and content limits are rejected; requests under 
   const underGen = justUnderLimits(filler, genUnder);
   const bytes = (b: unknown) => Buffer.byteLength(JSON.stringify(b));
   for (const [label, send] of [
-    [`run with a ${underRun.length}-character value (${bytes(runUnder(underRun))}-byte body)`, () => api.run(canvasId!, runUnder(underRun), { label: 'run under the limits' })],
-    [`generate with a ${underGen.length}-character query (${bytes(genUnder(underGen))}-byte body)`, () => api.generate(genUnder(underGen), { label: 'generate under the limits' })],
+    [
+      `run with a ${underRun.length}-character value (${bytes(runUnder(underRun))}-byte body)`,
+      () => api.run(canvasId!, runUnder(underRun), { label: 'run under the limits' }),
+    ],
+    [
+      `generate with a ${underGen.length}-character query (${bytes(genUnder(underGen))}-byte body)`,
+      () => api.generate(genUnder(underGen), { label: 'generate under the limits' }),
+    ],
   ] as const) {
     const ex = await send();
     const code = errCodeOf(ex);
@@ -202,7 +308,10 @@ const ODD_IDS: [string, string][] = [
   ['JSON-looking', '{"$ne":null}'],
 ];
 
-const BELOW_500: StatusExpectation = { ok: (ex) => ex.status !== undefined && ex.status < 500, expected: 'a status below 500' };
+const BELOW_500: StatusExpectation = {
+  ok: (ex) => ex.status !== undefined && ex.status < 500,
+  expected: 'a status below 500',
+};
 
 /** A 5xx, or no answer at all. */
 const serverFault = (ex: Exchange) => (ex.status === undefined ? !!ex.fault : ex.status >= 500);
@@ -236,7 +345,9 @@ function idCalls(api: ApiClient, id: string, label: string): (() => Promise<Exch
  * about odd ids — the status clause has that deviation already (one deviation, one failure).
  */
 async function plainUnknownFaults(api: ApiClient): Promise<boolean[]> {
-  return Promise.all(idCalls(api, 'wfcheck-plain-unknown-id', 'plain unknown id').map(async (send) => serverFault(await answerTo(send))));
+  return Promise.all(
+    idCalls(api, 'wfcheck-plain-unknown-id', 'plain unknown id').map(async (send) => serverFault(await answerTo(send))),
+  );
 }
 
 test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', async ({ api, verdict }) => {
@@ -251,9 +362,16 @@ test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', 
         continue;
       }
       // No answer at all is the status clause's finding (the engine records it there).
-      const deviation = ex.status === undefined || (plainFaults[i] && serverFault(ex)) ? statusDeviation(ex) : undefined;
+      const deviation =
+        ex.status === undefined || (plainFaults[i] && serverFault(ex)) ? statusDeviation(ex) : undefined;
       if (deviation) verdict.blocked('ODD-IDS-NO-5XX', deviation, `${message}: ${describe(ex)}`);
-      else verdict.check('ODD-IDS-NO-5XX', BELOW_500.ok(ex), { message, expected: BELOW_500.expected, actual: describe(ex), exchangeId: ex.record.id });
+      else
+        verdict.check('ODD-IDS-NO-5XX', BELOW_500.ok(ex), {
+          message,
+          expected: BELOW_500.expected,
+          actual: describe(ex),
+          exchangeId: ex.record.id,
+        });
       await cleanup(api, ex);
     }
   }

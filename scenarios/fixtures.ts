@@ -36,14 +36,19 @@ interface TestFixtures {
 }
 
 function refOf(info: TestInfo): TestRef {
-  return { id: info.testId, file: info.file.replace(/^.*\/scenarios\//, 'scenarios/'), title: info.titlePath.slice(1).join(' › ') };
+  return {
+    id: info.testId,
+    file: info.file.replace(/^.*\/scenarios\//, 'scenarios/'),
+    title: info.titlePath.slice(1).join(' › '),
+  };
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   config: [async ({}, use) => use(loadRunConfig()), { scope: 'worker' }],
 
   evidence: [
-    async ({ config }, use, workerInfo) => use(new EvidenceWriter(config.evidenceDir, `worker-${workerInfo.parallelIndex}-${process.pid}`)),
+    async ({ config }, use, workerInfo) =>
+      use(new EvidenceWriter(config.evidenceDir, `worker-${workerInfo.parallelIndex}-${process.pid}`)),
     { scope: 'worker' },
   ],
 
@@ -54,7 +59,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // Once per run, shared by the workers: one walk of the account, and every worker sees the same workflows.
       const discover = async () => {
         const found = await discoverWorkflows(api, config);
-        evidence.write({ kind: 'note', topic: 'discovery', message: describeDiscovery(found), at: new Date().toISOString() });
+        evidence.write({
+          kind: 'note',
+          topic: 'discovery',
+          message: describeDiscovery(found),
+          at: new Date().toISOString(),
+        });
         return found;
       };
       await use(await oncePerRun(config.evidenceDir, 'discovery', discover, 90_000));
@@ -75,7 +85,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       });
       await use(verdict);
       const skip = info.annotations.find((a) => a.type === 'skip' || a.type === 'fixme');
-      const error = info.errors.map((e) => e.message ?? e.value ?? '').join('\n').trim();
+      const error = info.errors
+        .map((e) => e.message ?? e.value ?? '')
+        .join('\n')
+        .trim();
       evidence.write({
         kind: 'test-end',
         test: testRef,
@@ -95,17 +108,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   apiB: async ({ config, evidence, verdict, testRef }, use) => {
-    await use(config.apiKeyB ? new ApiClient(config, { name: 'B', apiKey: config.apiKeyB }, evidence, verdict, testRef) : undefined);
+    await use(
+      config.apiKeyB
+        ? new ApiClient(config, { name: 'B', apiKey: config.apiKeyB }, evidence, verdict, testRef)
+        : undefined,
+    );
   },
 
   faker: async ({ config }, use, info) => use(seededFaker(config.seed, info.titlePath.slice(1).join(' › '))),
 
   // Every response must go through the contract-checked client.
   request: async ({}, use) => {
-    await use(new Proxy({} as never, {
-      get() {
-        throw new Error('use the `api` fixture (contract-checked) instead of `request` in conformance suites');
-      },
-    }));
+    await use(
+      new Proxy({} as never, {
+        get() {
+          throw new Error('use the `api` fixture (contract-checked) instead of `request` in conformance suites');
+        },
+      }),
+    );
   },
 });

@@ -10,7 +10,15 @@ import { test } from './fixtures.ts';
 import { buildFile } from '../fixtures/data/files.ts';
 import { abortQuietly, executionIdIn, startRun } from './support/runs.ts';
 import { dataOf, describe, expectStatus, served, stopAll, type WorkflowPlan } from './support/shapes.ts';
-import { acceptedUpload, candidates, hasVariableType, prepareRun, runBody, type Discovery, type Workflow } from './support/workflows.ts';
+import {
+  acceptedUpload,
+  candidates,
+  hasVariableType,
+  prepareRun,
+  runBody,
+  type Discovery,
+  type Workflow,
+} from './support/workflows.ts';
 import { searchAll } from './support/listing.ts';
 import { discoverWorkflows } from './support/discovery.ts';
 import type { ApiClient, Exchange } from './support/client.ts';
@@ -22,10 +30,15 @@ type Ctx = Pick<Parameters<Parameters<typeof test>[2]>[0], 'api' | 'apiB' | 'con
 
 async function discoverB(apiB: ApiClient, config: Parameters<typeof discoverWorkflows>[1]): Promise<Discovery> {
   // Tenant A's configured canvases are not B's; B's memory is its own (named by B's key fingerprint).
-  return discoverWorkflows(apiB, { ...config, canvasIds: [], abortCanvasId: undefined, disabledCanvasId: undefined }, config.apiKeyB);
+  return discoverWorkflows(
+    apiB,
+    { ...config, canvasIds: [], abortCanvasId: undefined, disabledCanvasId: undefined },
+    config.apiKeyB,
+  );
 }
 
-const isPlan = (data: unknown): data is WorkflowPlan => !!data && typeof data === 'object' && Array.isArray((data as WorkflowPlan).tasks);
+const isPlan = (data: unknown): data is WorkflowPlan =>
+  !!data && typeof data === 'object' && Array.isArray((data as WorkflowPlan).tasks);
 const carriesData = (ex: Exchange) => served(ex) && dataOf<unknown>(ex) !== undefined && dataOf<unknown>(ex) !== null;
 /**
  * An operation without data in its answer (abort) or whose effect is elsewhere (generate) was carried
@@ -38,8 +51,20 @@ const carriedOut = (ex: Exchange) => served(ex) && (ex.json as { success?: unkno
  * One probe of tenant B's resource by tenant A: `exposed` says whether B's data was revealed or acted
  * on (the security clause fails); otherwise the refusal's status is judged by `statusClause` (404).
  */
-function judgeProbe(verdict: Verdict, clause: string, statusClause: string, ex: Exchange, exposed: boolean, message: string): void {
-  verdict.must(clause, !exposed, { message, expected: 'neither revealed nor acted on', actual: exposed ? `exposed: ${describe(ex)}` : describe(ex), exchangeId: ex.record.id });
+function judgeProbe(
+  verdict: Verdict,
+  clause: string,
+  statusClause: string,
+  ex: Exchange,
+  exposed: boolean,
+  message: string,
+): void {
+  verdict.must(clause, !exposed, {
+    message,
+    expected: 'neither revealed nor acted on',
+    actual: exposed ? `exposed: ${describe(ex)}` : describe(ex),
+    exchangeId: ex.record.id,
+  });
   if (exposed) return stopAll(verdict, [statusClause], { blockedBy: clause, reason: `${message}: ${describe(ex)}` });
   expectStatus(verdict, statusClause, ex, 404, message);
 }
@@ -50,70 +75,156 @@ async function generateOver({ api, apiB, verdict }: Ctx, wf: Workflow): Promise<
   const after = dataOf<WorkflowPlan>(await apiB!.detail(wf.canvasId, { label: "B's detail after A's generate" }));
   const shape = (p: WorkflowPlan) => JSON.stringify([p.title, p.tasks.map((t) => t.id)]);
   const replaced = isPlan(after) && isPlan(wf.plan) && shape(after) !== shape(wf.plan);
-  judgeProbe(verdict, 'ISOLATION-CANVAS', 'GENERATE-404-UNKNOWN-CANVAS', gen, carriedOut(gen) || replaced, `tenant A generates over B's canvas ${wf.canvasId}${replaced ? " (B's detail now shows A's plan)" : ''}`);
+  judgeProbe(
+    verdict,
+    'ISOLATION-CANVAS',
+    'GENERATE-404-UNKNOWN-CANVAS',
+    gen,
+    carriedOut(gen) || replaced,
+    `tenant A generates over B's canvas ${wf.canvasId}${replaced ? " (B's detail now shows A's plan)" : ''}`,
+  );
 }
 
 /** Detail, run (and with opt-in generate) of one of B's canvases by tenant A. */
 async function probeCanvas(ctx: Ctx, wf: Workflow): Promise<void> {
   const { api, verdict, faker, config } = ctx;
   const detail = await api.detail(wf.canvasId);
-  judgeProbe(verdict, 'ISOLATION-CANVAS', 'DETAIL-404-UNKNOWN-CANVAS', detail, served(detail) && isPlan(dataOf(detail)), `tenant A reads the detail of B's canvas ${wf.canvasId}`);
+  judgeProbe(
+    verdict,
+    'ISOLATION-CANVAS',
+    'DETAIL-404-UNKNOWN-CANVAS',
+    detail,
+    served(detail) && isPlan(dataOf(detail)),
+    `tenant A reads the detail of B's canvas ${wf.canvasId}`,
+  );
   const prepared = wf.plan ? await prepareRun(api, verdict, faker, wf.plan) : { values: {} };
   const run = await api.run(wf.canvasId, runBody(prepared.values));
   const executionId = executionIdIn(run);
-  judgeProbe(verdict, 'ISOLATION-CANVAS', 'RUN-404-UNKNOWN-CANVAS', run, executionId !== undefined, `tenant A runs B's canvas ${wf.canvasId}`);
+  judgeProbe(
+    verdict,
+    'ISOLATION-CANVAS',
+    'RUN-404-UNKNOWN-CANVAS',
+    run,
+    executionId !== undefined,
+    `tenant A runs B's canvas ${wf.canvasId}`,
+  );
   await abortQuietly(api, executionId);
   if (config.allowOverwrite) await generateOver(ctx, wf);
 }
 
-test("the other tenant's canvases are neither revealed nor acted on, and absent from search [ISOLATION-CANVAS] [SEARCH-TENANT-SCOPED] [DETAIL-404-UNKNOWN-CANVAS] [RUN-404-UNKNOWN-CANVAS] [GENERATE-404-UNKNOWN-CANVAS]", async ({ api, apiB, config, verdict, faker }) => {
+test("the other tenant's canvases are neither revealed nor acted on, and absent from search [ISOLATION-CANVAS] [SEARCH-TENANT-SCOPED] [DETAIL-404-UNKNOWN-CANVAS] [RUN-404-UNKNOWN-CANVAS] [GENERATE-404-UNKNOWN-CANVAS]", async ({
+  api,
+  apiB,
+  config,
+  verdict,
+  faker,
+}) => {
   test.skip(!apiB, NEEDS_B);
   const b = await discoverB(apiB!, config);
   const listingA = await searchAll(api);
   const aIds = new Set(listingA.items.map((i) => i.canvasId));
   // With nothing listed for B there is nothing that could leak: no evidence either way.
   test.skip(b.workflows.length === 0, "tenant B's search lists no workflow");
-  const probed = ['ISOLATION-CANVAS', 'DETAIL-404-UNKNOWN-CANVAS', 'RUN-404-UNKNOWN-CANVAS', ...(config.allowOverwrite ? ['GENERATE-404-UNKNOWN-CANVAS'] : [])];
+  const probed = [
+    'ISOLATION-CANVAS',
+    'DETAIL-404-UNKNOWN-CANVAS',
+    'RUN-404-UNKNOWN-CANVAS',
+    ...(config.allowOverwrite ? ['GENERATE-404-UNKNOWN-CANVAS'] : []),
+  ];
   // A's listing cut short by an answer that deviated can tell neither what leaks nor which canvases are B's alone.
   if (listingA.stop) return stopAll(verdict, ['SEARCH-TENANT-SCOPED', ...probed], listingA.stop);
   const shared = b.workflows.filter((w) => aIds.has(w.canvasId));
-  verdict.must('SEARCH-TENANT-SCOPED', shared.length === 0, { message: `tenant A's search against the ${b.workflows.length} workflows tenant B lists`, expected: "none of B's canvasIds", actual: shared.map((w) => w.canvasId).join(', ') || 'none' });
+  verdict.must('SEARCH-TENANT-SCOPED', shared.length === 0, {
+    message: `tenant A's search against the ${b.workflows.length} workflows tenant B lists`,
+    expected: "none of B's canvasIds",
+    actual: shared.map((w) => w.canvasId).join(', ') || 'none',
+  });
   // A canvas both keys list cannot be told apart as B's: only those A does not list are probed.
   const theirs = b.workflows.filter((w) => !aIds.has(w.canvasId));
-  if (theirs.length === 0) return stopAll(verdict, probed, { blockedBy: 'SEARCH-TENANT-SCOPED', reason: "every canvas tenant B lists is also listed for tenant A: none is known to be B's alone" });
-  if (!config.allowOverwrite) verdict.notRun('GENERATE-404-UNKNOWN-CANVAS', "generate over B's canvas needs WFCHECK_ALLOW_OVERWRITE=1 (a failing target would overwrite it)");
+  if (theirs.length === 0)
+    return stopAll(verdict, probed, {
+      blockedBy: 'SEARCH-TENANT-SCOPED',
+      reason: "every canvas tenant B lists is also listed for tenant A: none is known to be B's alone",
+    });
+  if (!config.allowOverwrite)
+    verdict.notRun(
+      'GENERATE-404-UNKNOWN-CANVAS',
+      "generate over B's canvas needs WFCHECK_ALLOW_OVERWRITE=1 (a failing target would overwrite it)",
+    );
   for (const wf of theirs.slice(0, 5)) {
     const title = (wf.title.split(/[^\p{L}\p{N}]+/u).find((w) => w.length >= 4) ?? '').trim();
     // A listing cut short by an answer that deviated is the status clause's finding, and no evidence here.
     const found = title ? await searchAll(api, { keyword: title }) : undefined;
     if (found && !found.stop) {
       const leaked = found.items.some((i) => i.canvasId === wf.canvasId);
-      verdict.must('SEARCH-TENANT-SCOPED', !leaked, { message: `tenant A searches "${title}" from B's workflow ${wf.canvasId}`, expected: `${wf.canvasId} absent`, actual: leaked ? 'listed' : 'absent' });
+      verdict.must('SEARCH-TENANT-SCOPED', !leaked, {
+        message: `tenant A searches "${title}" from B's workflow ${wf.canvasId}`,
+        expected: `${wf.canvasId} absent`,
+        actual: leaked ? 'listed' : 'absent',
+      });
     }
     await probeCanvas({ api, apiB, config, verdict, faker }, wf);
   }
 });
 
-test("the other tenant's executions are neither revealed nor aborted [ISOLATION-EXECUTION] [STATUS-404-UNKNOWN-EXECUTION] [OUTPUT-404-UNKNOWN-EXECUTION] [ABORT-404-UNKNOWN-EXECUTION]", async ({ api, apiB, config, verdict, faker }) => {
+test("the other tenant's executions are neither revealed nor aborted [ISOLATION-EXECUTION] [STATUS-404-UNKNOWN-EXECUTION] [OUTPUT-404-UNKNOWN-EXECUTION] [ABORT-404-UNKNOWN-EXECUTION]", async ({
+  api,
+  apiB,
+  config,
+  verdict,
+  faker,
+}) => {
   test.skip(!apiB, NEEDS_B);
   const b = await discoverB(apiB!, config);
   const wf = candidates(b, /slow|long|batch/i).find((w) => !/disabled/i.test(w.title));
   test.skip(!wf, 'tenant B has no runnable workflow');
   const started = await startRun(apiB!, verdict, faker, wf!);
-  const probed = ['ISOLATION-EXECUTION', 'STATUS-404-UNKNOWN-EXECUTION', 'OUTPUT-404-UNKNOWN-EXECUTION', 'ABORT-404-UNKNOWN-EXECUTION'];
+  const probed = [
+    'ISOLATION-EXECUTION',
+    'STATUS-404-UNKNOWN-EXECUTION',
+    'OUTPUT-404-UNKNOWN-EXECUTION',
+    'ABORT-404-UNKNOWN-EXECUTION',
+  ];
   if (!started.executionId) return stopAll(verdict, probed, started.stop!);
   const id = started.executionId;
   // Abort last: a target that accepts it stops B's execution.
   const status = await api.status(id);
-  judgeProbe(verdict, 'ISOLATION-EXECUTION', 'STATUS-404-UNKNOWN-EXECUTION', status, carriesData(status), `tenant A reads the status of B's execution ${id}`);
+  judgeProbe(
+    verdict,
+    'ISOLATION-EXECUTION',
+    'STATUS-404-UNKNOWN-EXECUTION',
+    status,
+    carriesData(status),
+    `tenant A reads the status of B's execution ${id}`,
+  );
   const output = await api.output(id);
-  judgeProbe(verdict, 'ISOLATION-EXECUTION', 'OUTPUT-404-UNKNOWN-EXECUTION', output, carriesData(output), `tenant A reads the output of B's execution ${id}`);
+  judgeProbe(
+    verdict,
+    'ISOLATION-EXECUTION',
+    'OUTPUT-404-UNKNOWN-EXECUTION',
+    output,
+    carriesData(output),
+    `tenant A reads the output of B's execution ${id}`,
+  );
   const abort = await api.abort(id);
-  judgeProbe(verdict, 'ISOLATION-EXECUTION', 'ABORT-404-UNKNOWN-EXECUTION', abort, carriedOut(abort), `tenant A aborts B's execution ${id}`);
+  judgeProbe(
+    verdict,
+    'ISOLATION-EXECUTION',
+    'ABORT-404-UNKNOWN-EXECUTION',
+    abort,
+    carriedOut(abort),
+    `tenant A aborts B's execution ${id}`,
+  );
   await abortQuietly(apiB!, id);
 });
 
-test("the other tenant's file keys are not accepted as file variable values [ISOLATION-FILE-KEY] [RUN-400-UNKNOWN-FILE-KEY]", async ({ api, apiB, verdict, faker, discovery }) => {
+test("the other tenant's file keys are not accepted as file variable values [ISOLATION-FILE-KEY] [RUN-400-UNKNOWN-FILE-KEY]", async ({
+  api,
+  apiB,
+  verdict,
+  faker,
+  discovery,
+}) => {
   test.skip(!apiB, NEEDS_B);
   const wf = candidates(discovery).find((w) => hasVariableType(w, 'resource') && !/disabled/i.test(w.title));
   test.skip(!wf, 'tenant A has no workflow with a resource variable');
@@ -126,8 +237,14 @@ test("the other tenant's file keys are not accepted as file variable values [ISO
   const run = await api.run(wf!.canvasId, runBody({ ...prepared.values, [fileVar.name]: upload.value[0] }));
   const message = `tenant A runs ${wf!.canvasId} with B's fileKey for ${fileVar.name}`;
   const executionId = executionIdIn(run);
-  verdict.must('ISOLATION-FILE-KEY', !executionId, { message, expected: 'not accepted', actual: executionId ? `accepted: execution ${executionId}` : describe(run), exchangeId: run.record.id });
-  if (executionId) stopAll(verdict, ['RUN-400-UNKNOWN-FILE-KEY'], { blockedBy: 'ISOLATION-FILE-KEY', reason: `${message}: accepted` });
+  verdict.must('ISOLATION-FILE-KEY', !executionId, {
+    message,
+    expected: 'not accepted',
+    actual: executionId ? `accepted: execution ${executionId}` : describe(run),
+    exchangeId: run.record.id,
+  });
+  if (executionId)
+    stopAll(verdict, ['RUN-400-UNKNOWN-FILE-KEY'], { blockedBy: 'ISOLATION-FILE-KEY', reason: `${message}: accepted` });
   else expectStatus(verdict, 'RUN-400-UNKNOWN-FILE-KEY', run, 400, message, 'should');
   await abortQuietly(api, executionId);
 });

@@ -15,22 +15,40 @@ import type { Verdict } from './verdict/verdict.ts';
  */
 function checkKeys(verdict: Verdict, sent: FileSpec[], ex: Exchange): void {
   const keys = acceptedUpload(verdict, ex, sent, `upload of ${sent.length} file(s)`);
-  verdict.observe('UPLOAD-CONTENT-TYPE', 'multipart/form-data, files in the field "files"', keys.ok ? 'accepted' : describe(ex), ex.record.id);
+  verdict.observe(
+    'UPLOAD-CONTENT-TYPE',
+    'multipart/form-data, files in the field "files"',
+    keys.ok ? 'accepted' : describe(ex),
+    ex.record.id,
+  );
   if (!keys.ok) return stopAll(verdict, ['UPLOAD-NAMES-ECHO'], keys.stop);
   const names = (dataOf<UploadData>(ex)?.files ?? []).map((f) => f.fileName);
   const sentNames = new Set(sent.map((f) => f.name));
   const strangers = names.filter((n) => !sentNames.has(n));
-  verdict.should('UPLOAD-NAMES-ECHO', strangers.length === 0, { message: `fileNames returned for ${sent.length} uploaded file(s)`, expected: [...sentNames].join(', '), actual: strangers.length ? `not uploaded: ${strangers.join(', ')}` : names.join(', '), exchangeId: ex.record.id });
+  verdict.should('UPLOAD-NAMES-ECHO', strangers.length === 0, {
+    message: `fileNames returned for ${sent.length} uploaded file(s)`,
+    expected: [...sentNames].join(', '),
+    actual: strangers.length ? `not uploaded: ${strangers.join(', ')}` : names.join(', '),
+    exchangeId: ex.record.id,
+  });
 }
 
-test('one file of each type gets one key [UPLOAD-KEY-PER-FILE] [UPLOAD-NAMES-ECHO] [UPLOAD-CONTENT-TYPE]', async ({ api, verdict, faker }) => {
+test('one file of each type gets one key [UPLOAD-KEY-PER-FILE] [UPLOAD-NAMES-ECHO] [UPLOAD-CONTENT-TYPE]', async ({
+  api,
+  verdict,
+  faker,
+}) => {
   for (const kind of FILE_KINDS) {
     const file = buildFile(faker, kind, faker.helpers.arrayElement(['tiny', 'small', 'medium'] as const));
     checkKeys(verdict, [file], await api.upload([file]));
   }
 });
 
-test('many files of mixed types and sizes in one request get one key each [UPLOAD-KEY-PER-FILE] [UPLOAD-NAMES-ECHO]', async ({ api, verdict, faker }) => {
+test('many files of mixed types and sizes in one request get one key each [UPLOAD-KEY-PER-FILE] [UPLOAD-NAMES-ECHO]', async ({
+  api,
+  verdict,
+  faker,
+}) => {
   for (const count of [2, 5]) {
     const files = buildFileSet(faker, count);
     checkKeys(verdict, files, await api.upload(files));
@@ -38,14 +56,32 @@ test('many files of mixed types and sizes in one request get one key each [UPLOA
 });
 
 test('an upload without files gets 400 [UPLOAD-400-NO-FILES]', async ({ api, verdict, faker }) => {
-  const other = await api.upload([buildFile(faker, 'txt', 'tiny')], { multipart: { field: 'attachment', files: [buildFile(faker, 'txt', 'tiny')] }, label: 'file under another field name' });
+  const other = await api.upload([buildFile(faker, 'txt', 'tiny')], {
+    multipart: { field: 'attachment', files: [buildFile(faker, 'txt', 'tiny')] },
+    label: 'file under another field name',
+  });
   expectStatus(verdict, 'UPLOAD-400-NO-FILES', other, 400, 'multipart body whose only part is not `files`');
-  const empty = await api.send({ method: 'POST', path: '/openapi/files/upload', raw: { body: '--x--\r\n', contentType: 'multipart/form-data; boundary=x' }, label: 'multipart body without parts' });
+  const empty = await api.send({
+    method: 'POST',
+    path: '/openapi/files/upload',
+    raw: { body: '--x--\r\n', contentType: 'multipart/form-data; boundary=x' },
+    label: 'multipart body without parts',
+  });
   expectStatus(verdict, 'UPLOAD-400-NO-FILES', empty, 400, 'multipart body without any part');
-  const json = await api.send({ method: 'POST', path: '/openapi/files/upload', json: {}, label: 'JSON body, no files' });
+  const json = await api.send({
+    method: 'POST',
+    path: '/openapi/files/upload',
+    json: {},
+    label: 'JSON body, no files',
+  });
   expectStatus(verdict, 'UPLOAD-400-NO-FILES', json, 400, 'JSON body {} (no files)');
 });
 
-test('retention of unused uploads cannot be exercised within a run [LIMIT-UNUSED-FILE-RETENTION]', async ({ verdict }) => {
-  verdict.notRun('LIMIT-UNUSED-FILE-RETENTION', 'cleanup after about 24 hours cannot be observed within a conformance run');
+test('retention of unused uploads cannot be exercised within a run [LIMIT-UNUSED-FILE-RETENTION]', async ({
+  verdict,
+}) => {
+  verdict.notRun(
+    'LIMIT-UNUSED-FILE-RETENTION',
+    'cleanup after about 24 hours cannot be observed within a conformance run',
+  );
 });

@@ -47,7 +47,9 @@ async function main(): Promise<void> {
 
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(12);
   console.log(`validations per second (${DURATION_MS} ms per cell, node ${process.version})`);
-  console.log(`${'response'.padEnd(22)} ${'compiled'.padStart(12)} ${'standalone'.padStart(12)} ${'checkResponse'.padStart(14)} ${'k6 bundle'.padStart(12)}   body bytes`);
+  console.log(
+    `${'response'.padEnd(22)} ${'compiled'.padStart(12)} ${'standalone'.padStart(12)} ${'checkResponse'.padStart(14)} ${'k6 bundle'.padStart(12)}   body bytes`,
+  );
   for (const s of SAMPLES) {
     const compiled = ajv.getSchema(`${SCHEMA_BUNDLE_ID}#/$defs/${s.schema}`)!;
     const generated = standalone[s.schema];
@@ -56,8 +58,15 @@ async function main(): Promise<void> {
     if (!compiled(s.parsed) || !generated(s.parsed) || checkResponse(input).length || k6.checkResponse(input).length) {
       throw new Error(`sample ${s.name} does not validate`);
     }
-    const r = [rate(() => compiled(s.parsed)), rate(() => generated(s.parsed)), rate(() => checkResponse(input)), rate(() => k6.checkResponse(input))];
-    console.log(`${s.name.padEnd(22)} ${fmt(r[0]!)} ${fmt(r[1]!)} ${fmt(r[2]!).padStart(14)} ${fmt(r[3]!)}   ${text.length}`);
+    const r = [
+      rate(() => compiled(s.parsed)),
+      rate(() => generated(s.parsed)),
+      rate(() => checkResponse(input)),
+      rate(() => k6.checkResponse(input)),
+    ];
+    console.log(
+      `${s.name.padEnd(22)} ${fmt(r[0]!)} ${fmt(r[1]!)} ${fmt(r[2]!).padStart(14)} ${fmt(r[3]!)}   ${text.length}`,
+    );
   }
   console.log('goal: ≥ 500,000/s for a status response (standalone validator)');
 }

@@ -12,7 +12,13 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
 import { list, number, positiveInt, SettingError, wholeNumber } from '../fixtures/environment/rules.ts';
-import { DEFAULT_SPEEDS, durationsExitCode, renderDurationsBench, runDurationsBench, type DurationsOptions } from '../fixtures/proof/durations-bench.ts';
+import {
+  DEFAULT_SPEEDS,
+  durationsExitCode,
+  renderDurationsBench,
+  runDurationsBench,
+  type DurationsOptions,
+} from '../fixtures/proof/durations-bench.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
@@ -28,7 +34,8 @@ function readOptions(): DurationsOptions | undefined {
     strict: true,
   });
   if (values.help) return undefined;
-  const speeds = values.speeds === undefined ? [...DEFAULT_SPEEDS] : list(values.speeds).map((s) => wholeNumber(s, '--speeds', 0));
+  const speeds =
+    values.speeds === undefined ? [...DEFAULT_SPEEDS] : list(values.speeds).map((s) => wholeNumber(s, '--speeds', 0));
   if (speeds.length < 2) throw new SettingError('--speeds needs at least two node step durations in ms, e.g. 30,1000');
   return {
     speeds,

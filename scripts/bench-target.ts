@@ -22,7 +22,8 @@ import { seedFrom } from '../fixtures/target/seed.ts';
 import { startTarget } from '../fixtures/target/server.ts';
 
 const run = promisify(execFile);
-const USAGE = 'usage: npm run bench:target   (env: BENCH_SECONDS per wrk run, default 5; BENCH_CONNECTIONS, default 50; BENCH_EXECUTIONS, default 100000)';
+const USAGE =
+  'usage: npm run bench:target   (env: BENCH_SECONDS per wrk run, default 5; BENCH_CONNECTIONS, default 50; BENCH_EXECUTIONS, default 100000)';
 
 /** How long and how hard each measurement runs. */
 interface BenchSettings {
@@ -96,8 +97,12 @@ async function requestThroughput(o: BenchSettings): Promise<void> {
   const statusRps = await wrk(o, `${target.baseUrl}/openapi/workflow/${executionId}/status`, true);
   const searchRps = await wrk(o, `${target.baseUrl}/openapi/workflows`, true);
   console.log(`   bare fastify route           ${fmt(bareRps).padStart(8)} req/s`);
-  console.log(`   GET …/status                 ${fmt(statusRps).padStart(8)} req/s   ratio ${(statusRps / bareRps).toFixed(2)} (goal ≥ 0.5)`);
-  console.log(`   GET /openapi/workflows (20)  ${fmt(searchRps).padStart(8)} req/s   ratio ${(searchRps / bareRps).toFixed(2)} (goal ≥ 0.5)`);
+  console.log(
+    `   GET …/status                 ${fmt(statusRps).padStart(8)} req/s   ratio ${(statusRps / bareRps).toFixed(2)} (goal ≥ 0.5)`,
+  );
+  console.log(
+    `   GET /openapi/workflows (20)  ${fmt(searchRps).padStart(8)} req/s   ratio ${(searchRps / bareRps).toFixed(2)} (goal ≥ 0.5)`,
+  );
   await bare.close();
   await target.close();
 }
@@ -110,12 +115,21 @@ async function executionThroughput(o: BenchSettings): Promise<void> {
   const script = join(mkdtempSync(join(tmpdir(), 'wfcheck-bench-')), 'run.lua');
   writeFileSync(script, `wrk.method = "POST"\nwrk.headers["Authorization"] = "Bearer ${API_KEY}"\n`);
   const t0 = Date.now();
-  const { stdout } = await run('wrk', ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '-s', script, `${target.baseUrl}/openapi/workflow/c_bench_1/run`]);
+  const { stdout } = await run('wrk', [
+    '-t1',
+    `-c${o.connections}`,
+    `-d${o.seconds}s`,
+    '-s',
+    script,
+    `${target.baseUrl}/openapi/workflow/c_bench_1/run`,
+  ]);
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
   if (non2xx) throw new Error(`run: ${non2xx[1]} non-2xx responses`);
   while (engine.stats.completed < engine.stats.started) await new Promise((r) => setImmediate(r));
   const httpRate = engine.stats.completed / ((Date.now() - t0) / 1000);
-  console.log(`   over HTTP (wrk, ${o.connections} connections of run requests)  ${fmt(httpRate).padStart(7)} executions/s`);
+  console.log(
+    `   over HTTP (wrk, ${o.connections} connections of run requests)  ${fmt(httpRate).padStart(7)} executions/s`,
+  );
   await target.close();
 
   const direct = await startTarget({ nodeDurationMs: 0, seed });
@@ -123,12 +137,18 @@ async function executionThroughput(o: BenchSettings): Promise<void> {
   const n = 20_000;
   const t1 = Date.now();
   await launchAndDrain(direct.context.engine, () => direct.context.engine.start(canvas, 'bench', {}), n);
-  console.log(`   engine only (${fmt(n)} executions, no HTTP)                ${fmt(n / ((Date.now() - t1) / 1000)).padStart(7)} executions/s`);
+  console.log(
+    `   engine only (${fmt(n)} executions, no HTTP)                ${fmt(n / ((Date.now() - t1) / 1000)).padStart(7)} executions/s`,
+  );
   await direct.close();
 }
 
 /** Starts `total` executions in batches, waiting for each batch to end. */
-async function launchAndDrain(engine: { stats: { started: number; completed: number } }, start: () => void, total: number) {
+async function launchAndDrain(
+  engine: { stats: { started: number; completed: number } },
+  start: () => void,
+  total: number,
+) {
   const batch = 1000;
   for (let done = 0; done < total; done += batch) {
     for (let i = 0; i < Math.min(batch, total - done); i++) start();
@@ -142,7 +162,9 @@ async function memoryAfterExecutions(o: BenchSettings): Promise<void> {
     gc?.();
     return process.memoryUsage();
   };
-  console.log(`\nMemory after ${fmt(o.executions)} executions (retention ${fmt(DEFAULT_CONFIG.executionRetention)} finished executions)`);
+  console.log(
+    `\nMemory after ${fmt(o.executions)} executions (retention ${fmt(DEFAULT_CONFIG.executionRetention)} finished executions)`,
+  );
   if (!gc) console.log('   (run with node --expose-gc for settled figures: npm run bench:target does)');
   const target = await startTarget({ nodeDurationMs: 0, seed });
   const { engine, store } = target.context;
@@ -152,9 +174,15 @@ async function memoryAfterExecutions(o: BenchSettings): Promise<void> {
   await launchAndDrain(engine, () => engine.start(canvas, 'bench', {}), o.executions);
   const after = settle();
   const kept = store.executionCount();
-  console.log(`   ran ${fmt(engine.stats.completed)} in ${((Date.now() - t0) / 1000).toFixed(1)} s; kept ${fmt(kept.total)} (retention evicts the oldest finished)`);
-  console.log(`   heap used  ${mib(before.heapUsed)} → ${mib(after.heapUsed)}   rss ${mib(before.rss)} → ${mib(after.rss)}`);
-  console.log(`   ≈ ${((after.heapUsed - before.heapUsed) / Math.max(1, kept.total) / 1024).toFixed(1)} KiB heap per retained execution (3 nodes, messages)`);
+  console.log(
+    `   ran ${fmt(engine.stats.completed)} in ${((Date.now() - t0) / 1000).toFixed(1)} s; kept ${fmt(kept.total)} (retention evicts the oldest finished)`,
+  );
+  console.log(
+    `   heap used  ${mib(before.heapUsed)} → ${mib(after.heapUsed)}   rss ${mib(before.rss)} → ${mib(after.rss)}`,
+  );
+  console.log(
+    `   ≈ ${((after.heapUsed - before.heapUsed) / Math.max(1, kept.total) / 1024).toFixed(1)} KiB heap per retained execution (3 nodes, messages)`,
+  );
   await target.close();
 }
 

@@ -77,4 +77,7 @@ async function main(): Promise<number> {
 }
 
 // A target that cannot boot is named by its message; anything else is unexpected and shown with its stack.
-runCommand('conformance', main, { usage: USAGE, failure: (err) => `conformance: ${err instanceof BootError ? err.message : err.stack ?? String(err)}` });
+runCommand('conformance', main, {
+  usage: USAGE,
+  failure: (err) => `conformance: ${err instanceof BootError ? err.message : (err.stack ?? String(err))}`,
+});

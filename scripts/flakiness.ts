@@ -24,7 +24,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
 import { number, oneOf, positiveInt, wholeNumber } from '../fixtures/environment/rules.ts';
-import { FLAKINESS_OUT, FLAKINESS_TARGETS, flakinessSeeds, runFlakiness, writeFlakinessReport, type FlakinessOptions } from '../fixtures/proof/flakiness.ts';
+import {
+  FLAKINESS_OUT,
+  FLAKINESS_TARGETS,
+  flakinessSeeds,
+  runFlakiness,
+  writeFlakinessReport,
+  type FlakinessOptions,
+} from '../fixtures/proof/flakiness.ts';
 import { renderSameTarget, runSameTarget, type SameTargetOptions } from '../fixtures/proof/long-lived.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
@@ -57,7 +64,10 @@ function readOptions(): Options | undefined {
         runs: positiveInt(values.runs, '--runs', 30),
         firstSeed: wholeNumber(values['first-seed'], '--first-seed', 1000),
         preload: wholeNumber(values.preload, '--preload', 0),
-        nodeDurationMs: values['node-duration-ms'] === undefined ? undefined : wholeNumber(values['node-duration-ms'], '--node-duration-ms', 0),
+        nodeDurationMs:
+          values['node-duration-ms'] === undefined
+            ? undefined
+            : wholeNumber(values['node-duration-ms'], '--node-duration-ms', 0),
         workers: positiveInt(values.workers, '--workers', 2),
         timeoutS: number(values.timeout, '--timeout', 300, { positive: true }),
         allowOverwrite: !!values['allow-overwrite'],
@@ -65,18 +75,23 @@ function readOptions(): Options | undefined {
       },
     };
   }
-  return { kind: 'seeds', o: {
-    runs: positiveInt(values.runs, '--runs', 20),
-    parallel: positiveInt(values.parallel, '--parallel', 2),
-    firstSeed: wholeNumber(values['first-seed'], '--first-seed', 1000),
-    workers: positiveInt(values.workers, '--workers', 2),
-    timeoutS: number(values.timeout, '--timeout', 300, { positive: true }),
-    target: oneOf(values.target, '--target', FLAKINESS_TARGETS, 'harness'),
-  } };
+  return {
+    kind: 'seeds',
+    o: {
+      runs: positiveInt(values.runs, '--runs', 20),
+      parallel: positiveInt(values.parallel, '--parallel', 2),
+      firstSeed: wholeNumber(values['first-seed'], '--first-seed', 1000),
+      workers: positiveInt(values.workers, '--workers', 2),
+      timeoutS: number(values.timeout, '--timeout', 300, { positive: true }),
+      target: oneOf(values.target, '--target', FLAKINESS_TARGETS, 'harness'),
+    },
+  };
 }
 
 async function sameTarget(o: SameTargetOptions): Promise<number> {
-  console.log(`flakiness: ${o.runs} conformance runs against one reference target (${o.preload} preloaded workflows${o.nodeDurationMs !== undefined ? `, ${o.nodeDurationMs} ms node steps` : ''})`);
+  console.log(
+    `flakiness: ${o.runs} conformance runs against one reference target (${o.preload} preloaded workflows${o.nodeDurationMs !== undefined ? `, ${o.nodeDurationMs} ms node steps` : ''})`,
+  );
   const report = await runSameTarget(o);
   const md = renderSameTarget(report);
   mkdirSync(FLAKINESS_OUT, { recursive: true });
@@ -95,7 +110,9 @@ async function main(): Promise<number> {
   if (options.kind === 'same-target') return sameTarget(options.o);
   const o = options.o;
   const seeds = flakinessSeeds(o.firstSeed, o.runs);
-  console.log(`flakiness: ${o.runs} conformance runs, seeds ${seeds[0]}…${seeds[o.runs - 1]} (step 7919), ${Math.min(o.parallel, o.runs)} at a time, target: ${o.target}`);
+  console.log(
+    `flakiness: ${o.runs} conformance runs, seeds ${seeds[0]}…${seeds[o.runs - 1]} (step 7919), ${Math.min(o.parallel, o.runs)} at a time, target: ${o.target}`,
+  );
   const report = await runFlakiness(o);
   const md = writeFlakinessReport(report);
   console.log('\n' + md);

@@ -22,8 +22,14 @@ const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 function readCommandLine() {
   const { values } = parseArgs({
     options: {
-      from: { type: 'string' }, to: { type: 'string' }, target: { type: 'string' }, requirement: { type: 'string' },
-      runs: { type: 'string' }, db: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      target: { type: 'string' },
+      requirement: { type: 'string' },
+      runs: { type: 'string' },
+      db: { type: 'string' },
+      list: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   return values;
@@ -33,11 +39,24 @@ type Db = Parameters<typeof recentRuns>[0];
 
 function timeline(db: Db, target: string, id: string, runs: number): string {
   const rows = requirementTimeline(db, target, id, runs);
-  return [`${id} over the last ${rows.length} run(s) of target ${target}:`, ...rows.map(({ run, verdict }) => `  #${run.id}  ${run.startedAt}  seed ${run.seed}  ${verdict ? `${verdict.verdict}${verdict.waived ? ' (waived)' : ''}${verdict.blockedBy ? ` (blocked by ${verdict.blockedBy})` : ''}, ${verdict.evidence} check(s)` : 'absent'}`)].join('\n');
+  return [
+    `${id} over the last ${rows.length} run(s) of target ${target}:`,
+    ...rows.map(
+      ({ run, verdict }) =>
+        `  #${run.id}  ${run.startedAt}  seed ${run.seed}  ${verdict ? `${verdict.verdict}${verdict.waived ? ' (waived)' : ''}${verdict.blockedBy ? ` (blocked by ${verdict.blockedBy})` : ''}, ${verdict.evidence} check(s)` : 'absent'}`,
+    ),
+  ].join('\n');
 }
 
 function listing(db: Db, target: string, runs: number): string {
-  return recentRuns(db, target, 'conformance', runs).map((r) => `#${r.id}  ${r.startedAt}  seed ${r.seed}  harness ${r.harnessVersion}  exit ${r.exitCode ?? '?'}  ${r.wallMs ?? '?'} ms`).join('\n') || 'no conformance run recorded for this target';
+  return (
+    recentRuns(db, target, 'conformance', runs)
+      .map(
+        (r) =>
+          `#${r.id}  ${r.startedAt}  seed ${r.seed}  harness ${r.harnessVersion}  exit ${r.exitCode ?? '?'}  ${r.wallMs ?? '?'} ms`,
+      )
+      .join('\n') || 'no conformance run recorded for this target'
+  );
 }
 
 function change(db: Db, target: string, values: { from?: string; to?: string }): string {
@@ -45,7 +64,11 @@ function change(db: Db, target: string, values: { from?: string; to?: string }):
   const last = recentRuns(db, target, 'conformance', 2);
   const to = run(values.to, '--to') ?? last.at(-1)?.id;
   if (to === undefined) return 'no conformance run recorded for this target';
-  const c = runChange(db, to, run(values.from, '--from') ?? (values.to === undefined && last.length === 2 ? last[0].id : undefined));
+  const c = runChange(
+    db,
+    to,
+    run(values.from, '--from') ?? (values.to === undefined && last.length === 2 ? last[0].id : undefined),
+  );
   if (!c) throw new SettingError(`no run #${to} in the history`);
   return changeText(c);
 }

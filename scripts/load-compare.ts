@@ -40,7 +40,8 @@ function summaryPath(arg: string | undefined): string {
 
 function readReport(path: string): RunReport {
   const r = JSON.parse(readFileSync(path, 'utf8')) as RunReport;
-  if (!r.meta || !r.metrics) throw new Error(`${path} is not a load run summary (summary.json written by the load suite)`);
+  if (!r.meta || !r.metrics)
+    throw new Error(`${path} is not a load run summary (summary.json written by the load suite)`);
   return r;
 }
 
@@ -69,7 +70,9 @@ function main(): number {
   }
   const options = {
     tolerance: pct(args.tolerance, '--tolerance', DEFAULT_COMPARE.tolerance),
-    minLatencyDeltaMs: number(args['min-latency-delta'], '--min-latency-delta', DEFAULT_COMPARE.minLatencyDeltaMs, { min: 0 }),
+    minLatencyDeltaMs: number(args['min-latency-delta'], '--min-latency-delta', DEFAULT_COMPARE.minLatencyDeltaMs, {
+      min: 0,
+    }),
     rateTolerance: pct(args['rate-tolerance'], '--rate-tolerance', DEFAULT_COMPARE.rateTolerance),
   };
   const currentPath = summaryPath(positionals[0]);
@@ -83,7 +86,8 @@ function main(): number {
     return 0;
   }
   const baselinePath = args.baseline ?? defaultBaseline;
-  if (!existsSync(baselinePath)) throw new Error(`no baseline at ${relative(process.cwd(), baselinePath)}: save one with --save-baseline`);
+  if (!existsSync(baselinePath))
+    throw new Error(`no baseline at ${relative(process.cwd(), baselinePath)}: save one with --save-baseline`);
   console.log(`baseline ${relative(process.cwd(), baselinePath)} vs run ${relative(process.cwd(), currentPath)}\n`);
   const { rows, warnings } = compareReports(readReport(baselinePath), current, options);
   console.log(renderComparison(rows, warnings, options));

@@ -52,11 +52,20 @@ async function main(): Promise<number> {
   }
   const settings = readLoadRunSettings(values);
   const instances = positiveInt(values.instances, '--instances', 2);
-  if (instances > MAX_INSTANCES) throw new SettingError(`--instances must be an integer from 1 to ${MAX_INSTANCES}, got ${values.instances}`);
+  if (instances > MAX_INSTANCES)
+    throw new SettingError(`--instances must be an integer from 1 to ${MAX_INSTANCES}, got ${values.instances}`);
   const scenarios = parseScenarioList(settings.scenarios, profileByName(settings.profile));
   const dir = runDir(settings.run, `${settings.profile}-x${instances}`);
-  const plan: Plan = { shape: { ...runShape(settings), scenarios: scenarios.join(',') }, scenarios, instances, dir, dataFile: prepareRunData(dir, settings.seed) };
-  console.error(`seed ${settings.seed} (replay with SEED=${settings.seed}); ${instances} k6 processes; reports in ${rel(dir)}/`);
+  const plan: Plan = {
+    shape: { ...runShape(settings), scenarios: scenarios.join(',') },
+    scenarios,
+    instances,
+    dir,
+    dataFile: prepareRunData(dir, settings.seed),
+  };
+  console.error(
+    `seed ${settings.seed} (replay with SEED=${settings.seed}); ${instances} k6 processes; reports in ${rel(dir)}/`,
+  );
 
   const k6 = await ensureK6();
   const target = await resolveTarget(settings.target);
@@ -67,8 +76,13 @@ async function main(): Promise<number> {
   } finally {
     await target.stop();
   }
-  const broken = results.map((r, i) => ({ r, i })).filter(({ r }) => r.exitCode !== K6_EXIT.ok && r.exitCode !== K6_EXIT.thresholdsFailed);
-  for (const { r, i } of broken) console.error(`k6 instance ${i + 1}/${instances} exited with code ${r.exitCode} (see ${rel(join(segmentDir(plan, i), 'k6.log'))})`);
+  const broken = results
+    .map((r, i) => ({ r, i }))
+    .filter(({ r }) => r.exitCode !== K6_EXIT.ok && r.exitCode !== K6_EXIT.thresholdsFailed);
+  for (const { r, i } of broken)
+    console.error(
+      `k6 instance ${i + 1}/${instances} exited with code ${r.exitCode} (see ${rel(join(segmentDir(plan, i), 'k6.log'))})`,
+    );
   if (broken.length > 0) return 2;
   const report = await judgeMerged(plan, target.baseUrl);
   for (const [file, content] of Object.entries(reportFiles(dir, report))) writeFileSync(file, content);
@@ -85,14 +99,21 @@ function runSegments(k6: string, target: Target, plan: Plan): Promise<K6RunResul
     parts.map(async (segment, i) => {
       const dir = segmentDir(plan, i);
       const r = await runK6({
-        ...plan.shape, k6, baseUrl: target.baseUrl, apiKey: target.apiKey, dataFile: plan.dataFile, reportDir: dir,
+        ...plan.shape,
+        k6,
+        baseUrl: target.baseUrl,
+        apiKey: target.apiKey,
+        dataFile: plan.dataFile,
+        reportDir: dir,
         segment: { segment, sequence, label: `${i + 1}/${plan.instances}` },
         jsonOut: join(dir, 'samples.ndjson'),
         // Each instance would judge only its own share; the verdict comes from the merged data.
         extraArgs: ['--no-thresholds'],
         quiet: true,
       });
-      console.error(`instance ${i + 1}/${plan.instances} (segment ${segment}) finished: exit ${r.exitCode}, log ${rel(join(dir, 'k6.log'))}`);
+      console.error(
+        `instance ${i + 1}/${plan.instances} (segment ${segment}) finished: exit ${r.exitCode}, log ${rel(join(dir, 'k6.log'))}`,
+      );
       return r;
     }),
   );
@@ -101,12 +122,23 @@ function runSegments(k6: string, target: Target, plan: Plan): Promise<K6RunResul
 /** The suite's thresholds evaluated on the samples of every instance together. */
 async function judgeMerged(plan: Plan, baseUrl: string): Promise<RunReport> {
   const { scenarios, instances } = plan;
-  const thresholds = buildThresholds(scenarios.flatMap((s) => [...SCENARIO_OPERATIONS[s]]), scenarios.includes('lifecycle'), sloFromEnv(process.env));
+  const thresholds = buildThresholds(
+    scenarios.flatMap((s) => [...SCENARIO_OPERATIONS[s]]),
+    scenarios.includes('lifecycle'),
+    sloFromEnv(process.env),
+  );
   console.error(`merging samples of ${instances} instances…`);
-  const merged = await mergeK6Json(Array.from({ length: instances }, (_, i) => join(segmentDir(plan, i), 'samples.ndjson')), thresholds);
+  const merged = await mergeK6Json(
+    Array.from({ length: instances }, (_, i) => join(segmentDir(plan, i), 'samples.ndjson')),
+    thresholds,
+  );
   return evaluateMerged(merged, thresholds, {
-    profile: plan.shape.profile, scenarios, seed: plan.shape.seed, baseUrl,
-    contractSample: plan.shape.contractSample ?? 1, evaluation: `merged ${instances} segments (${merged.samples} samples)`,
+    profile: plan.shape.profile,
+    scenarios,
+    seed: plan.shape.seed,
+    baseUrl,
+    contractSample: plan.shape.contractSample ?? 1,
+    evaluation: `merged ${instances} segments (${merged.samples} samples)`,
   });
 }
 

@@ -83,38 +83,62 @@ async function main(): Promise<number> {
     const out = join(dir, 'wfcheck-load.tar');
     buildArchive({ ...runShape(settings), k6, out, dataFile });
     console.log(out);
-    console.error(`k6 archive written; next: kubectl create configmap wfcheck-load --from-file=wfcheck-load.tar=${rel(out)} (see load/k8s/README.md)`);
+    console.error(
+      `k6 archive written; next: kubectl create configmap wfcheck-load --from-file=wfcheck-load.tar=${rel(out)} (see load/k8s/README.md)`,
+    );
     return 0;
   }
   const dashboard = !values['no-dashboard'];
   // Offload by default: it keeps the generator near the bare k6 loop's rate (npm run bench:load); in the
   // VU a check costs k6's interpreter tens of µs per response. `vu` remains for runs without this process.
   const contractMode = values['contract-mode'] ?? 'offload';
-  if (contractMode !== 'vu' && contractMode !== 'offload') throw new Error(`--contract-mode must be vu or offload, got "${contractMode}"`);
+  if (contractMode !== 'vu' && contractMode !== 'offload')
+    throw new Error(`--contract-mode must be vu or offload, got "${contractMode}"`);
   const result = await runAgainstTarget(settings, { k6, dir, dataFile, dashboard, contractMode });
   // Findings first: the responses of a run that stopped early (the one that stopped it included) were checked too.
   if (result.violationCount > 0) {
-    console.error(`contract findings on load traffic (examples, redacted: ${rel(result.violationsFile)}, ${result.violationCount} logged responses):`);
+    console.error(
+      `contract findings on load traffic (examples, redacted: ${rel(result.violationsFile)}, ${result.violationCount} logged responses):`,
+    );
     for (const line of describeClauses(clausesInExamples(result.violationsFile))) console.error(`  ${line}`);
   }
   const unjudged = runWithoutVerdict(result, dir);
   if (unjudged !== undefined) return unjudged;
-  console.error(`reports: ${rel(dir)}/{summary.txt,summary.json,junit.xml${dashboard ? ',dashboard.html' : ''},trend.html}`);
+  console.error(
+    `reports: ${rel(dir)}/{summary.txt,summary.json,junit.xml${dashboard ? ',dashboard.html' : ''},trend.html}`,
+  );
   const breached = result.exitCode === K6_EXIT.thresholdsFailed || !result.report!.passed;
   const regressed = compareWithBaseline(result.report!, dir, { ...values, tolerance });
   return breached || regressed ? 1 : 0;
 }
 
 /** The target resolved (booted when BASE_URL is unset) for one k6 run, and stopped after it. */
-async function runAgainstTarget(settings: LoadRunSettings, run: { k6: string; dir: string; dataFile: string; dashboard: boolean; contractMode: 'vu' | 'offload' }): Promise<K6RunResult> {
+async function runAgainstTarget(
+  settings: LoadRunSettings,
+  run: { k6: string; dir: string; dataFile: string; dashboard: boolean; contractMode: 'vu' | 'offload' },
+): Promise<K6RunResult> {
   const target = await resolveTarget(settings.target);
   console.error(describeTarget(target));
   try {
     const { k6, dir, dataFile, dashboard, contractMode } = run;
     // Generate may overwrite one canvas on the reference target (its data is thrown away with it).
-    const env = target.kind === 'reference' && process.env.WFCHECK_ALLOW_OVERWRITE === undefined ? { WFCHECK_ALLOW_OVERWRITE: '1' } : undefined;
-    const result = await runK6({ ...runShape(settings), k6, baseUrl: target.baseUrl, apiKey: target.apiKey, reportDir: dir, dataFile, dashboard, contractMode, env });
-    if (result.report) recordLoadHistory(result.report, target, dir, result.exitCode, (line) => console.error(`load: ${line}`));
+    const env =
+      target.kind === 'reference' && process.env.WFCHECK_ALLOW_OVERWRITE === undefined
+        ? { WFCHECK_ALLOW_OVERWRITE: '1' }
+        : undefined;
+    const result = await runK6({
+      ...runShape(settings),
+      k6,
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      reportDir: dir,
+      dataFile,
+      dashboard,
+      contractMode,
+      env,
+    });
+    if (result.report)
+      recordLoadHistory(result.report, target, dir, result.exitCode, (line) => console.error(`load: ${line}`));
     return result;
   } finally {
     await target.stop();
@@ -135,14 +159,20 @@ function runWithoutVerdict(result: K6RunResult, dir: string): number | undefined
     return 2;
   }
   if (result.exitCode !== K6_EXIT.ok && result.exitCode !== K6_EXIT.thresholdsFailed) {
-    console.error(`k6 exited with code ${result.exitCode} (${result.exitCode === K6_EXIT.scriptAborted ? 'the test aborted itself, see the log above' : 'see k6.log'})`);
+    console.error(
+      `k6 exited with code ${result.exitCode} (${result.exitCode === K6_EXIT.scriptAborted ? 'the test aborted itself, see the log above' : 'see k6.log'})`,
+    );
     return 2;
   }
   return undefined;
 }
 
 /** Saves the run as a baseline and/or compares it with one; true when a metric regressed. */
-function compareWithBaseline(report: RunReport, dir: string, o: { baseline?: string; tolerance?: number; 'save-baseline'?: string }): boolean {
+function compareWithBaseline(
+  report: RunReport,
+  dir: string,
+  o: { baseline?: string; tolerance?: number; 'save-baseline'?: string },
+): boolean {
   const save = o['save-baseline'];
   if (save) {
     mkdirSync(dirname(save), { recursive: true });

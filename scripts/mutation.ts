@@ -25,7 +25,15 @@ import { REPO_ROOT } from '../fixtures/environment/config.ts';
 import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
 import { number, positiveInt, wholeNumber } from '../fixtures/environment/rules.ts';
 import { kindOf, MUTANTS } from '../fixtures/proof/faults/catalogue.ts';
-import { CONTROL_ID, DEFAULT_MUTATION_SEED, renderTable, runMutation, selectMutants, writeMutationReport, type MutationOptions } from '../fixtures/proof/mutation.ts';
+import {
+  CONTROL_ID,
+  DEFAULT_MUTATION_SEED,
+  renderTable,
+  runMutation,
+  selectMutants,
+  writeMutationReport,
+  type MutationOptions,
+} from '../fixtures/proof/mutation.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
@@ -50,7 +58,8 @@ function readCommandLine() {
 }
 
 function printCatalogue(): void {
-  for (const m of MUTANTS) console.log(`${m.id.padEnd(36)} ${kindOf(m).padEnd(13)} ${m.category.padEnd(16)} ${m.description}`);
+  for (const m of MUTANTS)
+    console.log(`${m.id.padEnd(36)} ${kindOf(m).padEnd(13)} ${m.category.padEnd(16)} ${m.description}`);
 }
 
 async function main(): Promise<number> {
@@ -81,10 +90,14 @@ async function main(): Promise<number> {
   const report = await runMutation(opts);
   const paths = writeMutationReport(report);
   console.log('\n' + renderTable(report));
-  console.log(`\nreports: ${relative(REPO_ROOT, paths.md)}, ${relative(REPO_ROOT, paths.json)} (each run under reports/mutation/runs/<mutant>/)`);
+  console.log(
+    `\nreports: ${relative(REPO_ROOT, paths.md)}, ${relative(REPO_ROOT, paths.json)} (each run under reports/mutation/runs/<mutant>/)`,
+  );
   const control = report.results.find((r) => r.id === CONTROL_ID);
   if (control && control.outcome !== 'clean') {
-    console.error(`mutation: the control run (unmodified target behind the proxy) did not pass (${control.outcome}: ${[...control.failed, ...control.warned].join(', ') || control.note}); fix that first — every other result is meaningless`);
+    console.error(
+      `mutation: the control run (unmodified target behind the proxy) did not pass (${control.outcome}: ${[...control.failed, ...control.warned].join(', ') || control.note}); fix that first — every other result is meaningless`,
+    );
     return 2;
   }
   return report.ok ? 0 : 1;

@@ -19,14 +19,21 @@ import { renderConsoleSummary } from '../scenarios/verdict/render.ts';
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 function main(): number {
-  const { values, positionals } = parseArgs({ options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+  });
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
   if (positionals.length === 0) throw new SettingError('name the shard directories to merge');
   if (!values.out) throw new SettingError('--out <dir> is required');
-  const { report, paths, problems } = mergeShards(positionals.map((d) => resolve(d)), resolve(values.out), (line) => console.error(`report:merge: ${line}`));
+  const { report, paths, problems } = mergeShards(
+    positionals.map((d) => resolve(d)),
+    resolve(values.out),
+    (line) => console.error(`report:merge: ${line}`),
+  );
   for (const p of problems) console.error(`report:merge: ${p}`);
   console.log(renderConsoleSummary(report, paths));
   return report.exitCode;

@@ -22,7 +22,14 @@ const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 function main(): number {
   const { values } = parseArgs({
-    options: { page: { type: 'string' }, demo: { type: 'boolean' }, out: { type: 'string' }, width: { type: 'string' }, height: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      page: { type: 'string' },
+      demo: { type: 'boolean' },
+      out: { type: 'string' },
+      width: { type: 'string' },
+      height: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     console.log(USAGE);
@@ -33,13 +40,28 @@ function main(): number {
   const out = resolve(values.out ?? join(CONFORMANCE_OUT_DIR, 'report.png'));
   const scratch = mkdtempSync(join(tmpdir(), 'wfcheck-screenshot-'));
   try {
-    const page = values.demo ? join(scratch, 'report.html') : resolve(values.page ?? join(CONFORMANCE_OUT_DIR, 'report.html'));
+    const page = values.demo
+      ? join(scratch, 'report.html')
+      : resolve(values.page ?? join(CONFORMANCE_OUT_DIR, 'report.html'));
     if (values.demo) writeFileSync(page, demoReportHtml());
-    else if (!existsSync(page)) throw new SettingError(`${page} does not exist (run npm run conformance first, or use --demo)`);
+    else if (!existsSync(page))
+      throw new SettingError(`${page} does not exist (run npm run conformance first, or use --demo)`);
     mkdirSync(dirname(out), { recursive: true });
     const size = `${positiveInt(values.width, '--width', 1400)},${positiveInt(values.height, '--height', 1600)}`;
     // The virtual-time budget lets the inline chart script run before the picture is taken.
-    execFileSync(CHROMIUM, [...CHROMIUM_ARGS, '--hide-scrollbars', `--window-size=${size}`, '--virtual-time-budget=3000', `--user-data-dir=${join(scratch, 'profile')}`, `--screenshot=${out}`, pathToFileURL(page).href], { stdio: 'pipe' });
+    execFileSync(
+      CHROMIUM,
+      [
+        ...CHROMIUM_ARGS,
+        '--hide-scrollbars',
+        `--window-size=${size}`,
+        '--virtual-time-budget=3000',
+        `--user-data-dir=${join(scratch, 'profile')}`,
+        `--screenshot=${out}`,
+        pathToFileURL(page).href,
+      ],
+      { stdio: 'pipe' },
+    );
     console.log(out);
     return 0;
   } finally {

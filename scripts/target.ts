@@ -55,4 +55,8 @@ async function main(): Promise<number | void> {
   process.on('SIGTERM', stop);
 }
 
-runCommand('target', main, { usage: USAGE, failure: (err) => `cannot boot the target: ${err.message}`, failureCode: 1 });
+runCommand('target', main, {
+  usage: USAGE,
+  failure: (err) => `cannot boot the target: ${err.message}`,
+  failureCode: 1,
+});

@@ -8,12 +8,21 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
 
-interface Stats { expected: number; unexpected: number; flaky: number; skipped: number }
+interface Stats {
+  expected: number;
+  unexpected: number;
+  flaky: number;
+  skipped: number;
+}
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 function main(): number | void {
-  const { values, positionals } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({
+    options: { help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -28,7 +37,9 @@ function main(): number | void {
   const globalErrors = report.errors?.length ?? 0;
   if (flaky) console.log(`${flaky} test(s) passed only on retry`);
   if (globalErrors) console.log(`${globalErrors} error(s) outside tests (setup, collection)`);
-  console.log(`${expected + flaky} passed, ${unexpected + globalErrors} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  console.log(
+    `${expected + flaky} passed, ${unexpected + globalErrors} failed${skipped ? `, ${skipped} skipped` : ''}`,
+  );
 }
 
 runCommand('test-summary', main, { usage: USAGE, failureCode: 1 });

@@ -85,6 +85,8 @@ export default function (): void {
   http.get(`${base}/openapi/workflow/${id}/output`, getParams);
 }
 
-export function handleSummary(d: { metrics: Record<string, { values: Record<string, number> }> }): Record<string, string> {
+export function handleSummary(d: {
+  metrics: Record<string, { values: Record<string, number> }>;
+}): Record<string, string> {
   return { [__ENV.SUMMARY_FILE!]: JSON.stringify(d.metrics.http_reqs!.values) };
 }

@@ -35,7 +35,12 @@ export default function (): void {
   const figures: CheckCost[] = CHECK_SAMPLES.map((s) => {
     const input = { operation: s.operation, status: s.status, headers: CHECK_HEADERS, body: s.body };
     if (s.status === 200 && checkResponse(input).length > 0) throw new Error(`sample ${s.name} does not conform`);
-    return { name: s.name, bytes: s.body.length, checkUs: microseconds(() => checkResponse(input)), jsonParseUs: microseconds(() => JSON.parse(s.body)) };
+    return {
+      name: s.name,
+      bytes: s.body.length,
+      checkUs: microseconds(() => checkResponse(input)),
+      jsonParseUs: microseconds(() => JSON.parse(s.body)),
+    };
   });
   console.log(CHECK_COST_MARKER + JSON.stringify(figures));
 }

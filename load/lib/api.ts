@@ -41,12 +41,25 @@ const MAX_BACKOFF_S = 8;
  * names, so building a URL per request is plain concatenation (a regex replace with a callback costs
  * microseconds per request in k6's runtime).
  */
-interface Route { method: string; literals: string[]; names: string[] }
+interface Route {
+  method: string;
+  literals: string[];
+  names: string[];
+}
 
-const ROUTES = Object.fromEntries(OPERATION_IDS.map((operation) => {
-  const parts = OPERATIONS[operation].path.split(/\{(\w+)\}/);
-  return [operation, { method: OPERATIONS[operation].method, literals: parts.filter((_, i) => i % 2 === 0), names: parts.filter((_, i) => i % 2 === 1) }];
-})) as Record<OperationId, Route>;
+const ROUTES = Object.fromEntries(
+  OPERATION_IDS.map((operation) => {
+    const parts = OPERATIONS[operation].path.split(/\{(\w+)\}/);
+    return [
+      operation,
+      {
+        method: OPERATIONS[operation].method,
+        literals: parts.filter((_, i) => i % 2 === 0),
+        names: parts.filter((_, i) => i % 2 === 1),
+      },
+    ];
+  }),
+) as Record<OperationId, Route>;
 
 function fillPath(operation: OperationId, route: Route, params: Record<string, string> = {}): string {
   const { literals, names } = route;
@@ -119,13 +132,23 @@ export function markSetupRequests(): void {
 
 function paramsFor(cfg: LoadConfig, call: Call): object {
   // Most calls have neither a content type nor extra expected statuses: their key is the operation alone.
-  const key = call.contentType || call.alsoExpected ? `${call.operation}|${call.contentType ?? ''}|${call.alsoExpected?.join(',') ?? ''}` : call.operation;
+  const key =
+    call.contentType || call.alsoExpected
+      ? `${call.operation}|${call.contentType ?? ''}|${call.alsoExpected?.join(',') ?? ''}`
+      : call.operation;
   const known = PARAMS[key];
   if (known) return known;
   const headers: Record<string, string> = { Authorization: `Bearer ${cfg.apiKey}`, Accept: 'application/json' };
   if (call.contentType) headers['Content-Type'] = call.contentType;
-  const params: Record<string, unknown> = { headers, timeout: cfg.requestTimeoutMs, tags: setupPhase ? { phase: 'setup', name: OPERATIONS[call.operation].path } : { operation: call.operation, name: OPERATIONS[call.operation].path } };
-  if (call.alsoExpected) params.responseCallback = http.expectedStatuses({ min: 200, max: 399 }, 429, ...call.alsoExpected);
+  const params: Record<string, unknown> = {
+    headers,
+    timeout: cfg.requestTimeoutMs,
+    tags: setupPhase
+      ? { phase: 'setup', name: OPERATIONS[call.operation].path }
+      : { operation: call.operation, name: OPERATIONS[call.operation].path },
+  };
+  if (call.alsoExpected)
+    params.responseCallback = http.expectedStatuses({ min: 200, max: 399 }, 429, ...call.alsoExpected);
   // Multipart content types carry a per-request boundary: not worth keeping.
   if (!call.contentType?.startsWith('multipart/')) PARAMS[key] = params;
   return params;
@@ -176,7 +199,13 @@ function exchange(cfg: LoadConfig, call: Call, method: string, url: string, para
 export function send(cfg: LoadConfig, call: Call): Response {
   const route = ROUTES[call.operation];
   const params = paramsFor(cfg, call);
-  return exchange(cfg, call, route.method, cfg.baseUrl + fillPath(call.operation, route, call.params) + queryString(call.query), params);
+  return exchange(
+    cfg,
+    call,
+    route.method,
+    cfg.baseUrl + fillPath(call.operation, route, call.params) + queryString(call.query),
+    params,
+  );
 }
 
 /**
@@ -231,14 +260,25 @@ export function json<T>(res: Response): T | undefined {
 
 export const api = {
   /** openPoint: the observe clause a probe (page=0) is about; its answer may be any status, none failed. */
-  searchWorkflows: (cfg: LoadConfig, query: { keyword?: string; page?: number; pageSize?: number } = {}, openPoint?: string) =>
-    send(cfg, { operation: 'searchWorkflows', query: query as Record<string, string | number>, ...(openPoint ? { openPoint, alsoExpected: [400, 404, 422] } : {}) }),
+  searchWorkflows: (
+    cfg: LoadConfig,
+    query: { keyword?: string; page?: number; pageSize?: number } = {},
+    openPoint?: string,
+  ) =>
+    send(cfg, {
+      operation: 'searchWorkflows',
+      query: query as Record<string, string | number>,
+      ...(openPoint ? { openPoint, alsoExpected: [400, 404, 422] } : {}),
+    }),
   getWorkflowDetail: (cfg: LoadConfig, canvasId: string) =>
     send(cfg, { operation: 'getWorkflowDetail', params: { canvasId } }),
   runWorkflow: (cfg: LoadConfig, canvasId: string, variables: Record<string, unknown>, alsoExpected?: number[]) =>
     send(cfg, {
-      operation: 'runWorkflow', params: { canvasId },
-      body: JSON.stringify({ variables }), contentType: 'application/json', alsoExpected,
+      operation: 'runWorkflow',
+      params: { canvasId },
+      body: JSON.stringify({ variables }),
+      contentType: 'application/json',
+      alsoExpected,
     }),
   abortExecution: (cfg: LoadConfig, executionId: string) =>
     send(cfg, { operation: 'abortExecution', params: { executionId } }),
@@ -268,13 +308,20 @@ export function multipart(files: readonly UploadSample[]): { body: ArrayBuffer; 
   const chunks: Uint8Array[] = [];
   for (const f of files) {
     const safeName = f.name.replace(/["\r\n]/g, '_');
-    chunks.push(asciiBytes(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${safeName}"\r\nContent-Type: ${f.contentType}\r\n\r\n`));
+    chunks.push(
+      asciiBytes(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${safeName}"\r\nContent-Type: ${f.contentType}\r\n\r\n`,
+      ),
+    );
     chunks.push(new Uint8Array(encoding.b64decode(f.base64, 'std')));
     chunks.push(asciiBytes('\r\n'));
   }
   chunks.push(asciiBytes(`--${boundary}--\r\n`));
   const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;
-  for (const c of chunks) { body.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    body.set(c, at);
+    at += c.length;
+  }
   return { body: body.buffer, contentType: `multipart/form-data; boundary=${boundary}` };
 }

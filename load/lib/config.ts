@@ -2,7 +2,14 @@
  * Run configuration from the environment (k6 `__ENV`). The harness is pointed
  * at an implementation only through env, never through code edits.
  */
-import { durationSeconds, profileByName, parseScenarioList, type ProfileDefinition, type ProfileName, type ScenarioName } from './profiles.ts';
+import {
+  durationSeconds,
+  profileByName,
+  parseScenarioList,
+  type ProfileDefinition,
+  type ProfileName,
+  type ScenarioName,
+} from './profiles.ts';
 import { sloFromEnv, type SloSettings } from './thresholds.ts';
 import { baseUrl as baseUrlRule, ENV, flag, number, text, wholeNumber } from '../../fixtures/environment/rules.ts';
 
@@ -57,7 +64,9 @@ function requestTimeoutMs(raw: string | undefined): number {
 
 export function loadConfig(env: Record<string, string | undefined>): LoadConfig {
   if (text(env[ENV.baseUrl]) === undefined) {
-    throw new Error(`${ENV.baseUrl} is not set (it ends in /v1, e.g. http://127.0.0.1:4010/v1); \`npm run load\` sets it for the reference target`);
+    throw new Error(
+      `${ENV.baseUrl} is not set (it ends in /v1, e.g. http://127.0.0.1:4010/v1); \`npm run load\` sets it for the reference target`,
+    );
   }
   const baseUrl = baseUrlRule(env[ENV.baseUrl]);
   const apiKey = env[ENV.apiKey] ?? '';

@@ -28,7 +28,13 @@ import type { checkResponse as CheckResponse, Violation } from '../../contracts/
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { OPERATION_IDS, type OperationId } from './operations.ts';
 import { batchText, pushFrame, type BatchVerdict } from './handover.ts';
-import { contractChecked, contractHandovers, contractUnchecked, contractViolations, contractWarnings } from './metrics.ts';
+import {
+  contractChecked,
+  contractHandovers,
+  contractUnchecked,
+  contractViolations,
+  contractWarnings,
+} from './metrics.ts';
 
 /** Prefix of the log line carrying one violating response as JSON; `npm run load` collects these into the report. */
 export const VIOLATION_LOG_MARKER = 'CONTRACT-VIOLATION ';
@@ -53,7 +59,10 @@ const pushResponse = pushFrame;
 type Response = RefinedResponse<ResponseType | undefined>;
 
 /** One tags object per operation, made once: the contract metrics are tagged so a breach names the operation. */
-const TAGS = Object.fromEntries(OPERATION_IDS.map((op) => [op, { operation: op }])) as Record<OperationId, { operation: OperationId }>;
+const TAGS = Object.fromEntries(OPERATION_IDS.map((op) => [op, { operation: op }])) as Record<
+  OperationId,
+  { operation: OperationId }
+>;
 
 export interface CheckSettings {
   contractSample: number;
@@ -159,11 +168,19 @@ function check(operation: OperationId, status: number, type: string, body: strin
  */
 function underOpenPoint(violations: Violation[], openPoint: string | undefined): Violation[] {
   if (!openPoint) return violations;
-  return violations.map((v) => (/HTTP-STATUS-LISTED$/.test(v.requirementId) ? { ...v, requirementId: openPoint, level: 'observe' as const } : v));
+  return violations.map((v) =>
+    /HTTP-STATUS-LISTED$/.test(v.requirementId) ? { ...v, requirementId: openPoint, level: 'observe' as const } : v,
+  );
 }
 
 /** Records a response with findings at once (violation, warning) and logs it, within the per-VU bound. */
-function recordFindings(operation: OperationId, request: string, status: number, body: string, violations: Violation[]): void {
+function recordFindings(
+  operation: OperationId,
+  request: string,
+  status: number,
+  body: string,
+  violations: Violation[],
+): void {
   let must = false;
   let should = false;
   for (let i = 0; i < violations.length; i++) {
@@ -175,9 +192,16 @@ function recordFindings(operation: OperationId, request: string, status: number,
   if (should) warningsFound.add(1, TAGS[operation]);
   if ((must || should) && logged < MAX_LOGGED_PER_VU) {
     logged++;
-    console.warn(VIOLATION_LOG_MARKER + JSON.stringify({
-      operation, request, status, bodyExcerpt: body.slice(0, 500), violations: violations.filter((v) => v.level !== 'observe'),
-    }));
+    console.warn(
+      VIOLATION_LOG_MARKER +
+        JSON.stringify({
+          operation,
+          request,
+          status,
+          bodyExcerpt: body.slice(0, 500),
+          violations: violations.filter((v) => v.level !== 'observe'),
+        }),
+    );
   }
 }
 
@@ -192,7 +216,12 @@ function countChecked(): void {
 
 // No responseCallback: a hand-over is not a request to the API under test, so it adds no http_req_failed
 // sample (that rate and its gate are the target's); no operation tag, so it is in no per-operation figure.
-const SINK_PARAMS = { headers: { 'Content-Type': 'text/plain; charset=utf-8' }, tags: { name: 'contract-check-sink', handover: 'contract-check' }, timeout: '60s', responseCallback: null };
+const SINK_PARAMS = {
+  headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  tags: { name: 'contract-check-sink', handover: 'contract-check' },
+  timeout: '60s',
+  responseCallback: null,
+};
 
 function sinkVerdict(res: Response): BatchVerdict | undefined {
   if (res.status !== 200) return undefined;
@@ -229,7 +258,8 @@ function handOver(sink: string): void {
   }
   if (judged >= count) return;
   contractUnchecked.add(count - judged);
-  if (!sinkFailureLogged) console.error(`contract check sink answered ${res.status} ${res.error}: ${count - judged} responses not checked`);
+  if (!sinkFailureLogged)
+    console.error(`contract check sink answered ${res.status} ${res.error}: ${count - judged} responses not checked`);
   sinkFailureLogged = true;
 }
 
@@ -266,7 +296,15 @@ export function settleContractChecks(settings: CheckSettings, mayStopAt: (now: n
  * operation, so a breach names it); checked responses are counted in contract_checked per batch.
  * Returns the findings when checked in the VU (none when handed over).
  */
-export function checkContract(operation: OperationId, method: string, url: string, res: Response, status: number, settings: CheckSettings, openPoint?: string): readonly Violation[] {
+export function checkContract(
+  operation: OperationId,
+  method: string,
+  url: string,
+  res: Response,
+  status: number,
+  settings: CheckSettings,
+  openPoint?: string,
+): readonly Violation[] {
   if (settings.contractSample < 1 && !selected(settings.contractSample)) return NO_FINDINGS;
   const sink = settings.contractSink;
   const offloaded = sink !== undefined && openPoint === undefined;

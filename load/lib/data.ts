@@ -7,7 +7,10 @@ import type { LoadData, UploadSample } from './data-shape.ts';
 
 function readDataFile(): LoadData {
   const file = __ENV.LOAD_DATA_FILE;
-  if (!file) throw new Error('LOAD_DATA_FILE is not set: prepare data with `npm run load -- --prepare-only` (or run through `npm run load`)');
+  if (!file)
+    throw new Error(
+      'LOAD_DATA_FILE is not set: prepare data with `npm run load -- --prepare-only` (or run through `npm run load`)',
+    );
   return JSON.parse(open(file)) as LoadData;
 }
 

@@ -59,11 +59,16 @@ export function unusableTarget(cfg: LoadConfig, res: Response, url: string): str
   if (res.status === 0) return `target unreachable: ${transportCause(cfg, res.error ?? '')} at ${cfg.baseUrl}`;
   const type = headerValue(res.headers, 'content-type') || 'no content type';
   const text = bodyText(res);
-  const hint = res.status === 401 ? ' — the API key was rejected (API_KEY)'
-    : res.status === 404 ? ' — is BASE_URL the service\'s base address ending in /v1?' : '';
+  const hint =
+    res.status === 401
+      ? ' — the API key was rejected (API_KEY)'
+      : res.status === 404
+        ? " — is BASE_URL the service's base address ending in /v1?"
+        : '';
   if (res.status !== 200) return `search answered ${res.status} (${type}) at GET ${url}${hint}: ${bodyGist(text)}`;
   const body = json<SearchBody>(res);
-  if (!Array.isArray(body?.data)) return `search answered 200 (${type}) at GET ${url} without a JSON envelope whose data is a list of workflows: ${bodyGist(text)}`;
+  if (!Array.isArray(body?.data))
+    return `search answered 200 (${type}) at GET ${url} without a JSON envelope whose data is a list of workflows: ${bodyGist(text)}`;
   return undefined;
 }
 
@@ -85,16 +90,24 @@ function bodyGist(text: string): string {
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
 
-interface Listed { canvasId: string; title: string }
+interface Listed {
+  canvasId: string;
+  title: string;
+}
 
 function searchPage(cfg: LoadConfig, page: number): Listed[] | undefined {
   // page=0 is an open point (§4.5 says pages are 1-based): whatever a target answers there is observed.
-  const res = api.searchWorkflows(cfg, { page, pageSize: PAGE_SIZE }, page === 0 ? 'SEARCH-PAGESIZE-DEFAULT' : undefined);
+  const res = api.searchWorkflows(
+    cfg,
+    { page, pageSize: PAGE_SIZE },
+    page === 0 ? 'SEARCH-PAGESIZE-DEFAULT' : undefined,
+  );
   const items = res.status === 200 ? json<SearchBody>(res)?.data : undefined;
   return Array.isArray(items) ? items.map((it) => ({ canvasId: it.canvasId, title: it.title })) : undefined;
 }
 
-const sameIds = (a: readonly Listed[], b: readonly Listed[]) => a.length === b.length && a.every((x, i) => x.canvasId === b[i]!.canvasId);
+const sameIds = (a: readonly Listed[], b: readonly Listed[]) =>
+  a.length === b.length && a.every((x, i) => x.canvasId === b[i]!.canvasId);
 
 /**
  * Every workflow search lists, or why the target cannot be driven. Read tolerantly: a target may cap
@@ -131,7 +144,13 @@ function uploadOne(cfg: LoadConfig, sample: UploadSample): string | undefined {
 }
 
 /** A value for each required variable, or the reason none can be given. */
-function fillVariables(cfg: LoadConfig, vars: readonly Variable[], rnd: () => number, strings: readonly string[], files: readonly UploadSample[]): Record<string, unknown> | string {
+function fillVariables(
+  cfg: LoadConfig,
+  vars: readonly Variable[],
+  rnd: () => number,
+  strings: readonly string[],
+  files: readonly UploadSample[],
+): Record<string, unknown> | string {
   const values: Record<string, unknown> = {};
   for (const v of vars) {
     if (!v.required) continue;
@@ -155,7 +174,11 @@ function fillVariables(cfg: LoadConfig, vars: readonly Variable[], rnd: () => nu
 }
 
 /** Runs every candidate once and waits for the executions to end; returns the final status per execution. */
-function trialRuns(cfg: LoadConfig, candidates: RunnableWorkflow[], skipped: SetupData['skipped']): { wf: RunnableWorkflow; executionId: string; status?: string }[] {
+function trialRuns(
+  cfg: LoadConfig,
+  candidates: RunnableWorkflow[],
+  skipped: SetupData['skipped'],
+): { wf: RunnableWorkflow; executionId: string; status?: string }[] {
   const started: { wf: RunnableWorkflow; executionId: string; status?: string }[] = [];
   for (const wf of candidates) {
     // 400/403/404 are legal answers here (e.g. a workflow closed to the API): expected, not failures.
@@ -189,7 +212,12 @@ function abortCandidates(cfg: LoadConfig, runnable: RunnableWorkflow[]): Runnabl
 }
 
 /** What setup() found, or why the target cannot be driven at all (the run is then aborted with that reason). */
-export function discover(cfg: LoadConfig, strings: readonly string[], seedKeywords: readonly string[], files: readonly UploadSample[]): SetupData | { failure: string } {
+export function discover(
+  cfg: LoadConfig,
+  strings: readonly string[],
+  seedKeywords: readonly string[],
+  files: readonly UploadSample[],
+): SetupData | { failure: string } {
   const rnd = seededRandom(cfg.seed);
   const listed = searchAll(cfg);
   if ('failure' in listed) return listed;
@@ -199,14 +227,29 @@ export function discover(cfg: LoadConfig, strings: readonly string[], seedKeywor
   for (const wf of workflows.slice(0, MAX_DETAILS)) {
     const res = api.getWorkflowDetail(cfg, wf.canvasId);
     const plan = res.status === 200 ? json<DetailBody>(res)?.data : undefined;
-    if (!plan) { skipped.push({ canvasId: wf.canvasId, reason: `detail answered ${res.status}` }); continue; }
+    if (!plan) {
+      skipped.push({ canvasId: wf.canvasId, reason: `detail answered ${res.status}` });
+      continue;
+    }
     const filled = fillVariables(cfg, plan.variables ?? [], rnd, strings, files);
     if (typeof filled === 'string') skipped.push({ canvasId: wf.canvasId, reason: filled });
-    else candidates.push({ canvasId: wf.canvasId, title: wf.title, variables: filled, fileVariables: (plan.variables ?? []).filter((v) => v.variableType === 'resource').map((v) => v.name) });
+    else
+      candidates.push({
+        canvasId: wf.canvasId,
+        title: wf.title,
+        variables: filled,
+        fileVariables: (plan.variables ?? []).filter((v) => v.variableType === 'resource').map((v) => v.name),
+      });
   }
   const trials = trialRuns(cfg, candidates, skipped);
   for (const t of trials) {
-    if (t.status !== 'finish') skipped.push({ canvasId: t.wf.canvasId, reason: t.status ? `trial execution ended ${t.status}` : `trial execution did not end within ${cfg.workflowTimeoutMs} ms` });
+    if (t.status !== 'finish')
+      skipped.push({
+        canvasId: t.wf.canvasId,
+        reason: t.status
+          ? `trial execution ended ${t.status}`
+          : `trial execution did not end within ${cfg.workflowTimeoutMs} ms`,
+      });
   }
   const titleWords = workflows.flatMap((w) => w.title.split(/\s+/)).filter((w) => /^[\p{L}\p{N}]{3,}$/u.test(w));
   const runnable = trials.filter((t) => t.status === 'finish').map((t) => t.wf);

@@ -17,7 +17,15 @@ export type HandedOver = [OperationId, number, string, string, string];
 const FIELDS_BEFORE_TEXTS = 6;
 
 /** Appends one response's fields to a batch under construction (joined with TAB when it is sent). */
-export function pushFrame(batch: unknown[], operation: OperationId, status: number, method: string, contentType: string, url: string, body: string): void {
+export function pushFrame(
+  batch: unknown[],
+  operation: OperationId,
+  status: number,
+  method: string,
+  contentType: string,
+  url: string,
+  body: string,
+): void {
   batch.push(operation, status, method, contentType.length, url.length, body.length, contentType, url, body);
 }
 
@@ -48,8 +56,20 @@ function readFrame(text: string, at: number): { frame: HandedOver; next: number 
   const urlAt = typeEnd + 1;
   const bodyAt = urlAt + urlLength + 1;
   const end = bodyAt + bodyLength;
-  if (end > text.length || text[typeEnd] !== '\t' || text[bodyAt - 1] !== '\t' || (end < text.length && text[end] !== '\t')) throw malformed(at);
-  const frame: HandedOver = [fields[0] as OperationId, Number(fields[1]), text.slice(cursor, typeEnd), text.slice(bodyAt, end), `${fields[2]} ${text.slice(urlAt, bodyAt - 1)}`];
+  if (
+    end > text.length ||
+    text[typeEnd] !== '\t' ||
+    text[bodyAt - 1] !== '\t' ||
+    (end < text.length && text[end] !== '\t')
+  )
+    throw malformed(at);
+  const frame: HandedOver = [
+    fields[0] as OperationId,
+    Number(fields[1]),
+    text.slice(cursor, typeEnd),
+    text.slice(bodyAt, end),
+    `${fields[2]} ${text.slice(urlAt, bodyAt - 1)}`,
+  ];
   return { frame, next: end + 1 };
 }
 

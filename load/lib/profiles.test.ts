@@ -27,7 +27,10 @@ test('a ramping run may stop VUs while it ramps down, and at its end', () => {
 test('a spike may stop VUs when it falls back to its baseline and to zero, not while it climbs', () => {
   // spike over 100 s: 30 s baseline, 10 s up, 30 s peak, 10 s down to baseline, 20 s to zero.
   const windows = stopWindows(executorFor(LOAD_PROFILES.spike, 'readMix', '100s'));
-  expect(windows.slice(0, 2)).toEqual([[70_000, 110_000], [80_000, 130_000]]);
+  expect(windows.slice(0, 2)).toEqual([
+    [70_000, 110_000],
+    [80_000, 130_000],
+  ]);
   for (const [from] of windows) expect(from).toBeGreaterThanOrEqual(70_000);
 });
 

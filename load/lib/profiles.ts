@@ -120,18 +120,27 @@ export function profileByName(name: string): ProfileDefinition {
 
 export function parseScenarioList(list: string | undefined, profile: ProfileDefinition): ScenarioName[] {
   if (!list) return [...profile.defaultScenarios];
-  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of names) {
-    if (!(SCENARIO_NAMES as readonly string[]).includes(n)) throw new Error(`unknown scenario "${n}"; known: ${SCENARIO_NAMES.join(', ')}`);
+    if (!(SCENARIO_NAMES as readonly string[]).includes(n))
+      throw new Error(`unknown scenario "${n}"; known: ${SCENARIO_NAMES.join(', ')}`);
   }
   return names as ScenarioName[];
 }
 
 /** The mix of a profile in one line, printed at the start of a run. */
 export function describeMix(profile: ProfileDefinition, scenarios: readonly ScenarioName[], vusScale = 1): string {
-  const vus = scenarios.filter((s) => s !== 'generate').map((s) => `${s} ${Math.max(1, Math.round(profile.vus[s] * vusScale))} VUs`);
+  const vus = scenarios
+    .filter((s) => s !== 'generate')
+    .map((s) => `${s} ${Math.max(1, Math.round(profile.vus[s] * vusScale))} VUs`);
   const parts = [...vus];
-  if (scenarios.includes('lifecycle')) parts.push(`lifecycle: ${pct(profile.mix.fileShare)} with an uploaded file variable, ${pct(profile.mix.abortShare)} aborted mid-run`);
+  if (scenarios.includes('lifecycle'))
+    parts.push(
+      `lifecycle: ${pct(profile.mix.fileShare)} with an uploaded file variable, ${pct(profile.mix.abortShare)} aborted mid-run`,
+    );
   if (scenarios.includes('generate')) parts.push(`generate ${profile.mix.generatePerMinute}/min`);
   parts.push(`think time ${profile.thinkTimeS}s`);
   return parts.join('; ');
@@ -149,7 +158,8 @@ export function durationSeconds(text: string): number {
     total += m[2] === 'ms' ? n / 1000 : m[2] === 's' ? n : m[2] === 'm' ? n * 60 : n * 3600;
     consumed += m[0].length;
   }
-  if (consumed !== text.length || consumed === 0) throw new Error(`invalid duration "${text}" (use e.g. 30s, 2m, 1h30m)`);
+  if (consumed !== text.length || consumed === 0)
+    throw new Error(`invalid duration "${text}" (use e.g. 30s, 2m, 1h30m)`);
   return total;
 }
 
@@ -158,16 +168,40 @@ const secs = (s: number) => `${Math.max(1, Math.round(s))}s`;
 /** Executor configuration for one scenario (the subset of k6's scenario options used here). */
 export type ExecutorConfig =
   | { executor: 'constant-vus'; vus: number; duration: string }
-  | { executor: 'ramping-vus'; startVUs: number; stages: { duration: string; target: number }[]; gracefulRampDown: string }
-  | { executor: 'constant-arrival-rate'; rate: number; timeUnit: string; duration: string; preAllocatedVUs: number; maxVUs: number };
+  | {
+      executor: 'ramping-vus';
+      startVUs: number;
+      stages: { duration: string; target: number }[];
+      gracefulRampDown: string;
+    }
+  | {
+      executor: 'constant-arrival-rate';
+      rate: number;
+      timeUnit: string;
+      duration: string;
+      preAllocatedVUs: number;
+      maxVUs: number;
+    };
 
-export function executorFor(profile: ProfileDefinition, scenario: ScenarioName, duration: string, vusScale = 1): ExecutorConfig {
+export function executorFor(
+  profile: ProfileDefinition,
+  scenario: ScenarioName,
+  duration: string,
+  vusScale = 1,
+): ExecutorConfig {
   const peak = Math.max(1, Math.round(profile.vus[scenario] * vusScale));
   const total = durationSeconds(duration);
   const shape = profile.shape;
   if (scenario === 'generate') {
     // A bounded rate, not a VU count: every call creates or overwrites a canvas on the target.
-    return { executor: 'constant-arrival-rate', rate: profile.mix.generatePerMinute, timeUnit: '1m', duration: secs(total), preAllocatedVUs: 1, maxVUs: peak };
+    return {
+      executor: 'constant-arrival-rate',
+      rate: profile.mix.generatePerMinute,
+      timeUnit: '1m',
+      duration: secs(total),
+      preAllocatedVUs: 1,
+      maxVUs: peak,
+    };
   }
   switch (shape.kind) {
     case 'constant':

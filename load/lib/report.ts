@@ -5,9 +5,17 @@
  */
 import { compare, parseThresholdExpression } from './thresholds.ts';
 
-export interface MetricSummary { type: 'counter' | 'gauge' | 'rate' | 'trend'; values: Record<string, number> }
+export interface MetricSummary {
+  type: 'counter' | 'gauge' | 'rate' | 'trend';
+  values: Record<string, number>;
+}
 
-export interface ThresholdResult { metric: string; expression: string; ok: boolean; actual: number | null }
+export interface ThresholdResult {
+  metric: string;
+  expression: string;
+  ok: boolean;
+  actual: number | null;
+}
 
 export interface RunMeta {
   profile: string;
@@ -25,12 +33,18 @@ export interface RunMeta {
   startedAt?: string;
 }
 
-export interface RunReport { meta: RunMeta; passed: boolean; thresholds: ThresholdResult[]; metrics: Record<string, MetricSummary> }
+export interface RunReport {
+  meta: RunMeta;
+  passed: boolean;
+  thresholds: ThresholdResult[];
+  metrics: Record<string, MetricSummary>;
+}
 
 export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
 
 /** A value of a sub-metric of one operation (`metric{operation:op}`), when the run gated it. */
-const perOperation = (m: Record<string, MetricSummary>, metric: string, op: string, key: string) => m[`${metric}{operation:${op}}`]?.values[key];
+const perOperation = (m: Record<string, MetricSummary>, metric: string, op: string, key: string) =>
+  m[`${metric}{operation:${op}}`]?.values[key];
 
 /** The value of one aggregation (as named in a threshold expression) from summarised values. */
 export function aggregationValue(values: Record<string, number>, aggregation: string): number | null {
@@ -39,10 +53,18 @@ export function aggregationValue(values: Record<string, number>, aggregation: st
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
-export function thresholdResult(metric: string, expression: string, summary: MetricSummary | undefined): ThresholdResult {
+export function thresholdResult(
+  metric: string,
+  expression: string,
+  summary: MetricSummary | undefined,
+): ThresholdResult {
   const parsed = parseThresholdExpression(expression);
   // A metric without samples counts zero, as k6 reports it (a counter of violations nobody added to).
-  const actual = summary ? aggregationValue(summary.values, parsed.aggregation) : parsed.aggregation === 'count' ? 0 : null;
+  const actual = summary
+    ? aggregationValue(summary.values, parsed.aggregation)
+    : parsed.aggregation === 'count'
+      ? 0
+      : null;
   // No samples otherwise: nothing breached it (k6 treats an empty metric the same way).
   const ok = actual === null ? true : compare(actual, parsed.operator, parsed.value);
   return { metric, expression, ok, actual };
@@ -58,11 +80,20 @@ const fmtNumber = (n: number | null | undefined, unit = ''): string => {
 /** Plain-text table; the first `leftColumns` columns are left-aligned, numbers right-aligned. */
 export function table(rows: string[][], leftColumns = 1): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i < leftColumns ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** Per-operation rows from `http_req_duration{operation:X}` sub-metrics. */
-export function operationRows(metrics: Record<string, MetricSummary>): { operation: string; values: Record<string, number> }[] {
+export function operationRows(
+  metrics: Record<string, MetricSummary>,
+): { operation: string; values: Record<string, number> }[] {
   return Object.entries(metrics)
     .map(([name, m]) => ({ m, op: name.match(/^http_req_duration\{operation:([^}]+)\}$/)?.[1] }))
     .filter((x): x is { m: MetricSummary; op: string } => Boolean(x.op))
@@ -85,7 +116,7 @@ export function checkedResponses(r: RunReport): number {
 export function violatingResponses(r: RunReport, operation?: string): number {
   const m = r.metrics[operation ? `contract_violations{operation:${operation}}` : 'contract_violations'];
   if (!m) return 0;
-  return m.type === 'rate' ? m.values.passes ?? 0 : m.values.count ?? 0;
+  return m.type === 'rate' ? (m.values.passes ?? 0) : (m.values.count ?? 0);
 }
 
 /** Share of checked responses that break a must clause. */
@@ -109,32 +140,63 @@ export function apiRequestRate(r: RunReport): number | undefined {
 export function renderText(r: RunReport): string {
   const m = r.metrics;
   const lines: string[] = [];
-  lines.push(`wfcheck load run — profile ${r.meta.profile} (${r.meta.scenarios.join(', ')}), seed ${r.meta.seed}, ${r.meta.evaluation}`);
-  lines.push(`target ${r.meta.baseUrl}; contract checks on ${fmtNumber(r.meta.contractSample, '%')} of responses; ran ${fmtNumber(r.meta.durationMs, 'ms')}`);
+  lines.push(
+    `wfcheck load run — profile ${r.meta.profile} (${r.meta.scenarios.join(', ')}), seed ${r.meta.seed}, ${r.meta.evaluation}`,
+  );
+  lines.push(
+    `target ${r.meta.baseUrl}; contract checks on ${fmtNumber(r.meta.contractSample, '%')} of responses; ran ${fmtNumber(r.meta.durationMs, 'ms')}`,
+  );
   lines.push('');
   if (r.meta.mix) lines.push(`mix: ${r.meta.mix}`);
   lines.push('');
   lines.push(...operationsTable(r));
   lines.push('');
   const v = (name: string, key: string) => m[name]?.values[key];
-  const handovers = m.contract_handovers ? ` (besides ${fmtNumber(v('contract_handovers', 'count'))} hand-overs to the Node checker, in no figure of the target)` : '';
-  const setup = m.setup_requests ? `, of which ${fmtNumber(v('setup_requests', 'count'))} made by setup (discovery, trial runs) and in no per-operation figure` : '';
-  lines.push(`API requests ${fmtNumber(apiResponses(r))} (${fmtNumber(apiRequestRate(r))}/s${setup})${handovers}; failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`);
-  lines.push(`contract: ${fmtNumber(checkedResponses(r))} of ${fmtNumber(apiResponses(r))} API responses checked, ${fmtNumber(violatingResponses(r))} violating (${fmtNumber(violationShare(r), '%')}), responses with warnings ${fmtNumber(v('contract_warnings', 'count') ?? 0)}`);
+  const handovers = m.contract_handovers
+    ? ` (besides ${fmtNumber(v('contract_handovers', 'count'))} hand-overs to the Node checker, in no figure of the target)`
+    : '';
+  const setup = m.setup_requests
+    ? `, of which ${fmtNumber(v('setup_requests', 'count'))} made by setup (discovery, trial runs) and in no per-operation figure`
+    : '';
+  lines.push(
+    `API requests ${fmtNumber(apiResponses(r))} (${fmtNumber(apiRequestRate(r))}/s${setup})${handovers}; failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`,
+  );
+  lines.push(
+    `contract: ${fmtNumber(checkedResponses(r))} of ${fmtNumber(apiResponses(r))} API responses checked, ${fmtNumber(violatingResponses(r))} violating (${fmtNumber(violationShare(r), '%')}), responses with warnings ${fmtNumber(v('contract_warnings', 'count') ?? 0)}`,
+  );
   if (m.workflow_completed || m.workflow_duration) {
-    lines.push(`workflows (upload → run → poll → output): completed ${fmtNumber(v('workflow_completed', 'rate'), '%')} of ${fmtNumber((v('workflow_completed', 'passes') ?? 0) + (v('workflow_completed', 'fails') ?? 0))}; end-to-end p50 ${fmtNumber(v('workflow_duration', 'med'), 'ms')}, p95 ${fmtNumber(v('workflow_duration', 'p(95)'), 'ms')}, p99 ${fmtNumber(v('workflow_duration', 'p(99)'), 'ms')}`);
+    lines.push(
+      `workflows (upload → run → poll → output): completed ${fmtNumber(v('workflow_completed', 'rate'), '%')} of ${fmtNumber((v('workflow_completed', 'passes') ?? 0) + (v('workflow_completed', 'fails') ?? 0))}; end-to-end p50 ${fmtNumber(v('workflow_duration', 'med'), 'ms')}, p95 ${fmtNumber(v('workflow_duration', 'p(95)'), 'ms')}, p99 ${fmtNumber(v('workflow_duration', 'p(99)'), 'ms')}`,
+    );
   }
   if (m.executions_aborted) lines.push(`executions aborted mid-run: ${fmtNumber(v('executions_aborted', 'count'))}`);
-  if (m.canvases_created || m['http_req_duration{operation:generateWorkflow}']) lines.push(`generate footprint: ${fmtNumber(v('canvases_created', 'count') ?? 0)} canvases created on the target`);
+  if (m.canvases_created || m['http_req_duration{operation:generateWorkflow}'])
+    lines.push(`generate footprint: ${fmtNumber(v('canvases_created', 'count') ?? 0)} canvases created on the target`);
   lines.push('');
   lines.push('Gates');
-  lines.push(table([['', 'metric', 'threshold', 'actual'], ...r.thresholds.map((t) => [
-    t.ok ? 'PASS' : 'FAIL', t.metric, t.expression, fmtNumber(t.actual, unitOf(t.metric, t.expression)),
-  ])], 3));
+  lines.push(
+    table(
+      [
+        ['', 'metric', 'threshold', 'actual'],
+        ...r.thresholds.map((t) => [
+          t.ok ? 'PASS' : 'FAIL',
+          t.metric,
+          t.expression,
+          fmtNumber(t.actual, unitOf(t.metric, t.expression)),
+        ]),
+      ],
+      3,
+    ),
+  );
   lines.push('');
   const failed = r.thresholds.filter((t) => !t.ok);
   if (r.thresholds.length === 0) lines.push('VERDICT: none — no gates were evaluated in this process');
-  else lines.push(r.passed ? `VERDICT: PASS — all ${r.thresholds.length} gates met` : `VERDICT: FAIL — ${failed.length} of ${r.thresholds.length} gates breached: ${failed.map((t) => `${t.metric} ${t.expression}`).join('; ')}`);
+  else
+    lines.push(
+      r.passed
+        ? `VERDICT: PASS — all ${r.thresholds.length} gates met`
+        : `VERDICT: FAIL — ${failed.length} of ${r.thresholds.length} gates breached: ${failed.map((t) => `${t.metric} ${t.expression}`).join('; ')}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -143,11 +205,20 @@ function operationsTable(r: RunReport): string[] {
   const m = r.metrics;
   const seconds = r.meta.scenarioSeconds ?? r.meta.durationMs / 1000;
   const rows = operationRows(m).map((o) => [
-    o.operation, fmtNumber(o.values.count), seconds > 0 ? fmtNumber((o.values.count ?? 0) / seconds) : '—',
-    fmtNumber(o.values.med, 'ms'), fmtNumber(o.values['p(95)'], 'ms'), fmtNumber(o.values['p(99)'], 'ms'), fmtNumber(o.values.max, 'ms'),
-    fmtNumber(perOperation(m, 'http_req_failed', o.operation, 'rate'), '%'), fmtNumber(violatingResponses(r, o.operation)),
+    o.operation,
+    fmtNumber(o.values.count),
+    seconds > 0 ? fmtNumber((o.values.count ?? 0) / seconds) : '—',
+    fmtNumber(o.values.med, 'ms'),
+    fmtNumber(o.values['p(95)'], 'ms'),
+    fmtNumber(o.values['p(99)'], 'ms'),
+    fmtNumber(o.values.max, 'ms'),
+    fmtNumber(perOperation(m, 'http_req_failed', o.operation, 'rate'), '%'),
+    fmtNumber(violatingResponses(r, o.operation)),
   ]);
-  return ['Operations', table([['operation', 'requests', 'req/s', 'p50', 'p95', 'p99', 'max', 'failed', 'violations'], ...rows])];
+  return [
+    'Operations',
+    table([['operation', 'requests', 'req/s', 'p50', 'p95', 'p99', 'max', 'failed', 'violations'], ...rows]),
+  ];
 }
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -156,7 +227,9 @@ export function renderJUnit(r: RunReport): string {
   const failures = r.thresholds.filter((t) => !t.ok).length;
   const cases = r.thresholds.map((t) => {
     const name = xml(`${t.metric} ${t.expression}`);
-    const body = t.ok ? '' : `<failure message="${xml(`actual ${t.actual ?? 'n/a'} breaches ${t.expression}`)}" type="threshold"/>`;
+    const body = t.ok
+      ? ''
+      : `<failure message="${xml(`actual ${t.actual ?? 'n/a'} breaches ${t.expression}`)}" type="threshold"/>`;
     return `    <testcase classname="load.${xml(r.meta.profile)}" name="${name}" time="0">${body}</testcase>`;
   });
   return [

@@ -8,7 +8,10 @@
  */
 import type { OperationId } from './operations.ts';
 
-export interface LatencyBudget { p95: number; p99: number }
+export interface LatencyBudget {
+  p95: number;
+  p99: number;
+}
 
 /** Per-operation latency budgets in milliseconds. */
 export const LATENCY_BUDGETS_MS: Readonly<Record<OperationId, LatencyBudget>> = {
@@ -64,7 +67,12 @@ export type Thresholds = Record<string, string[]>;
  * Only operations actually exercised get latency gates, so the report does not
  * list empty sub-metrics as passing.
  */
-export function buildThresholds(operations: readonly OperationId[], withWorkflow: boolean, slo: SloSettings = DEFAULT_SLO, offloadedChecks = false): Thresholds {
+export function buildThresholds(
+  operations: readonly OperationId[],
+  withWorkflow: boolean,
+  slo: SloSettings = DEFAULT_SLO,
+  offloadedChecks = false,
+): Thresholds {
   const t: Thresholds = {
     http_req_failed: [`rate<${slo.maxFailedRate}`],
     contract_violations: ['count==0'],
@@ -73,7 +81,10 @@ export function buildThresholds(operations: readonly OperationId[], withWorkflow
   if (offloadedChecks) t.contract_unchecked = ['count==0'];
   for (const op of [...new Set(operations)].sort()) {
     const b = LATENCY_BUDGETS_MS[op];
-    t[`http_req_duration{operation:${op}}`] = [`p(95)<${Math.round(b.p95 * slo.latencyScale)}`, `p(99)<${Math.round(b.p99 * slo.latencyScale)}`];
+    t[`http_req_duration{operation:${op}}`] = [
+      `p(95)<${Math.round(b.p95 * slo.latencyScale)}`,
+      `p(99)<${Math.round(b.p99 * slo.latencyScale)}`,
+    ];
     // Per operation as well, so a breach names the operation whose responses break the contract.
     t[`contract_violations{operation:${op}}`] = ['count==0'];
     t[`http_req_failed{operation:${op}}`] = [`rate<${slo.maxFailedRate}`];
@@ -90,7 +101,10 @@ export function buildThresholds(operations: readonly OperationId[], withWorkflow
 // ---------------------------------------------------------------------------
 // Parsing and evaluating threshold keys/expressions outside k6 (merged runs).
 
-export interface MetricSelector { metric: string; tags: Record<string, string> }
+export interface MetricSelector {
+  metric: string;
+  tags: Record<string, string>;
+}
 
 /** `http_req_duration{operation:getExecutionStatus}` → metric + tag filter. */
 export function parseThresholdKey(key: string): MetricSelector {
@@ -107,22 +121,35 @@ export function parseThresholdKey(key: string): MetricSelector {
   return { metric: m[1].trim(), tags };
 }
 
-export interface ParsedExpression { aggregation: string; operator: '<' | '<=' | '>' | '>=' | '==' | '!=' | '==='; value: number }
+export interface ParsedExpression {
+  aggregation: string;
+  operator: '<' | '<=' | '>' | '>=' | '==' | '!=' | '===';
+  value: number;
+}
 
 /** `p(95)<300`, `rate==0`, `count>=10` → parts. */
 export function parseThresholdExpression(expr: string): ParsedExpression {
-  const m = expr.replace(/\s+/g, '').match(/^(avg|min|max|med|count|rate|value|p\(\d+(?:\.\d+)?\))(<=|>=|===|==|!=|<|>)(-?\d+(?:\.\d+)?(?:e-?\d+)?)$/);
+  const m = expr
+    .replace(/\s+/g, '')
+    .match(/^(avg|min|max|med|count|rate|value|p\(\d+(?:\.\d+)?\))(<=|>=|===|==|!=|<|>)(-?\d+(?:\.\d+)?(?:e-?\d+)?)$/);
   if (!m) throw new Error(`cannot parse threshold expression "${expr}"`);
   return { aggregation: m[1], operator: m[2] as ParsedExpression['operator'], value: Number(m[3]) };
 }
 
 export function compare(actual: number, op: ParsedExpression['operator'], expected: number): boolean {
   switch (op) {
-    case '<': return actual < expected;
-    case '<=': return actual <= expected;
-    case '>': return actual > expected;
-    case '>=': return actual >= expected;
-    case '==': case '===': return actual === expected;
-    case '!=': return actual !== expected;
+    case '<':
+      return actual < expected;
+    case '<=':
+      return actual <= expected;
+    case '>':
+      return actual > expected;
+    case '>=':
+      return actual >= expected;
+    case '==':
+    case '===':
+      return actual === expected;
+    case '!=':
+      return actual !== expected;
   }
 }

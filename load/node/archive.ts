@@ -19,8 +19,23 @@ export interface ArchiveOptions extends Omit<K6ScriptSettings, 'baseUrl' | 'apiK
 export const PLACEHOLDER_BASE_URL = 'http://set-base-url-at-run-time.invalid/v1';
 
 export function buildArchive(o: ArchiveOptions): void {
-  const baked = k6ScriptEnv({ ...o, baseUrl: PLACEHOLDER_BASE_URL, apiKey: 'set-api-key-at-run-time', reportDir: '/tmp' });
-  const args = ['archive', '--quiet', '-O', o.out, ...Object.entries(baked).flatMap(([k, v]) => ['-e', `${k}=${v}`]), K6_ENTRY];
+  const baked = k6ScriptEnv({
+    ...o,
+    baseUrl: PLACEHOLDER_BASE_URL,
+    apiKey: 'set-api-key-at-run-time',
+    reportDir: '/tmp',
+  });
+  const args = [
+    'archive',
+    '--quiet',
+    '-O',
+    o.out,
+    ...Object.entries(baked).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+    K6_ENTRY,
+  ];
   // Only the baked values reach the init code: the caller's environment (which may hold a real key) is not passed.
-  execFileSync(o.k6, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', K6_NO_USAGE_REPORT: 'true' } });
+  execFileSync(o.k6, args, {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', K6_NO_USAGE_REPORT: 'true' },
+  });
 }

@@ -39,14 +39,21 @@ function worstLevel(findings: Findings): 'must' | 'should' | undefined {
   return should ? 'should' : undefined;
 }
 
-const increment = (counts: Partial<Record<string, number>>, key: string) => { counts[key] = (counts[key] ?? 0) + 1; };
+const increment = (counts: Partial<Record<string, number>>, key: string) => {
+  counts[key] = (counts[key] ?? 0) + 1;
+};
 
 function judge(batch: HandedOver[], record: (entry: HandedOver, findings: Findings) => void): BatchVerdict {
   const verdict: BatchVerdict = { checked: {}, must: {}, should: {} };
   for (const entry of batch) {
     const [operation, status, contentType, body] = entry;
     // The content type is the only header the checks read; an empty one says no more than a missing one.
-    const findings = checkResponse({ operation, status, headers: contentType ? { 'content-type': contentType } : {}, body });
+    const findings = checkResponse({
+      operation,
+      status,
+      headers: contentType ? { 'content-type': contentType } : {},
+      body,
+    });
     increment(verdict.checked, operation);
     if (findings.length === 0) continue;
     const level = worstLevel(findings);
@@ -57,23 +64,33 @@ function judge(batch: HandedOver[], record: (entry: HandedOver, findings: Findin
 }
 
 /** `observe` sees every batch as parsed (the suite's own tests compare it with what was sent). */
-export async function startCheckSink(violationsFile: string, observe?: (batch: HandedOver[]) => void): Promise<CheckSink> {
+export async function startCheckSink(
+  violationsFile: string,
+  observe?: (batch: HandedOver[]) => void,
+): Promise<CheckSink> {
   const totals: Record<string, { checked: number; violating: number }> = {};
   const logged: Record<string, number> = {};
   const record = ([operation, status, , body, request]: HandedOver, findings: Findings) => {
     const reported = findings.filter((f) => f.level !== 'observe');
     if (reported.length === 0 || (logged[operation] ?? 0) >= MAX_LOGGED_PER_OPERATION) return;
     logged[operation] = (logged[operation] ?? 0) + 1;
-    appendFileSync(violationsFile, `${redactSecrets(JSON.stringify({ operation, request, status, bodyExcerpt: body.slice(0, 500), violations: reported }))}\n`);
+    appendFileSync(
+      violationsFile,
+      `${redactSecrets(JSON.stringify({ operation, request, status, bodyExcerpt: body.slice(0, 500), violations: reported }))}\n`,
+    );
   };
   const count = (verdict: BatchVerdict) => {
-    for (const [operation, n] of Object.entries(verdict.checked)) (totals[operation] ??= { checked: 0, violating: 0 }).checked += n ?? 0;
+    for (const [operation, n] of Object.entries(verdict.checked))
+      (totals[operation] ??= { checked: 0, violating: 0 }).checked += n ?? 0;
     for (const [operation, n] of Object.entries(verdict.must)) totals[operation]!.violating += n ?? 0;
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => { size += c.length; if (size <= MAX_BATCH_BYTES) chunks.push(c); });
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BATCH_BYTES) chunks.push(c);
+    });
     req.on('end', () => {
       try {
         const batch = parseFrames(Buffer.concat(chunks).toString('utf8'));
@@ -91,6 +108,10 @@ export async function startCheckSink(violationsFile: string, observe?: (batch: H
   return {
     url: `http://127.0.0.1:${port}/check`,
     totals: () => totals,
-    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }

@@ -30,10 +30,26 @@ export interface ComparisonRow {
 
 type Direction = 'lower-is-better' | 'higher-is-better';
 
-function row(measure: string, unit: ComparisonRow['unit'], dir: Direction, base: number | undefined, cur: number | undefined, o: CompareOptions): ComparisonRow {
+function row(
+  measure: string,
+  unit: ComparisonRow['unit'],
+  dir: Direction,
+  base: number | undefined,
+  cur: number | undefined,
+  o: CompareOptions,
+): ComparisonRow {
   const b = base ?? null;
   const c = cur ?? null;
-  if (b === null || c === null) return { measure, baseline: b, current: c, unit, change: null, regression: false, note: b === null ? 'not in baseline' : 'not in this run' };
+  if (b === null || c === null)
+    return {
+      measure,
+      baseline: b,
+      current: c,
+      unit,
+      change: null,
+      regression: false,
+      note: b === null ? 'not in baseline' : 'not in this run',
+    };
   const worse = dir === 'lower-is-better' ? c - b : b - c;
   if (unit === '%') {
     return { measure, baseline: b, current: c, unit, change: c - b, regression: worse > o.rateTolerance };
@@ -44,10 +60,18 @@ function row(measure: string, unit: ComparisonRow['unit'], dir: Direction, base:
   return { measure, baseline: b, current: c, unit, change: relative, regression };
 }
 
-export function compareReports(baseline: RunReport, current: RunReport, o: CompareOptions = DEFAULT_COMPARE): { rows: ComparisonRow[]; warnings: string[] } {
+export function compareReports(
+  baseline: RunReport,
+  current: RunReport,
+  o: CompareOptions = DEFAULT_COMPARE,
+): { rows: ComparisonRow[]; warnings: string[] } {
   const warnings: string[] = [];
-  if (baseline.meta.profile !== current.meta.profile) warnings.push(`profiles differ: baseline ${baseline.meta.profile}, this run ${current.meta.profile}`);
-  if (baseline.meta.scenarios.join() !== current.meta.scenarios.join()) warnings.push(`scenarios differ: baseline ${baseline.meta.scenarios.join(',')}, this run ${current.meta.scenarios.join(',')}`);
+  if (baseline.meta.profile !== current.meta.profile)
+    warnings.push(`profiles differ: baseline ${baseline.meta.profile}, this run ${current.meta.profile}`);
+  if (baseline.meta.scenarios.join() !== current.meta.scenarios.join())
+    warnings.push(
+      `scenarios differ: baseline ${baseline.meta.scenarios.join(',')}, this run ${current.meta.scenarios.join(',')}`,
+    );
   const rows: ComparisonRow[] = [];
   const baseOps = new Map(operationRows(baseline.metrics).map((r) => [r.operation, r.values]));
   const curOps = new Map(operationRows(current.metrics).map((r) => [r.operation, r.values]));
@@ -56,20 +80,72 @@ export function compareReports(baseline: RunReport, current: RunReport, o: Compa
     return values?.count !== undefined && seconds > 0 ? values.count / seconds : undefined;
   };
   for (const op of [...new Set([...baseOps.keys(), ...curOps.keys()])].sort()) {
-    rows.push(row(`${op} req/s`, '/s', 'higher-is-better', perSecond(baseline, baseOps.get(op)), perSecond(current, curOps.get(op)), o));
+    rows.push(
+      row(
+        `${op} req/s`,
+        '/s',
+        'higher-is-better',
+        perSecond(baseline, baseOps.get(op)),
+        perSecond(current, curOps.get(op)),
+        o,
+      ),
+    );
     for (const stat of ['med', 'p(95)', 'p(99)']) {
-      rows.push(row(`${op} ${stat === 'med' ? 'p50' : stat}`, 'ms', 'lower-is-better', baseOps.get(op)?.[stat], curOps.get(op)?.[stat], o));
+      rows.push(
+        row(
+          `${op} ${stat === 'med' ? 'p50' : stat}`,
+          'ms',
+          'lower-is-better',
+          baseOps.get(op)?.[stat],
+          curOps.get(op)?.[stat],
+          o,
+        ),
+      );
     }
   }
   const v = (r: RunReport, metric: string, key: string) => r.metrics[metric]?.values[key];
-  rows.push(row('throughput (API requests)', '/s', 'higher-is-better', apiRequestRate(baseline), apiRequestRate(current), o));
-  rows.push(row('failed requests', '%', 'lower-is-better', v(baseline, 'http_req_failed', 'rate'), v(current, 'http_req_failed', 'rate'), o));
-  rows.push(row('contract violations', '%', 'lower-is-better', violationShare(baseline), violationShare(current), { ...o, rateTolerance: 0 }));
+  rows.push(
+    row('throughput (API requests)', '/s', 'higher-is-better', apiRequestRate(baseline), apiRequestRate(current), o),
+  );
+  rows.push(
+    row(
+      'failed requests',
+      '%',
+      'lower-is-better',
+      v(baseline, 'http_req_failed', 'rate'),
+      v(current, 'http_req_failed', 'rate'),
+      o,
+    ),
+  );
+  rows.push(
+    row('contract violations', '%', 'lower-is-better', violationShare(baseline), violationShare(current), {
+      ...o,
+      rateTolerance: 0,
+    }),
+  );
   if (baseline.metrics.workflow_duration || current.metrics.workflow_duration) {
     for (const stat of ['med', 'p(95)', 'p(99)']) {
-      rows.push(row(`workflow duration ${stat === 'med' ? 'p50' : stat}`, 'ms', 'lower-is-better', v(baseline, 'workflow_duration', stat), v(current, 'workflow_duration', stat), o));
+      rows.push(
+        row(
+          `workflow duration ${stat === 'med' ? 'p50' : stat}`,
+          'ms',
+          'lower-is-better',
+          v(baseline, 'workflow_duration', stat),
+          v(current, 'workflow_duration', stat),
+          o,
+        ),
+      );
     }
-    rows.push(row('workflow completion', '%', 'higher-is-better', v(baseline, 'workflow_completed', 'rate'), v(current, 'workflow_completed', 'rate'), o));
+    rows.push(
+      row(
+        'workflow completion',
+        '%',
+        'higher-is-better',
+        v(baseline, 'workflow_completed', 'rate'),
+        v(current, 'workflow_completed', 'rate'),
+        o,
+      ),
+    );
   }
   return { rows, warnings };
 }
@@ -90,12 +166,30 @@ function fmtChange(r: ComparisonRow): string {
 
 export function renderComparison(rows: ComparisonRow[], warnings: string[], o: CompareOptions): string {
   const lines = warnings.map((w) => `warning: ${w}`);
-  lines.push(table([['', 'measure', 'baseline', 'current', 'change'], ...rows.map((r) => [
-    r.regression ? 'REGRESSED' : r.change === null ? '' : 'ok', r.measure, fmt(r.baseline, r.unit), fmt(r.current, r.unit), fmtChange(r),
-  ])], 2));
+  lines.push(
+    table(
+      [
+        ['', 'measure', 'baseline', 'current', 'change'],
+        ...rows.map((r) => [
+          r.regression ? 'REGRESSED' : r.change === null ? '' : 'ok',
+          r.measure,
+          fmt(r.baseline, r.unit),
+          fmt(r.current, r.unit),
+          fmtChange(r),
+        ]),
+      ],
+      2,
+    ),
+  );
   const regressed = rows.filter((r) => r.regression);
   lines.push('');
-  lines.push(`tolerance: latencies/throughput ±${(o.tolerance * 100).toFixed(0)}% (latency changes under ${o.minLatencyDeltaMs}ms ignored), rates ±${(o.rateTolerance * 100).toFixed(2)} pts, contract violations 0`);
-  lines.push(regressed.length === 0 ? 'COMPARISON: no regression beyond tolerance' : `COMPARISON: ${regressed.length} regression(s): ${regressed.map((r) => r.measure).join('; ')}`);
+  lines.push(
+    `tolerance: latencies/throughput ±${(o.tolerance * 100).toFixed(0)}% (latency changes under ${o.minLatencyDeltaMs}ms ignored), rates ±${(o.rateTolerance * 100).toFixed(2)} pts, contract violations 0`,
+  );
+  lines.push(
+    regressed.length === 0
+      ? 'COMPARISON: no regression beyond tolerance'
+      : `COMPARISON: ${regressed.length} regression(s): ${regressed.map((r) => r.measure).join('; ')}`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -54,7 +54,8 @@ export function xk6SourceDigest(dir = XK6_DIR): string {
     for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(d, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.go$|^go\.(mod|sum)$/.test(entry.name)) hash.update(relative(dir, path)).update('\0').update(readFileSync(path)).update('\0');
+      else if (/\.go$|^go\.(mod|sum)$/.test(entry.name))
+        hash.update(relative(dir, path)).update('\0').update(readFileSync(path)).update('\0');
     }
   };
   walk(dir);
@@ -65,7 +66,11 @@ const stampOf = (binary: string) => `${binary}.sources`;
 
 /** The project-local build is current: it has the extension and was built from the present sources. */
 function isCurrentBuild(binary: string): boolean {
-  return existsSync(stampOf(binary)) && readFileSync(stampOf(binary), 'utf8').trim() === xk6SourceDigest() && hasWfcheckExtension(binary);
+  return (
+    existsSync(stampOf(binary)) &&
+    readFileSync(stampOf(binary), 'utf8').trim() === xk6SourceDigest() &&
+    hasWfcheckExtension(binary)
+  );
 }
 
 /**
@@ -81,7 +86,10 @@ export interface EnsureK6Options {
   toolsBin?: string;
 }
 
-export async function ensureK6(log: (line: string) => void = (l) => console.error(l), options: EnsureK6Options = {}): Promise<string> {
+export async function ensureK6(
+  log: (line: string) => void = (l) => console.error(l),
+  options: EnsureK6Options = {},
+): Promise<string> {
   const env = options.env ?? process.env;
   const toolsBin = options.toolsBin ?? TOOLS_BIN;
   const explicit = env.K6_BIN;
@@ -96,13 +104,16 @@ export async function ensureK6(log: (line: string) => void = (l) => console.erro
   if (!go) {
     const fromPath = onPath('k6', env);
     if (fromPath && versionOf(fromPath)) {
-      if (!hasWfcheckExtension(fromPath)) log(`using ${fromPath}, which has no ${EXTENSION_MODULE}: offload mode hands responses over in the VUs' JavaScript, slower on a saturated generator (npm run bench:load); with Go the harness builds its own k6`);
+      if (!hasWfcheckExtension(fromPath))
+        log(
+          `using ${fromPath}, which has no ${EXTENSION_MODULE}: offload mode hands responses over in the VUs' JavaScript, slower on a saturated generator (npm run bench:load); with Go the harness builds its own k6`,
+        );
       return fromPath;
     }
     throw new Error(
       `k6 is not installed and Go is not available to build it.\n` +
-      `Install k6 (https://grafana.com/docs/k6/latest/set-up/install-k6/) and put it on PATH or in K6_BIN,\n` +
-      `or install Go (https://go.dev/dl/) and rerun: the harness then builds ${K6_MODULE}@${K6_VERSION} with its extension into ${toolsBin}.`,
+        `Install k6 (https://grafana.com/docs/k6/latest/set-up/install-k6/) and put it on PATH or in K6_BIN,\n` +
+        `or install Go (https://go.dev/dl/) and rerun: the harness then builds ${K6_MODULE}@${K6_VERSION} with its extension into ${toolsBin}.`,
     );
   }
   await buildK6(go, local, env, log);
@@ -112,11 +123,23 @@ export async function ensureK6(log: (line: string) => void = (l) => console.erro
 /** `go build` of load/xk6/cmd/k6 (k6 with the extension) into `out`, with the digest of its sources beside it. */
 async function buildK6(go: string, out: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
   mkdirSync(resolve(out, '..'), { recursive: true });
-  log(`building ${K6_MODULE}@${K6_VERSION} with ${EXTENSION_MODULE} (load/xk6) with ${go} into ${out} (the first build takes a few minutes)…`);
+  log(
+    `building ${K6_MODULE}@${K6_VERSION} with ${EXTENSION_MODULE} (load/xk6) with ${go} into ${out} (the first build takes a few minutes)…`,
+  );
   await new Promise<void>((ok, fail) => {
-    const child = spawn(go, ['build', '-o', out, './cmd/k6'], { cwd: XK6_DIR, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(go, ['build', '-o', out, './cmd/k6'], {
+      cwd: XK6_DIR,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.on('error', fail);
-    child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`go build of ${K6_MODULE}@${K6_VERSION} with ${EXTENSION_MODULE} failed with exit code ${code}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? ok()
+        : fail(
+            new Error(`go build of ${K6_MODULE}@${K6_VERSION} with ${EXTENSION_MODULE} failed with exit code ${code}`),
+          ),
+    );
   });
   withExtension.delete(out);
   const version = versionOf(out);

@@ -25,7 +25,8 @@ const tmp = (name: string) => {
 
 test.afterEach(async ({}, info) => {
   const dirs = created.splice(0);
-  if (info.status !== info.expectedStatus) for (const d of dirs) info.annotations.push({ type: 'run folder', description: d });
+  if (info.status !== info.expectedStatus)
+    for (const d of dirs) info.annotations.push({ type: 'run folder', description: d });
   else for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -37,14 +38,21 @@ test('thresholds: every gate of the issue, in one place', () => {
   expect(t['http_req_duration{operation:runWorkflow}']).toEqual(['p(95)<500', 'p(99)<1000']);
   expect(t.workflow_completed).toEqual(['rate>=0.99']);
   expect(Object.keys(buildThresholds(['uploadFiles'], false))).not.toContain('workflow_completed');
-  const scaled = buildThresholds(['getExecutionStatus'], false, sloFromEnv({ SLO_LATENCY_SCALE: '2', SLO_MAX_FAILED_RATE: '0.05' }));
+  const scaled = buildThresholds(
+    ['getExecutionStatus'],
+    false,
+    sloFromEnv({ SLO_LATENCY_SCALE: '2', SLO_MAX_FAILED_RATE: '0.05' }),
+  );
   expect(scaled['http_req_duration{operation:getExecutionStatus}']).toEqual(['p(95)<600', 'p(99)<1600']);
   expect(scaled.http_req_failed).toEqual(['rate<0.05']);
   expect(() => sloFromEnv({ SLO_LATENCY_SCALE: 'fast' })).toThrow(/SLO_LATENCY_SCALE/);
 });
 
 test('threshold keys and expressions parse as k6 writes them', () => {
-  expect(parseThresholdKey('http_req_duration{operation:getExecutionStatus}')).toEqual({ metric: 'http_req_duration', tags: { operation: 'getExecutionStatus' } });
+  expect(parseThresholdKey('http_req_duration{operation:getExecutionStatus}')).toEqual({
+    metric: 'http_req_duration',
+    tags: { operation: 'getExecutionStatus' },
+  });
   expect(parseThresholdKey('http_req_failed')).toEqual({ metric: 'http_req_failed', tags: {} });
   expect(parseThresholdExpression('p(99.9) < 250')).toEqual({ aggregation: 'p(99.9)', operator: '<', value: 250 });
   expect(parseThresholdExpression('rate==0')).toEqual({ aggregation: 'rate', operator: '==', value: 0 });
@@ -59,7 +67,9 @@ test('percentiles interpolate between closest ranks, as k6 does', () => {
   expect(percentile([], 0.99)).toBe(0);
 });
 
-function ndjson(points: { metric: string; type: string; value: number; tags?: Record<string, string>; t?: number }[]): string {
+function ndjson(
+  points: { metric: string; type: string; value: number; tags?: Record<string, string>; t?: number }[],
+): string {
   const declared = new Set<string>();
   const lines: string[] = [];
   for (const p of points) {
@@ -67,7 +77,13 @@ function ndjson(points: { metric: string; type: string; value: number; tags?: Re
       declared.add(p.metric);
       lines.push(JSON.stringify({ type: 'Metric', metric: p.metric, data: { name: p.metric, type: p.type } }));
     }
-    lines.push(JSON.stringify({ type: 'Point', metric: p.metric, data: { time: new Date(1_700_000_000_000 + (p.t ?? 0)).toISOString(), value: p.value, tags: p.tags ?? {} } }));
+    lines.push(
+      JSON.stringify({
+        type: 'Point',
+        metric: p.metric,
+        data: { time: new Date(1_700_000_000_000 + (p.t ?? 0)).toISOString(), value: p.value, tags: p.tags ?? {} },
+      }),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -93,7 +109,14 @@ test('merged evaluation judges the union of all segments', async () => {
   expect(merged.metrics['http_req_duration{operation:getExecutionStatus}'].values.count).toBe(100);
   expect(merged.metrics.http_req_failed.values.rate).toBeCloseTo(0.1, 10);
   expect(merged.metrics.http_reqs.values.count).toBe(100);
-  const report = evaluateMerged(merged, thresholds, { profile: 'smoke', scenarios: ['statusRead'], seed: 1, baseUrl: 'x', contractSample: 1, evaluation: 'merged 2' });
+  const report = evaluateMerged(merged, thresholds, {
+    profile: 'smoke',
+    scenarios: ['statusRead'],
+    seed: 1,
+    baseUrl: 'x',
+    contractSample: 1,
+    evaluation: 'merged 2',
+  });
   expect(report.passed).toBe(false);
   const verdict = Object.fromEntries(report.thresholds.map((t) => [`${t.metric} ${t.expression}`, t.ok]));
   expect(verdict['http_req_failed rate<0.01']).toBe(false);
@@ -104,7 +127,7 @@ test('merged evaluation judges the union of all segments', async () => {
   expect(aOnly.passed).toBe(true);
 });
 
-test('merged evaluation reproduces k6\'s own figures on the same samples', async ({}, info) => {
+test("merged evaluation reproduces k6's own figures on the same samples", async ({}, info) => {
   info.setTimeout(10 * 60_000);
   const k6 = await ensureK6((l) => console.log(l));
   const target = await startTarget({ nodeDurationMs: 5 });
@@ -113,14 +136,29 @@ test('merged evaluation reproduces k6\'s own figures on the same samples', async
     const dataFile = join(dir, 'load-data.json');
     writeLoadData(dataFile, 5);
     const result = await runK6({
-      k6, baseUrl: target.baseUrl, apiKey: target.tenants[0].apiKey, profile: 'smoke', seed: 5, reportDir: dir, dataFile,
-      scenarios: 'readMix,uploads', duration: '4s', jsonOut: join(dir, 'samples.ndjson'), quiet: true, env: { THINK_TIME_S: '0.05' },
+      k6,
+      baseUrl: target.baseUrl,
+      apiKey: target.tenants[0].apiKey,
+      profile: 'smoke',
+      seed: 5,
+      reportDir: dir,
+      dataFile,
+      scenarios: 'readMix,uploads',
+      duration: '4s',
+      jsonOut: join(dir, 'samples.ndjson'),
+      quiet: true,
+      env: { THINK_TIME_S: '0.05' },
     });
     const k6Report = result.report!;
-    const thresholds = buildThresholds(['searchWorkflows', 'getWorkflowDetail', 'getExecutionStatus', 'getExecutionOutput', 'uploadFiles'], false);
+    const thresholds = buildThresholds(
+      ['searchWorkflows', 'getWorkflowDetail', 'getExecutionStatus', 'getExecutionOutput', 'uploadFiles'],
+      false,
+    );
     const merged = await mergeK6Json([join(dir, 'samples.ndjson')], thresholds);
     const ours = evaluateMerged(merged, thresholds, k6Report.meta);
-    expect(ours.thresholds.map((t) => [t.metric, t.expression, t.ok])).toEqual(k6Report.thresholds.map((t) => [t.metric, t.expression, t.ok]));
+    expect(ours.thresholds.map((t) => [t.metric, t.expression, t.ok])).toEqual(
+      k6Report.thresholds.map((t) => [t.metric, t.expression, t.ok]),
+    );
     for (const t of k6Report.thresholds) {
       const mine = ours.thresholds.find((x) => x.metric === t.metric && x.expression === t.expression)!;
       if (t.actual === null) expect(mine.actual).toBeNull();
@@ -134,11 +172,22 @@ test('merged evaluation reproduces k6\'s own figures on the same samples', async
 
 function report(p95: number, failed: number, violations = 0, rate = 100): RunReport {
   return {
-    meta: { profile: 'smoke', scenarios: ['readMix'], seed: 1, baseUrl: 'x', contractSample: 1, durationMs: 1000, evaluation: 'single' },
+    meta: {
+      profile: 'smoke',
+      scenarios: ['readMix'],
+      seed: 1,
+      baseUrl: 'x',
+      contractSample: 1,
+      durationMs: 1000,
+      evaluation: 'single',
+    },
     passed: true,
     thresholds: [],
     metrics: {
-      'http_req_duration{operation:getExecutionStatus}': { type: 'trend', values: { 'p(95)': p95, 'p(99)': p95 * 1.5, count: 10 } },
+      'http_req_duration{operation:getExecutionStatus}': {
+        type: 'trend',
+        values: { 'p(95)': p95, 'p(99)': p95 * 1.5, count: 10 },
+      },
       http_req_failed: { type: 'rate', values: { rate: failed } },
       contract_checked: { type: 'counter', values: { count: 1000 } },
       contract_violations: { type: 'counter', values: { count: violations * 1000 } },
@@ -149,7 +198,10 @@ function report(p95: number, failed: number, violations = 0, rate = 100): RunRep
 
 test('comparison flags regressions beyond tolerance and ignores noise', () => {
   const base = report(100, 0);
-  const regressed = (cur: RunReport) => compareReports(base, cur, DEFAULT_COMPARE).rows.filter((r) => r.regression).map((r) => r.measure);
+  const regressed = (cur: RunReport) =>
+    compareReports(base, cur, DEFAULT_COMPARE)
+      .rows.filter((r) => r.regression)
+      .map((r) => r.measure);
   expect(regressed(report(105, 0))).toEqual([]); // +5%: within 10%
   expect(regressed(report(150, 0))).toEqual(['getExecutionStatus p(95)', 'getExecutionStatus p(99)']);
   expect(regressed(report(100, 0.02))).toEqual(['failed requests']);

@@ -16,9 +16,19 @@ import { startCheckSink } from './check-sink.ts';
 import { LOAD_DIR } from './run-k6.ts';
 import type { HandedOver } from '../lib/handover.ts';
 
-interface Case { status: number; type?: string; body: Buffer; seen: string }
+interface Case {
+  status: number;
+  type?: string;
+  body: Buffer;
+  seen: string;
+}
 
-const text = (s: string, type = 'application/json; charset=utf-8', status = 200): Case => ({ status, type, body: Buffer.from(s, 'utf8'), seen: s });
+const text = (s: string, type = 'application/json; charset=utf-8', status = 200): Case => ({
+  status,
+  type,
+  body: Buffer.from(s, 'utf8'),
+  seen: s,
+});
 
 const CASES: Case[] = [
   text('{"success":true,"data":{"executionId":"ex-1","status":"finish"}}'),
@@ -36,7 +46,14 @@ async function serveCases(): Promise<{ url: string; close: () => Promise<void> }
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/case`, close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }) };
+  return {
+    url: `http://127.0.0.1:${port}/case`,
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
 }
 
 /** A k6 script requesting every case and handing each response over one way, flushing at the end. */
@@ -52,7 +69,9 @@ function probeScript(native: boolean): string {
     `  for (let i = 0; i < ${CASES.length}; i++) {`,
     `    const url = __ENV.CASES + '/' + i;`,
     `    const res = http.get(url);`,
-    native ? `    wfcheck.capture('getExecutionStatus', res);` : `    checkContract('getExecutionStatus', 'GET', url, res, res.status, settings);`,
+    native
+      ? `    wfcheck.capture('getExecutionStatus', res);`
+      : `    checkContract('getExecutionStatus', 'GET', url, res, res.status, settings);`,
     `  }`,
     native ? `}\nexport function teardown() { wfcheck.drain(); }` : `  flushContractChecks(settings);\n}`,
   ].join('\n');
@@ -66,7 +85,9 @@ async function handOver(k6: string, native: boolean, casesUrl: string): Promise<
     const script = join(dir, 'probe.js');
     writeFileSync(script, probeScript(native));
     // Not spawnSync: the sink answers from this process while k6 runs.
-    const child = spawn(k6, ['run', '--quiet', script], { env: { ...process.env, SINK: sink.url, CASES: casesUrl, K6_NO_USAGE_REPORT: 'true' } });
+    const child = spawn(k6, ['run', '--quiet', script], {
+      env: { ...process.env, SINK: sink.url, CASES: casesUrl, K6_NO_USAGE_REPORT: 'true' },
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     const code = await new Promise<number | null>((ok) => child.on('close', ok));
@@ -83,9 +104,14 @@ test('both hand-overs deliver status, content type, URL and body of every respon
   const k6 = await ensureK6();
   const cases = await serveCases();
   try {
-    const expected = CASES.map((c, i): HandedOver => ['getExecutionStatus', c.status, c.type ?? '', c.seen, `GET ${cases.url}/${i}`]);
+    const expected = CASES.map(
+      (c, i): HandedOver => ['getExecutionStatus', c.status, c.type ?? '', c.seen, `GET ${cases.url}/${i}`],
+    );
     expect(await handOver(k6, false, cases.url)).toEqual(expected);
-    test.skip(!hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension (a stock k6: only the JavaScript hand-over exists)`);
+    test.skip(
+      !hasWfcheckExtension(k6),
+      `${k6} has no k6/x/wfcheck extension (a stock k6: only the JavaScript hand-over exists)`,
+    );
     expect(await handOver(k6, true, cases.url)).toEqual(expected);
   } finally {
     await cases.close();

@@ -31,12 +31,25 @@ export function loadRecord(report: RunReport, target: string, exitCode: number):
     requests: report.metrics.http_reqs ? apiResponses(report) : undefined,
     throughputRps: apiRequestRate(report),
     failedRate: figure('http_req_failed', 'rate'),
-    operations: operationRows(report.metrics).map((o) => ({ operation: o.operation, requests: o.values.count, avgMs: o.values.avg, p95Ms: o.values['p(95)'], p99Ms: o.values['p(99)'], maxMs: o.values.max })),
+    operations: operationRows(report.metrics).map((o) => ({
+      operation: o.operation,
+      requests: o.values.count,
+      avgMs: o.values.avg,
+      p95Ms: o.values['p(95)'],
+      p99Ms: o.values['p(99)'],
+      maxMs: o.values.max,
+    })),
   };
 }
 
 /** Records the run and writes dir/trend.html; returns the page's path, or undefined with the reason printed. */
-export function recordLoadHistory(report: RunReport, target: Pick<Target, 'baseUrl' | 'apiKey' | 'kind'>, dir: string, exitCode: number, warn: (line: string) => void): string | undefined {
+export function recordLoadHistory(
+  report: RunReport,
+  target: Pick<Target, 'baseUrl' | 'apiKey' | 'kind'>,
+  dir: string,
+  exitCode: number,
+  warn: (line: string) => void,
+): string | undefined {
   const fingerprint = targetFingerprint(target.baseUrl, target.apiKey, target.kind);
   const { value, skipped } = withHistory(historyPath(), (db) => {
     recordLoadRun(db, loadRecord(report, fingerprint, exitCode));

@@ -43,9 +43,19 @@ export function k6ScriptEnv(s: K6ScriptSettings): Record<string, string> {
   return env;
 }
 
-export type RunShape = Pick<K6ScriptSettings, 'profile' | 'seed' | 'scenarios' | 'duration' | 'vusScale' | 'contractSample'>;
+export type RunShape = Pick<
+  K6ScriptSettings,
+  'profile' | 'seed' | 'scenarios' | 'duration' | 'vusScale' | 'contractSample'
+>;
 
 /** What shapes the run (as opposed to where it goes and where it writes), from a command's settings. */
 export function runShape(s: LoadRunSettings): RunShape {
-  return { profile: s.profile, seed: s.seed, scenarios: s.scenarios, duration: s.duration, vusScale: s.vusScale, contractSample: s.contractSample };
+  return {
+    profile: s.profile,
+    seed: s.seed,
+    scenarios: s.scenarios,
+    duration: s.duration,
+    vusScale: s.vusScale,
+    contractSample: s.contractSample,
+  };
 }

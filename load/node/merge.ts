@@ -24,9 +24,27 @@ export function executionSegments(n: number): { sequence: string; parts: string[
 
 type MetricType = MetricSummary['type'];
 
-interface Accumulator { type: MetricType; values: number[]; sum: number; count: number; nonZero: number; last: number; min: number; max: number }
+interface Accumulator {
+  type: MetricType;
+  values: number[];
+  sum: number;
+  count: number;
+  nonZero: number;
+  last: number;
+  min: number;
+  max: number;
+}
 
-const newAccumulator = (type: MetricType): Accumulator => ({ type, values: [], sum: 0, count: 0, nonZero: 0, last: 0, min: Infinity, max: -Infinity });
+const newAccumulator = (type: MetricType): Accumulator => ({
+  type,
+  values: [],
+  sum: 0,
+  count: 0,
+  nonZero: 0,
+  last: 0,
+  min: Infinity,
+  max: -Infinity,
+});
 
 function add(acc: Accumulator, value: number): void {
   acc.count++;
@@ -53,9 +71,17 @@ export function summarise(acc: Accumulator, durationS: number): MetricSummary {
     case 'counter':
       return { type: 'counter', values: { count: acc.sum, rate: durationS > 0 ? acc.sum / durationS : 0 } };
     case 'gauge':
-      return { type: 'gauge', values: acc.count ? { value: acc.last, min: acc.min, max: acc.max } : { value: 0, min: 0, max: 0 } };
+      return {
+        type: 'gauge',
+        values: acc.count ? { value: acc.last, min: acc.min, max: acc.max } : { value: 0, min: 0, max: 0 },
+      };
     case 'rate':
-      return { type: 'rate', values: acc.count ? { rate: acc.nonZero / acc.count, passes: acc.nonZero, fails: acc.count - acc.nonZero } : { passes: 0, fails: 0 } };
+      return {
+        type: 'rate',
+        values: acc.count
+          ? { rate: acc.nonZero / acc.count, passes: acc.nonZero, fails: acc.count - acc.nonZero }
+          : { passes: 0, fails: 0 },
+      };
     case 'trend': {
       const sorted = [...acc.values].sort((a, b) => a - b);
       const values: Record<string, number> = {};
@@ -73,12 +99,20 @@ export function summarise(acc: Accumulator, durationS: number): MetricSummary {
   }
 }
 
-interface JsonLine { type: 'Metric' | 'Point'; metric: string; data: { type?: MetricType; value?: number; time?: string; tags?: Record<string, string> | null } }
+interface JsonLine {
+  type: 'Metric' | 'Point';
+  metric: string;
+  data: { type?: MetricType; value?: number; time?: string; tags?: Record<string, string> | null };
+}
 
 const matches = (sel: MetricSelector, metric: string, tags: Record<string, string>) =>
   sel.metric === metric && Object.entries(sel.tags).every(([k, v]) => tags[k] === v);
 
-export interface MergeResult { metrics: Record<string, MetricSummary>; durationMs: number; samples: number }
+export interface MergeResult {
+  metrics: Record<string, MetricSummary>;
+  durationMs: number;
+  samples: number;
+}
 
 /**
  * Reads k6 NDJSON outputs and aggregates every metric plus one sub-metric per
@@ -87,7 +121,9 @@ export interface MergeResult { metrics: Record<string, MetricSummary>; durationM
 export async function mergeK6Json(files: readonly string[], thresholds: Thresholds): Promise<MergeResult> {
   const types = new Map<string, MetricType>();
   const base = new Map<string, Accumulator>();
-  const selectors = Object.keys(thresholds).map((key) => ({ key, sel: parseThresholdKey(key) })).filter((s) => Object.keys(s.sel.tags).length > 0);
+  const selectors = Object.keys(thresholds)
+    .map((key) => ({ key, sel: parseThresholdKey(key) }))
+    .filter((s) => Object.keys(s.sel.tags).length > 0);
   const sub = new Map<string, Accumulator>();
   let first = Infinity;
   let last = -Infinity;
@@ -106,7 +142,10 @@ export async function mergeK6Json(files: readonly string[], thresholds: Threshol
       if (!type) throw new Error(`${file}: sample of ${rec.metric} before its Metric declaration`);
       samples++;
       const t = rec.data.time ? Date.parse(rec.data.time) : NaN;
-      if (Number.isFinite(t)) { first = Math.min(first, t); last = Math.max(last, t); }
+      if (Number.isFinite(t)) {
+        first = Math.min(first, t);
+        last = Math.max(last, t);
+      }
       let acc = base.get(rec.metric);
       if (!acc) base.set(rec.metric, (acc = newAccumulator(type)));
       add(acc, rec.data.value);
@@ -130,9 +169,18 @@ export async function mergeK6Json(files: readonly string[], thresholds: Threshol
 }
 
 /** Evaluates the thresholds on merged metrics and builds the run report. */
-export function evaluateMerged(merged: MergeResult, thresholds: Thresholds, meta: Omit<RunMeta, 'durationMs'>): RunReport {
+export function evaluateMerged(
+  merged: MergeResult,
+  thresholds: Thresholds,
+  meta: Omit<RunMeta, 'durationMs'>,
+): RunReport {
   const results = Object.entries(thresholds)
     .flatMap(([metric, exprs]) => exprs.map((e) => thresholdResult(metric, e, merged.metrics[metric])))
     .sort((a, b) => a.metric.localeCompare(b.metric) || a.expression.localeCompare(b.expression));
-  return { meta: { ...meta, durationMs: merged.durationMs }, passed: results.every((r) => r.ok), thresholds: results, metrics: merged.metrics };
+  return {
+    meta: { ...meta, durationMs: merged.durationMs },
+    passed: results.every((r) => r.ok),
+    thresholds: results,
+    metrics: merged.metrics,
+  };
 }

@@ -95,7 +95,8 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
   const violationsFile = join(o.reportDir, 'violations.ndjson');
   const logFile = join(o.reportDir, 'k6.log');
   const args = ['run', '--quiet', '--no-color'];
-  if (o.segment) args.push('--execution-segment', o.segment.segment, '--execution-segment-sequence', o.segment.sequence);
+  if (o.segment)
+    args.push('--execution-segment', o.segment.segment, '--execution-segment-sequence', o.segment.sequence);
   if (o.jsonOut) args.push('--out', `json=${o.jsonOut}`);
   args.push(...(o.extraArgs ?? []), !o.portableEntry && hasWfcheckExtension(o.k6) ? K6_NATIVE_ENTRY : K6_ENTRY);
   const env: Record<string, string> = {
@@ -109,21 +110,29 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
     // No listening port: nothing waits for a browser, and parallel runs cannot collide.
     env.K6_WEB_DASHBOARD_PORT = '-1';
     env.K6_WEB_DASHBOARD_EXPORT = join(resolve(o.reportDir), 'dashboard.html');
-    env.K6_WEB_DASHBOARD_PERIOD = dashboardPeriod(durationSeconds(o.duration || profileByName(o.profile).defaultDuration));
+    env.K6_WEB_DASHBOARD_PERIOD = dashboardPeriod(
+      durationSeconds(o.duration || profileByName(o.profile).defaultDuration),
+    );
   }
   const sink = o.contractMode === 'offload' ? await startCheckSink(violationsFile) : undefined;
   if (sink) env.CONTRACT_CHECK_SINK = sink.url;
   try {
     const result = await runChild(o, args, env, { violationsFile, logFile });
     // Offload mode: the checker wrote the violating examples itself, not through k6's log.
-    if (sink && existsSync(violationsFile)) result.violationCount = readFileSync(violationsFile, 'utf8').split('\n').filter(Boolean).length;
+    if (sink && existsSync(violationsFile))
+      result.violationCount = readFileSync(violationsFile, 'utf8').split('\n').filter(Boolean).length;
     return result;
   } finally {
     await sink?.close();
   }
 }
 
-async function runChild(o: K6RunOptions, args: string[], env: Record<string, string>, files: { violationsFile: string; logFile: string }): Promise<K6RunResult> {
+async function runChild(
+  o: K6RunOptions,
+  args: string[],
+  env: Record<string, string>,
+  files: { violationsFile: string; logFile: string },
+): Promise<K6RunResult> {
   const { violationsFile, logFile } = files;
   const child = spawn(o.k6, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let peakRssKb: number | undefined;
@@ -167,7 +176,11 @@ export function scriptErrorOf(line: string): string | undefined {
   const m = /msg="((?:[^"\\]|\\.)*)"/.exec(line);
   if (!m) return undefined;
   let text = m[1]!;
-  try { text = JSON.parse(`"${text}"`) as string; } catch { /* keep the escaped text */ }
+  try {
+    text = JSON.parse(`"${text}"`) as string;
+  } catch {
+    /* keep the escaped text */
+  }
   return text.split('\n', 1)[0]!.replace(/^(?:[A-Z]\w*)?Error: /, '');
 }
 

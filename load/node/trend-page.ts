@@ -11,7 +11,14 @@ import { LATENCY_BUDGETS_MS, type SloSettings } from '../lib/thresholds.ts';
 const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const line = (label: string, data: (number | null)[], colour: string, dashed = false) => ({
-  type: 'line', label, data, borderColor: colour, backgroundColor: colour, spanGaps: true, pointRadius: dashed ? 0 : 3, ...(dashed ? { borderDash: [6, 4] } : {}),
+  type: 'line',
+  label,
+  data,
+  borderColor: colour,
+  backgroundColor: colour,
+  spanGaps: true,
+  pointRadius: dashed ? 0 : 3,
+  ...(dashed ? { borderDash: [6, 4] } : {}),
 });
 
 const NO_ANIMATION = { animation: false, responsive: true, maintainAspectRatio: false };
@@ -20,12 +27,44 @@ function operationChart(op: string, runs: LoadRunFigures[], labels: string[], sl
   const figure = (r: LoadRunFigures, k: 'p95Ms' | 'p99Ms') => r.operations.find((o) => o.operation === op)?.[k] ?? null;
   const budget = LATENCY_BUDGETS_MS[op as keyof typeof LATENCY_BUDGETS_MS];
   const gates = budget
-    ? [line('p95 gate', labels.map(() => Math.round(budget.p95 * slo.latencyScale)), '#f08a24', true), line('p99 gate', labels.map(() => Math.round(budget.p99 * slo.latencyScale)), '#d33c3c', true)]
+    ? [
+        line(
+          'p95 gate',
+          labels.map(() => Math.round(budget.p95 * slo.latencyScale)),
+          '#f08a24',
+          true,
+        ),
+        line(
+          'p99 gate',
+          labels.map(() => Math.round(budget.p99 * slo.latencyScale)),
+          '#d33c3c',
+          true,
+        ),
+      ]
     : [];
   return {
     type: 'line',
-    data: { labels, datasets: [line('p95 (ms)', runs.map((r) => figure(r, 'p95Ms')), '#f08a24'), line('p99 (ms)', runs.map((r) => figure(r, 'p99Ms')), '#d33c3c'), ...gates] },
-    options: { ...NO_ANIMATION, plugins: { title: { display: true, text: op } }, scales: { y: { beginAtZero: true, title: { display: true, text: 'ms' } } } },
+    data: {
+      labels,
+      datasets: [
+        line(
+          'p95 (ms)',
+          runs.map((r) => figure(r, 'p95Ms')),
+          '#f08a24',
+        ),
+        line(
+          'p99 (ms)',
+          runs.map((r) => figure(r, 'p99Ms')),
+          '#d33c3c',
+        ),
+        ...gates,
+      ],
+    },
+    options: {
+      ...NO_ANIMATION,
+      plugins: { title: { display: true, text: op } },
+      scales: { y: { beginAtZero: true, title: { display: true, text: 'ms' } } },
+    },
   };
 }
 
@@ -34,10 +73,28 @@ export function renderLoadTrendPage(runs: LoadRunFigures[], slo: SloSettings): s
   const operations = [...new Set(runs.flatMap((r) => r.operations.map((o) => o.operation)))].sort();
   const throughput = {
     type: 'line',
-    data: { labels, datasets: [line('throughput (requests/s)', runs.map((r) => r.throughputRps), '#4a7fd6')] },
-    options: { ...NO_ANIMATION, plugins: { title: { display: true, text: 'throughput' } }, scales: { y: { beginAtZero: true } } },
+    data: {
+      labels,
+      datasets: [
+        line(
+          'throughput (requests/s)',
+          runs.map((r) => r.throughputRps),
+          '#4a7fd6',
+        ),
+      ],
+    },
+    options: {
+      ...NO_ANIMATION,
+      plugins: { title: { display: true, text: 'throughput' } },
+      scales: { y: { beginAtZero: true } },
+    },
   };
-  const verdicts = runs.map((r) => `<td class="${r.passed ? 'ok' : 'bad'}" title="${esc(r.run.startedAt)}">#${r.run.id}: ${r.passed ? 'gates met' : 'gate breached'}</td>`).join('');
+  const verdicts = runs
+    .map(
+      (r) =>
+        `<td class="${r.passed ? 'ok' : 'bad'}" title="${esc(r.run.startedAt)}">#${r.run.id}: ${r.passed ? 'gates met' : 'gate breached'}</td>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>wfcheck load trend</title>
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#222;max-width:1400px} .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:1rem} td{padding:.2rem .4rem;border:1px solid #ddd} .ok{background:#e3f7e3} .bad{background:#fde2e2}</style>

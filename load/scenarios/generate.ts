@@ -14,8 +14,17 @@ function prompt(keywords: readonly string[], rnd: () => number): string {
 }
 
 /** One generate call; returns the canvas it answered with. Counts a created canvas when none was overwritten. */
-export function generateOnce(cfg: LoadConfig, keywords: readonly string[], rnd: () => number, canvasId?: string): string | undefined {
-  const res = api.generateWorkflow(cfg, { query: prompt(keywords, rnd), locale: 'en', ...(canvasId ? { canvasId } : {}) });
+export function generateOnce(
+  cfg: LoadConfig,
+  keywords: readonly string[],
+  rnd: () => number,
+  canvasId?: string,
+): string | undefined {
+  const res = api.generateWorkflow(cfg, {
+    query: prompt(keywords, rnd),
+    locale: 'en',
+    ...(canvasId ? { canvasId } : {}),
+  });
   const answered = res.status === 200 ? jsonField(res, 'data.canvasId') : undefined;
   if (res.status === 200 && !canvasId) canvasesCreated.add(1);
   return answered;

@@ -31,7 +31,11 @@ function flowOf(cfg: LoadConfig, data: SetupData, iteration: number): Flow {
 }
 
 /** A fresh upload's key for each file variable of the workflow; undefined when the upload failed. */
-function withUploadedFiles(cfg: LoadConfig, wf: RunnableWorkflow, rnd: () => number): Record<string, unknown> | undefined {
+function withUploadedFiles(
+  cfg: LoadConfig,
+  wf: RunnableWorkflow,
+  rnd: () => number,
+): Record<string, unknown> | undefined {
   const res = api.uploadFiles(cfg, [pick(uploadSamples, rnd)]);
   const key = res.status === 200 ? jsonField(res, 'data.files.0.fileKey') : undefined;
   if (!key) return undefined;
@@ -46,7 +50,12 @@ function startRun(cfg: LoadConfig, wf: RunnableWorkflow, variables: Record<strin
 }
 
 /** Polls until the execution ends, the deadline passes or `maxPolls` were made; the last status seen. */
-function pollUntilTerminal(cfg: LoadConfig, executionId: string, deadline: number, maxPolls = Infinity): string | undefined {
+function pollUntilTerminal(
+  cfg: LoadConfig,
+  executionId: string,
+  deadline: number,
+  maxPolls = Infinity,
+): string | undefined {
   let status: string | undefined;
   for (let polls = 0; polls < maxPolls && Date.now() < deadline; polls++) {
     sleep(cfg.pollIntervalMs / 1000);

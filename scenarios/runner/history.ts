@@ -59,11 +59,20 @@ export function historyRecord(report: ConformanceReport, target: string, evidenc
 }
 
 /** Records the run (or, for a shard, leaves its fingerprint); a history that cannot be used is reported, never fatal. */
-export function recordRunHistory(report: ConformanceReport, target: Target, outDir: string, extra: readonly string[], warn: (line: string) => void): ConformanceHistory | undefined {
+export function recordRunHistory(
+  report: ConformanceReport,
+  target: Target,
+  outDir: string,
+  extra: readonly string[],
+  warn: (line: string) => void,
+): ConformanceHistory | undefined {
   const fingerprint = targetFingerprint(target.baseUrl, target.apiKey, target.kind);
   const shard = shardOf(extra);
   if (shard) {
-    writeFileSync(join(outDir, SHARD_META), JSON.stringify({ target: fingerprint, shard } satisfies ShardMeta, null, 2));
+    writeFileSync(
+      join(outDir, SHARD_META),
+      JSON.stringify({ target: fingerprint, shard } satisfies ShardMeta, null, 2),
+    );
     return undefined;
   }
   const history = recordAndCompare(historyPath(), historyRecord(report, fingerprint, [join(outDir, 'evidence')]));

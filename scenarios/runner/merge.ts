@@ -45,13 +45,16 @@ function mergedMeta(shards: ConformanceReport[], dirs: string[]): RunMeta {
   const metas = shards.map((s) => s.meta);
   const incomplete = metas.map((m, i) => (m.incomplete ? `shard ${dirs[i]}: ${m.incomplete}` : '')).filter(Boolean);
   const seeds = new Set(metas.map((m) => m.seed));
-  if (seeds.size > 1) incomplete.push(`the shards ran with different seeds (${[...seeds].join(', ')}): they are not one run`);
+  if (seeds.size > 1)
+    incomplete.push(`the shards ran with different seeds (${[...seeds].join(', ')}): they are not one run`);
   return {
     ...metas[0],
     startedAt: metas.map((m) => m.startedAt).sort()[0],
     wallTimeMs: Math.max(...metas.map((m) => m.wallTimeMs ?? 0)),
     incomplete: incomplete.length ? incomplete.join('; ') : undefined,
-    runnerExitCode: metas.some((m) => m.runnerExitCode === null) ? null : Math.max(...metas.map((m) => m.runnerExitCode ?? 0)),
+    runnerExitCode: metas.some((m) => m.runnerExitCode === null)
+      ? null
+      : Math.max(...metas.map((m) => m.runnerExitCode ?? 0)),
     command: `npm run report:merge -- ${dirs.join(' ')}`,
   };
 }
@@ -59,14 +62,31 @@ function mergedMeta(shards: ConformanceReport[], dirs: string[]): RunMeta {
 /** `playwright merge-reports` over the shards' blob reports: one HTML report and one JUnit file. */
 function mergePlaywrightReports(dirs: string[], outDir: string): string[] {
   const blobs = join(outDir, 'blob-report');
-  if (gather(dirs, 'blob-report', blobs, (n) => n.endsWith('.zip')) === 0) return ['no shard has a blob report (run the shards with --shard i/n)'];
+  if (gather(dirs, 'blob-report', blobs, (n) => n.endsWith('.zip')) === 0)
+    return ['no shard has a blob report (run the shards with --shard i/n)'];
   const cli = join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-  const env = { ...process.env, PLAYWRIGHT_HTML_OUTPUT_DIR: join(outDir, 'html'), PLAYWRIGHT_HTML_OPEN: 'never', PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(outDir, 'junit.xml') };
-  const res = spawnSync(process.execPath, [cli, 'merge-reports', '--reporter=html,junit', blobs], { cwd: REPO_ROOT, env, encoding: 'utf8' });
-  return res.status === 0 ? [] : [`playwright merge-reports exited ${res.status}: ${(res.stderr || res.stdout || '').trim().slice(-600)}`];
+  const env = {
+    ...process.env,
+    PLAYWRIGHT_HTML_OUTPUT_DIR: join(outDir, 'html'),
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(outDir, 'junit.xml'),
+  };
+  const res = spawnSync(process.execPath, [cli, 'merge-reports', '--reporter=html,junit', blobs], {
+    cwd: REPO_ROOT,
+    env,
+    encoding: 'utf8',
+  });
+  return res.status === 0
+    ? []
+    : [`playwright merge-reports exited ${res.status}: ${(res.stderr || res.stdout || '').trim().slice(-600)}`];
 }
 
-export function mergeShards(dirs: string[], outDir: string, warn: (line: string) => void, historyFile = historyPath()): MergeOutcome {
+export function mergeShards(
+  dirs: string[],
+  outDir: string,
+  warn: (line: string) => void,
+  historyFile = historyPath(),
+): MergeOutcome {
   const missing = dirs.filter((d) => !existsSync(join(d, 'report.json')));
   if (missing.length) throw new Error(`not a shard's output (no report.json): ${missing.join(', ')}`);
   const shards = dirs.map((d) => JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')) as ConformanceReport);
@@ -75,14 +95,25 @@ export function mergeShards(dirs: string[], outDir: string, warn: (line: string)
   const { records, unreadableLines } = readEvidence(paths.evidence);
   const meta = mergedMeta(shards, dirs);
   const waiverFile = shards[0].waivers.source;
-  const waivers = waiverFile && existsSync(waiverFile) ? loadWaivers(waiverFile, new Set(REQUIREMENTS.map((r) => r.id))) : emptyWaivers();
+  const waivers =
+    waiverFile && existsSync(waiverFile)
+      ? loadWaivers(waiverFile, new Set(REQUIREMENTS.map((r) => r.id)))
+      : emptyWaivers();
   const listedStatuses = Object.fromEntries(OPERATION_IDS.map((op) => [op, operationInfo(op).listedStatuses]));
-  const report = buildReport({ catalogue: REQUIREMENTS, records, waivers, meta, listedStatuses, unreadableEvidenceLines: unreadableLines });
+  const report = buildReport({
+    catalogue: REQUIREMENTS,
+    records,
+    waivers,
+    meta,
+    listedStatuses,
+    unreadableEvidenceLines: unreadableLines,
+  });
   const problems = mergePlaywrightReports(dirs, outDir);
   rmSync(join(outDir, 'blob-report'), { recursive: true, force: true });
   const target = readShardMeta(dirs[0])?.target;
   let history: ConformanceHistory | undefined;
-  if (!target) warn('the shards name no target (shard.json missing): the merged verdict is not recorded in the history');
+  if (!target)
+    warn('the shards name no target (shard.json missing): the merged verdict is not recorded in the history');
   else {
     history = recordAndCompare(historyFile, historyRecord(report, target, [paths.evidence]));
     if (history.skipped) warn(`${history.skipped}; the report is complete without it`);

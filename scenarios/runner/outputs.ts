@@ -10,7 +10,19 @@ import type { ConformanceReport } from '../verdict/report.ts';
 import { renderHtml, renderMarkdown } from '../verdict/render.ts';
 
 /** What a run writes into its output directory (and clears there first; nothing else in it is touched). */
-const OUTPUTS = ['report.json', 'report.md', 'report.html', 'html', 'junit.xml', 'playwright.json', 'evidence', 'bodies', 'test-results', 'blob-report', 'shard.json'];
+const OUTPUTS = [
+  'report.json',
+  'report.md',
+  'report.html',
+  'html',
+  'junit.xml',
+  'playwright.json',
+  'evidence',
+  'bodies',
+  'test-results',
+  'blob-report',
+  'shard.json',
+];
 
 /** Where the outputs go inside the run's directory. */
 export function outputPaths(outDir: string) {

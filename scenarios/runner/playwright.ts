@@ -19,7 +19,12 @@ export interface RunnerResult {
 }
 
 /** What the suites read (fixtures/environment/config.ts loadRunConfig), plus Playwright's report destinations. */
-export function runnerEnv(base: NodeJS.ProcessEnv, target: Target, settings: ConformanceSettings, outDir: string): NodeJS.ProcessEnv {
+export function runnerEnv(
+  base: NodeJS.ProcessEnv,
+  target: Target,
+  settings: ConformanceSettings,
+  outDir: string,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...base,
     [ENV.baseUrl]: target.baseUrl,
@@ -62,10 +67,20 @@ export function playwrightArgs(settings: ConformanceSettings, outDir: string): s
  * Runs the Playwright CLI in its own process group (so a stuck runner and its workers can be stopped
  * together); stderr is echoed with keys redacted and its tail kept for the report.
  */
-export function runPlaywright(args: string[], env: NodeJS.ProcessEnv, hardDeadlineMs: number, warn: (line: string) => void): Promise<RunnerResult> {
+export function runPlaywright(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  hardDeadlineMs: number,
+  warn: (line: string) => void,
+): Promise<RunnerResult> {
   return new Promise((res) => {
     const cli = join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-    const child = spawn(process.execPath, [cli, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'inherit', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'inherit', 'pipe'],
+      detached: true,
+    });
     let stderrTail = '';
     child.stderr.on('data', (chunk: Buffer) => {
       const text = redactSecrets(chunk.toString());

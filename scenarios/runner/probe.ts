@@ -23,8 +23,10 @@ export interface Unreachable {
 function unusable(ex: Exchange): string | undefined {
   const what = `${ex.record.method} ${ex.record.url.replace(/^.*?\/v1/, '')}`;
   if (ex.fault) return `${what}: ${ex.fault.kind}`;
-  if (ex.status !== undefined && ex.status >= 500) return `${what}: ${ex.status} ${ex.headers['content-type'] ?? '(no content type)'}`;
-  if (!ex.parsed) return `${what}: ${ex.status} with a body that is not JSON (${ex.headers['content-type'] ?? 'no content type'})`;
+  if (ex.status !== undefined && ex.status >= 500)
+    return `${what}: ${ex.status} ${ex.headers['content-type'] ?? '(no content type)'}`;
+  if (!ex.parsed)
+    return `${what}: ${ex.status} with a body that is not JSON (${ex.headers['content-type'] ?? 'no content type'})`;
   return undefined;
 }
 
@@ -39,11 +41,21 @@ class NoVerdicts extends EvidenceWriter {
 }
 
 /** The fault when the target cannot be reached or answers nothing usably; undefined when the suites can run. */
-export async function probeTarget(env: NodeJS.ProcessEnv, evidenceDir: string, strict: boolean): Promise<Unreachable | undefined> {
+export async function probeTarget(
+  env: NodeJS.ProcessEnv,
+  evidenceDir: string,
+  strict: boolean,
+): Promise<Unreachable | undefined> {
   const writer = new NoVerdicts(evidenceDir, 'probe');
   // A copy: the suites' configuration of this process is not cached from the runner's env.
   const config = loadRunConfig({ ...env });
-  const api = new ApiClient(config, { name: 'A', apiKey: config.apiKey }, writer, new Verdict(writer, undefined, strict, undefined), undefined);
+  const api = new ApiClient(
+    config,
+    { name: 'A', apiKey: config.apiKey },
+    writer,
+    new Verdict(writer, undefined, strict, undefined),
+    undefined,
+  );
   // Not judged: a target that resets every connection is unreachable (exit 2), not a failing one.
   const quiet: Partial<RequestSpec> = { allowFault: true, judgeFaults: false };
   const first = await api.search({}, { ...quiet, label: 'reachability probe' });
@@ -62,5 +74,7 @@ export async function probeTarget(env: NodeJS.ProcessEnv, evidenceDir: string, s
 
 /** How the run names a probe's finding in its log and report. */
 export function describeProbeFault(f: Unreachable): string {
-  return f.kind === 'broken-target' ? `the target is broken (${f.message})` : `the target cannot be reached (${f.kind}: ${f.message})`;
+  return f.kind === 'broken-target'
+    ? `the target is broken (${f.message})`
+    : `the target cannot be reached (${f.kind}: ${f.message})`;
 }

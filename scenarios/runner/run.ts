@@ -38,7 +38,11 @@ interface Exercise {
   runner?: RunnerResult;
 }
 
-export async function runConformanceSuite(settings: ConformanceSettings, log: RunLog, baseEnv: NodeJS.ProcessEnv = process.env): Promise<ConformanceOutcome> {
+export async function runConformanceSuite(
+  settings: ConformanceSettings,
+  log: RunLog,
+  baseEnv: NodeJS.ProcessEnv = process.env,
+): Promise<ConformanceOutcome> {
   const started = Date.now();
   const paths = prepareOutputs(settings.outDir);
   log.info(`seed ${settings.seed}${settings.seedGiven ? ' (given)' : ` (fresh; replay with --seed ${settings.seed})`}`);
@@ -57,14 +61,24 @@ async function startTarget(settings: ConformanceSettings, log: RunLog): Promise<
   const bootMs = Date.now() - bootStart;
   registerSecret(target.apiKey, ENV.apiKey);
   registerSecret(target.apiKeyB, ENV.apiKeyB);
-  const how = target.kind === 'reference' ? `reference target (${target.how}), booted in ${(bootMs / 1000).toFixed(1)} s` : target.how;
+  const how =
+    target.kind === 'reference'
+      ? `reference target (${target.how}), booted in ${(bootMs / 1000).toFixed(1)} s`
+      : target.how;
   log.info(`target ${target.baseUrl} — ${how}`);
-  log.info(`tenants: A (API_KEY)${target.apiKeyB ? ', B (API_KEY_B) — isolation tests enabled' : ' only — isolation tests will be "not run" (set API_KEY_B)'}`);
+  log.info(
+    `tenants: A (API_KEY)${target.apiKeyB ? ', B (API_KEY_B) — isolation tests enabled' : ' only — isolation tests will be "not run" (set API_KEY_B)'}`,
+  );
   return { target, bootMs };
 }
 
 /** The probe, then (when the target answered) the suites; the target is stopped either way. */
-async function exerciseTarget(target: Target, env: NodeJS.ProcessEnv, settings: ConformanceSettings, log: RunLog): Promise<Exercise> {
+async function exerciseTarget(
+  target: Target,
+  env: NodeJS.ProcessEnv,
+  settings: ConformanceSettings,
+  log: RunLog,
+): Promise<Exercise> {
   try {
     const unreachable = await probeTarget(env, join(settings.outDir, 'evidence'), settings.strict);
     if (unreachable) {
@@ -79,11 +93,17 @@ async function exerciseTarget(target: Target, env: NodeJS.ProcessEnv, settings: 
 }
 
 /** Why the run cannot vouch for every requirement it did not reach; undefined when it completed. */
-function incompleteReason(exercise: Exercise, records: EvidenceRecord[], pwErrors: string[], runTimeoutS: number): string | undefined {
+function incompleteReason(
+  exercise: Exercise,
+  records: EvidenceRecord[],
+  pwErrors: string[],
+  runTimeoutS: number,
+): string | undefined {
   const { runner, unreachable } = exercise;
   if (unreachable) return `${describeProbeFault(unreachable)}; no test was run`;
   if (!runner) return 'the test runner did not start; no test was run';
-  const deadlineHit = runner.killedAtDeadline || pwErrors.some((e) => /timed out waiting .*for the (entire )?test (suite|run)/i.test(e));
+  const deadlineHit =
+    runner.killedAtDeadline || pwErrors.some((e) => /timed out waiting .*for the (entire )?test (suite|run)/i.test(e));
   if (deadlineHit) return `the run deadline (${runTimeoutS} s) was reached before every test ran`;
   if (runner.interrupted) return 'the run was interrupted';
   if (!records.some((r) => r.kind === 'test-begin')) {
@@ -100,7 +120,12 @@ function replayCommand(settings: ConformanceSettings): string {
 }
 
 /** The verdict, built once the run is over so that it carries the whole wall time. */
-function buildRunReport(settings: ConformanceSettings, target: Target, exercise: Exercise, times: { started: number; bootMs: number }): ConformanceReport {
+function buildRunReport(
+  settings: ConformanceSettings,
+  target: Target,
+  exercise: Exercise,
+  times: { started: number; bootMs: number },
+): ConformanceReport {
   const paths = outputPaths(settings.outDir);
   const { records, unreadableLines } = readEvidence(paths.evidence);
   const meta: RunMeta = {
@@ -111,12 +136,26 @@ function buildRunReport(settings: ConformanceSettings, target: Target, exercise:
     strict: settings.strict,
     startedAt: new Date(times.started).toISOString(),
     bootMs: target.kind === 'reference' ? times.bootMs : undefined,
-    incomplete: incompleteReason(exercise, records, playwrightErrors(join(settings.outDir, 'playwright.json')), settings.runTimeoutS),
+    incomplete: incompleteReason(
+      exercise,
+      records,
+      playwrightErrors(join(settings.outDir, 'playwright.json')),
+      settings.runTimeoutS,
+    ),
     runnerExitCode: exercise.runner ? exercise.runner.exitCode : null,
     command: replayCommand(settings),
   };
-  const waivers = settings.waivers ? loadWaivers(settings.waivers, new Set(REQUIREMENTS.map((r) => r.id))) : emptyWaivers();
+  const waivers = settings.waivers
+    ? loadWaivers(settings.waivers, new Set(REQUIREMENTS.map((r) => r.id)))
+    : emptyWaivers();
   const listedStatuses = Object.fromEntries(OPERATION_IDS.map((op) => [op, operationInfo(op).listedStatuses]));
   meta.wallTimeMs = Date.now() - times.started;
-  return buildReport({ catalogue: REQUIREMENTS, records, waivers, meta, listedStatuses, unreadableEvidenceLines: unreadableLines });
+  return buildReport({
+    catalogue: REQUIREMENTS,
+    records,
+    waivers,
+    meta,
+    listedStatuses,
+    unreadableEvidenceLines: unreadableLines,
+  });
 }

@@ -17,8 +17,10 @@ import type { RunConfig } from '../../fixtures/environment/config.ts';
 
 /** How the server answers each path (the client's paths after /v1). */
 const ANSWERS: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
-  '/openapi/workflows': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":[]}'),
-  '/openapi/workflows?order=sideways': (_req, res) => res.writeHead(422, { 'content-type': 'application/json' }).end('{"success":false}'),
+  '/openapi/workflows': (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":[]}'),
+  '/openapi/workflows?order=sideways': (_req, res) =>
+    res.writeHead(422, { 'content-type': 'application/json' }).end('{"success":false}'),
   '/openapi/workflow/reset/status': (req) => req.socket.resetAndDestroy(),
   '/openapi/workflow/cut/status': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
@@ -26,8 +28,12 @@ const ANSWERS: Record<string, (req: http.IncomingMessage, res: http.ServerRespon
     setTimeout(() => res.socket?.destroy(), 20);
   },
   '/openapi/workflow/hang/status': () => undefined,
-  '/openapi/workflow/big/status': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(`{"success":true,"pad":"${'x'.repeat(4096)}"}`),
-  '/openapi/workflow/c1/run': (_req, res) => res.writeHead(201, { 'content-type': 'application/json' }).end('{"success":true,"data":{"executionId":"e1","status":"running"}}'),
+  '/openapi/workflow/big/status': (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(`{"success":true,"pad":"${'x'.repeat(4096)}"}`),
+  '/openapi/workflow/c1/run': (_req, res) =>
+    res
+      .writeHead(201, { 'content-type': 'application/json' })
+      .end('{"success":true,"data":{"executionId":"e1","status":"running"}}'),
 };
 
 let server: http.Server;
@@ -56,9 +62,23 @@ test.beforeEach(() => {
 test.afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function client(overrides: Partial<RunConfig> = {}): ApiClient {
-  const config = { baseUrl, apiKey: 'k', requestTimeoutMs: 500, maxBodyBytes: 1024, evidenceDir: join(dir, 'evidence'), strict: false, ...overrides } as RunConfig;
+  const config = {
+    baseUrl,
+    apiKey: 'k',
+    requestTimeoutMs: 500,
+    maxBodyBytes: 1024,
+    evidenceDir: join(dir, 'evidence'),
+    strict: false,
+    ...overrides,
+  } as RunConfig;
   const writer = new EvidenceWriter(config.evidenceDir, 'w');
-  return new ApiClient(config, { name: 'A', apiKey: 'k' }, writer, new Verdict(writer, undefined, false, undefined), undefined);
+  return new ApiClient(
+    config,
+    { name: 'A', apiKey: 'k' },
+    writer,
+    new Verdict(writer, undefined, false, undefined),
+    undefined,
+  );
 }
 
 function recorded(): { fails: CheckRecord[]; observations: ObservationRecord[] } {
@@ -69,13 +89,20 @@ function recorded(): { fails: CheckRecord[]; observations: ObservationRecord[] }
   };
 }
 
-for (const [id, kind] of [['reset', 'connection-reset'], ['cut', 'incomplete-body']] as const) {
+for (const [id, kind] of [
+  ['reset', 'connection-reset'],
+  ['cut', 'incomplete-body'],
+] as const) {
   test(`a ${kind} is the target's deviation: STATUS-HTTP-STATUS-LISTED fails with the exchange as evidence`, async () => {
-    const err = await client().status(id).catch((e: unknown) => e);
+    const err = await client()
+      .status(id)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportFault);
     expect((err as TransportFault).kind).toBe(kind);
     const { fails } = recorded();
-    expect(fails.map((f) => [f.requirementId, f.level, f.source])).toEqual([['STATUS-HTTP-STATUS-LISTED', 'must', 'contract']]);
+    expect(fails.map((f) => [f.requirementId, f.level, f.source])).toEqual([
+      ['STATUS-HTTP-STATUS-LISTED', 'must', 'contract'],
+    ]);
     expect(fails[0]!.actual).toContain(kind);
     expect(fails[0]!.exchangeId).toBe((err as TransportFault).exchange.record.id);
   });
@@ -90,10 +117,16 @@ async function closedBaseUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/v1`;
 }
 
-for (const [id, kind] of [['hang', 'timeout'], ['big', 'body-too-large'], ['x', 'connection-refused']] as const) {
+for (const [id, kind] of [
+  ['hang', 'timeout'],
+  ['big', 'body-too-large'],
+  ['x', 'connection-refused'],
+] as const) {
   test(`a ${kind} is a limit of the harness or no answer at all: it throws, and nothing is judged`, async () => {
     const overrides = kind === 'connection-refused' ? { baseUrl: await closedBaseUrl() } : {};
-    const err = await client(overrides).status(id).catch((e: unknown) => e);
+    const err = await client(overrides)
+      .status(id)
+      .catch((e: unknown) => e);
     expect((err as TransportFault).kind).toBe(kind);
     expect(recorded().fails).toEqual([]);
   });

@@ -127,13 +127,17 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 
 function classifyFault(err: unknown, timeoutMs: number): { kind: string; message: string } {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return { kind: 'timeout', message: `no complete response within ${timeoutMs} ms` };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return { kind: 'timeout', message: `no complete response within ${timeoutMs} ms` };
   const code = e?.cause?.code ?? '';
   const detail = e?.cause?.message ?? e?.message ?? String(err);
   if (code === 'ECONNREFUSED') return { kind: 'connection-refused', message: `connection refused (${detail})` };
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'connection-reset', message: `connection reset or closed mid-response (${detail})` };
-  if (code.startsWith('HPE_') || code === 'UND_ERR_INVALID_ARG') return { kind: 'protocol-error', message: `malformed HTTP response (${code}: ${detail})` };
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout', message: detail };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+    return { kind: 'connection-reset', message: `connection reset or closed mid-response (${detail})` };
+  if (code.startsWith('HPE_') || code === 'UND_ERR_INVALID_ARG')
+    return { kind: 'protocol-error', message: `malformed HTTP response (${code}: ${detail})` };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+    return { kind: 'timeout', message: detail };
   return { kind: 'network-error', message: `${code ? code + ': ' : ''}${detail}` };
 }
 
@@ -141,10 +145,16 @@ function classifyFault(err: unknown, timeoutMs: number): { kind: string; message
 function classifyBodyFault(err: unknown, timeoutMs: number, status: number): { kind: string; message: string } {
   const fault = classifyFault(err, timeoutMs);
   if (fault.kind !== 'connection-reset' && fault.kind !== 'network-error') return fault;
-  return { kind: 'incomplete-body', message: `the ${status} response ended before its body was complete (${fault.message})` };
+  return {
+    kind: 'incomplete-body',
+    message: `the ${status} response ended before its body was complete (${fault.message})`,
+  };
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<{ bytes: Uint8Array; total: number; truncated: boolean }> {
+async function readCapped(
+  res: Response,
+  maxBytes: number,
+): Promise<{ bytes: Uint8Array; total: number; truncated: boolean }> {
   if (!res.body) return { bytes: new Uint8Array(), total: 0, truncated: false };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -219,15 +229,23 @@ export class ApiClient {
     } else if (spec.multipart) {
       const field = spec.multipart.field ?? 'files';
       const form = new FormData();
-      for (const f of spec.multipart.files) form.append(field, new Blob([new Uint8Array(f.content)], { type: f.type }), f.name);
+      for (const f of spec.multipart.files)
+        form.append(field, new Blob([new Uint8Array(f.content)], { type: f.type }), f.name);
       body = form;
       bodyBytes = spec.multipart.files.reduce((n, f) => n + f.content.length, 0);
-      repro = { kind: 'multipart', field, files: spec.multipart.files.map((f) => ({ name: f.name, type: f.type, bytes: f.content.length })) };
+      repro = {
+        kind: 'multipart',
+        field,
+        files: spec.multipart.files.map((f) => ({ name: f.name, type: f.type, bytes: f.content.length })),
+      };
       headers['content-type'] = 'multipart/form-data';
     }
     if (bodyText !== undefined) {
       bodyBytes = Buffer.byteLength(bodyText);
-      repro = bodyBytes <= INLINE_BODY_LIMIT ? { kind: 'text', text: bodyText } : { kind: 'file', path: this.saveBody(bodyText) };
+      repro =
+        bodyBytes <= INLINE_BODY_LIMIT
+          ? { kind: 'text', text: bodyText }
+          : { kind: 'file', path: this.saveBody(bodyText) };
     }
     // fetch computes the multipart content type (with its boundary) itself.
     const sendHeaders = { ...headers };
@@ -235,7 +253,18 @@ export class ApiClient {
 
     const timeoutMs = spec.timeoutMs ?? this.config.requestTimeoutMs;
     const mapped = spec.absoluteUrl ? undefined : operationFor(spec.method, spec.path);
-    const request: PreparedRequest = { spec, url, headers, sendHeaders, body, bodyText, bodyBytes, repro, timeoutMs, mapped };
+    const request: PreparedRequest = {
+      spec,
+      url,
+      headers,
+      sendHeaders,
+      body,
+      bodyText,
+      bodyBytes,
+      repro,
+      timeoutMs,
+      mapped,
+    };
     // Rate limiting is legal (§8: rate limits not shown): a 429 is recorded, its Retry-After honoured
     // (bounded), and only the answer after it is judged, so no test fails for having been throttled.
     const first = performance.now();
@@ -245,7 +274,12 @@ export class ApiClient {
       if (waitMs === undefined || performance.now() - first + waitMs >= timeoutMs) break;
       this.writer.write(exchange.record);
       this.judge(exchange, false, spec.openPoint);
-      this.verdict.observe('LIMIT-RATE', `${exchange.operation ?? spec.method} answered 429`, `Retry-After ${exchange.headers['retry-after'] ?? '(none)'}; retried after ${waitMs} ms`, exchange.record.id);
+      this.verdict.observe(
+        'LIMIT-RATE',
+        `${exchange.operation ?? spec.method} answered 429`,
+        `Retry-After ${exchange.headers['retry-after'] ?? '(none)'}; retried after ${waitMs} ms`,
+        exchange.record.id,
+      );
       await new Promise((r) => setTimeout(r, waitMs));
       exchange = await this.attempt(request);
     }
@@ -254,7 +288,11 @@ export class ApiClient {
     if (spec.judgeFaults !== false) this.judgeFault(exchange);
 
     if (exchange.fault && !spec.allowFault) {
-      throw new TransportFault(exchange.fault.kind, `${spec.method} ${spec.path}: ${exchange.fault.message}\nreproduce: ${exchange.record.curl}`, exchange);
+      throw new TransportFault(
+        exchange.fault.kind,
+        `${spec.method} ${spec.path}: ${exchange.fault.message}\nreproduce: ${exchange.record.curl}`,
+        exchange,
+      );
     }
     return exchange;
   }
@@ -264,17 +302,39 @@ export class ApiClient {
     const { spec, url, headers, timeoutMs, mapped } = r;
     const id = `${process.pid}-${++sequence}`;
     const started = performance.now();
-    const exchange: Exchange = { record: undefined as unknown as ExchangeRecord, headers: {}, text: '', operation: mapped?.operation, violations: [] };
+    const exchange: Exchange = {
+      record: undefined as unknown as ExchangeRecord,
+      headers: {},
+      text: '',
+      operation: mapped?.operation,
+      violations: [],
+    };
     let response: ExchangeRecord['response'];
     let res: Response | undefined;
     try {
-      res = await fetch(url, { method: spec.method, headers: r.sendHeaders, body: r.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      res = await fetch(url, {
+        method: spec.method,
+        headers: r.sendHeaders,
+        body: r.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       const read = await readCapped(res, this.config.maxBodyBytes);
       exchange.status = res.status;
       res.headers.forEach((value, name) => (exchange.headers[name] = value));
       exchange.text = Buffer.from(read.bytes).toString('utf8');
-      response = { status: res.status, headers: redactHeaders(exchange.headers), bodyExcerpt: redactSecrets(excerpt(exchange.text)), bodyBytes: read.total, truncated: read.truncated };
-      if (read.truncated) exchange.fault = { kind: 'body-too-large', message: `response body exceeds ${this.config.maxBodyBytes} bytes (WFCHECK_MAX_BODY_BYTES); reading stopped` };
+      response = {
+        status: res.status,
+        headers: redactHeaders(exchange.headers),
+        bodyExcerpt: redactSecrets(excerpt(exchange.text)),
+        bodyBytes: read.total,
+        truncated: read.truncated,
+      };
+      if (read.truncated)
+        exchange.fault = {
+          kind: 'body-too-large',
+          message: `response body exceeds ${this.config.maxBodyBytes} bytes (WFCHECK_MAX_BODY_BYTES); reading stopped`,
+        };
     } catch (err) {
       // Once the status line is in, a break is the body ending early, not a connection never made.
       exchange.fault = res ? classifyBodyFault(err, timeoutMs, res.status) : classifyFault(err, timeoutMs);
@@ -288,7 +348,13 @@ export class ApiClient {
       } catch {
         exchange.json = undefined;
       }
-      if (mapped) exchange.violations = checkResponse({ operation: mapped.operation, status: exchange.status, headers: exchange.headers, body: exchange.text });
+      if (mapped)
+        exchange.violations = checkResponse({
+          operation: mapped.operation,
+          status: exchange.status,
+          headers: exchange.headers,
+          body: exchange.text,
+        });
     }
 
     exchange.record = {
@@ -301,7 +367,16 @@ export class ApiClient {
       method: spec.method,
       url: redactSecrets(url.toString()),
       operation: mapped?.operation,
-      request: { headers: redactHeaders(headers), bodyExcerpt: r.bodyText !== undefined ? redactSecrets(excerpt(r.bodyText)) : r.repro?.kind === 'multipart' ? `(multipart: ${r.repro.files.map((f) => `${f.name} ${f.bytes} B ${f.type}`).join(', ')})` : undefined, bodyBytes: r.bodyBytes },
+      request: {
+        headers: redactHeaders(headers),
+        bodyExcerpt:
+          r.bodyText !== undefined
+            ? redactSecrets(excerpt(r.bodyText))
+            : r.repro?.kind === 'multipart'
+              ? `(multipart: ${r.repro.files.map((f) => `${f.name} ${f.bytes} B ${f.type}`).join(', ')})`
+              : undefined,
+        bodyBytes: r.bodyBytes,
+      },
       response,
       fault: exchange.fault,
       violations: exchange.violations.map((v) => ({ ...v, actual: redactSecrets(v.actual) })),
@@ -326,14 +401,23 @@ export class ApiClient {
         this.verdict.observe(openPoint, `${ex.operation} status`, ex.status, ex.record.id);
         continue;
       }
-      this.verdict.contract(v.requirementId, v.level, false, { message: v.message, expected: v.expected, actual: v.actual, exchangeId: ex.record.id }, `${ex.operation} ${ex.status}`);
+      this.verdict.contract(
+        v.requirementId,
+        v.level,
+        false,
+        { message: v.message, expected: v.expected, actual: v.actual, exchangeId: ex.record.id },
+        `${ex.operation} ${ex.status}`,
+      );
     }
     if (!credit) return;
     const body = bodyKindOf(ex.json, ex.parsed ? undefined : 'not JSON');
     for (const id of clausesCheckedFor(ex.operation, ex.status, body)) {
       if (failed.has(id) || this.credited.has(id)) continue;
       this.credited.add(id);
-      this.verdict.contract(id, levelOf(id) ?? 'must', true, { message: `${ex.operation} ${ex.status} response conforms`, exchangeId: ex.record.id });
+      this.verdict.contract(id, levelOf(id) ?? 'must', true, {
+        message: `${ex.operation} ${ex.status} response conforms`,
+        exchangeId: ex.record.id,
+      });
     }
   }
 
@@ -345,12 +429,18 @@ export class ApiClient {
   private judgeFault(ex: Exchange): void {
     if (!ex.operation || !ex.fault || !TARGET_FAULTS.has(ex.fault.kind)) return;
     const { prefix, listedStatuses } = operationInfo(ex.operation);
-    this.verdict.check(`${prefix}-HTTP-STATUS-LISTED`, false, {
-      message: `${ex.operation} got no listed status: ${ex.fault.kind}`,
-      expected: `one of ${listedStatuses.join(', ')}`,
-      actual: `${ex.fault.kind}: ${ex.fault.message}`,
-      exchangeId: ex.record.id,
-    }, 'must', 'contract');
+    this.verdict.check(
+      `${prefix}-HTTP-STATUS-LISTED`,
+      false,
+      {
+        message: `${ex.operation} got no listed status: ${ex.fault.kind}`,
+        expected: `one of ${listedStatuses.join(', ')}`,
+        actual: `${ex.fault.kind}: ${ex.fault.message}`,
+        exchangeId: ex.record.id,
+      },
+      'must',
+      'contract',
+    );
   }
 
   private saveBody(text: string): string {
@@ -367,16 +457,32 @@ export class ApiClient {
   // ---- the eight operations (ids are encoded as one path segment) ----
 
   run(canvasId: string, body: unknown, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({ method: 'POST', path: `/openapi/workflow/${seg(canvasId)}/run`, json: body, label: 'run', ...extra });
+    return this.send({
+      method: 'POST',
+      path: `/openapi/workflow/${seg(canvasId)}/run`,
+      json: body,
+      label: 'run',
+      ...extra,
+    });
   }
   abort(executionId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
     return this.send({ method: 'POST', path: `/openapi/workflow/${seg(executionId)}/abort`, label: 'abort', ...extra });
   }
   status(executionId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({ method: 'GET', path: `/openapi/workflow/${seg(executionId)}/status`, label: 'status', ...extra });
+    return this.send({
+      method: 'GET',
+      path: `/openapi/workflow/${seg(executionId)}/status`,
+      label: 'status',
+      ...extra,
+    });
   }
   output(executionId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({ method: 'GET', path: `/openapi/workflow/${seg(executionId)}/output`, label: 'output', ...extra });
+    return this.send({
+      method: 'GET',
+      path: `/openapi/workflow/${seg(executionId)}/output`,
+      label: 'output',
+      ...extra,
+    });
   }
   search(query: Record<string, string | number | undefined> = {}, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
     return this.send({ method: 'GET', path: '/openapi/workflows', query, label: 'search', ...extra });
@@ -385,9 +491,21 @@ export class ApiClient {
     return this.send({ method: 'GET', path: `/openapi/workflows/${seg(canvasId)}`, label: 'detail', ...extra });
   }
   upload(files: FileSpec[], extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({ method: 'POST', path: '/openapi/files/upload', multipart: { files }, label: 'upload', ...extra });
+    return this.send({
+      method: 'POST',
+      path: '/openapi/files/upload',
+      multipart: { files },
+      label: 'upload',
+      ...extra,
+    });
   }
   generate(body: unknown, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({ method: 'POST', path: '/openapi/copilot/workflow/generate', json: body, label: 'generate', ...extra });
+    return this.send({
+      method: 'POST',
+      path: '/openapi/copilot/workflow/generate',
+      json: body,
+      label: 'generate',
+      ...extra,
+    });
   }
 }

@@ -56,7 +56,10 @@ export function readMemory(file: string, baseUrl: string, apiKey: string): Disco
     Array.isArray(memory.workflows) &&
     memory.workflows.every((w) => typeof w?.canvasId === 'string' && Array.isArray(w.roles));
   if (!valid) return undefined;
-  return { ...memory, workflows: memory.workflows.map((w) => ({ ...w, roles: w.roles.filter((r) => ROLE_NAMES.includes(r)) })) };
+  return {
+    ...memory,
+    workflows: memory.workflows.map((w) => ({ ...w, roles: w.roles.filter((r) => ROLE_NAMES.includes(r)) })),
+  };
 }
 
 /** Written whole or not at all (a rename), so a run cut short never leaves a torn file; stale siblings are pruned. */

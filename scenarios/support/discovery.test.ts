@@ -57,7 +57,9 @@ test('in an account of 5,000 workflows every role is filled at a bounded cost, a
   const file = memoryFile(config.cacheDir!, config.baseUrl, config.apiKey);
   const saved = readFileSync(file, 'utf8');
   expect(saved).not.toContain(config.apiKey);
-  expect(JSON.parse(saved).workflows.map((w: { canvasId: string }) => w.canvasId)).toEqual(first.workflows.map((w) => w.canvasId));
+  expect(JSON.parse(saved).workflows.map((w: { canvasId: string }) => w.canvasId)).toEqual(
+    first.workflows.map((w) => w.canvasId),
+  );
 
   const second = await discoverWorkflows(api, config);
   expect(second.summary).toMatchObject({ memory: 'used', searches: 0, gone: 0 });
@@ -71,7 +73,9 @@ test('a remembered canvas that is gone is dropped and the roles are searched for
   const memory = JSON.parse(readFileSync(file, 'utf8'));
   // The canvas that filled "slow (to abort)" is replaced by one the target does not know.
   const slow = first.summary!.roles['slow (to abort)'];
-  memory.workflows = memory.workflows.map((w: { canvasId: string }) => (w.canvasId === slow ? { ...w, canvasId: 'c_deleted_since' } : w));
+  memory.workflows = memory.workflows.map((w: { canvasId: string }) =>
+    w.canvasId === slow ? { ...w, canvasId: 'c_deleted_since' } : w,
+  );
   writeFileSync(file, JSON.stringify(memory));
   const again = await discoverWorkflows(api, config);
   expect(again.summary).toMatchObject({ memory: 'used and extended', gone: 1, missingRoles: [] });
@@ -79,9 +83,17 @@ test('a remembered canvas that is gone is dropped and the roles are searched for
 });
 
 test('configured canvases are read and come first, listed or not; another key never reads this memory', async () => {
-  const { config, api } = setup({ WFCHECK_ABORT_CANVAS_ID: 'c_acme_slow_batch', WFCHECK_CANVAS_IDS: 'c_preload_00007' });
+  const { config, api } = setup({
+    WFCHECK_ABORT_CANVAS_ID: 'c_acme_slow_batch',
+    WFCHECK_CANVAS_IDS: 'c_preload_00007',
+  });
   const found = await discoverWorkflows(api, config);
-  expect(found.workflows.slice(0, 2).map((w) => w.canvasId).sort()).toEqual(['c_acme_slow_batch', 'c_preload_00007']);
+  expect(
+    found.workflows
+      .slice(0, 2)
+      .map((w) => w.canvasId)
+      .sort(),
+  ).toEqual(['c_acme_slow_batch', 'c_preload_00007']);
   const b = setup({ API_KEY: target.tenants[1].apiKey });
   const other = await discoverWorkflows(b.api, b.config);
   expect(other.summary!.memory).toBe('none');

@@ -115,15 +115,29 @@ async function sampleListing(found: Found): Promise<Sample> {
   }
   for (let n = last; n > Math.max(first, last - 3); n--) await read(n);
   // From the end inward (the tail of a newest-first listing is where long-standing workflows are).
-  const order = [...pages.keys()].filter((n) => n <= last && !(n !== first && repeatsFirst(pages.get(n)!))).sort((a, b) => b - a);
-  return { items: order.flatMap((n) => [...pages.get(n)!].reverse()), pagesRead: pages.size, capped: beyond === undefined, first };
+  const order = [...pages.keys()]
+    .filter((n) => n <= last && !(n !== first && repeatsFirst(pages.get(n)!)))
+    .sort((a, b) => b - a);
+  return {
+    items: order.flatMap((n) => [...pages.get(n)!].reverse()),
+    pagesRead: pages.size,
+    capped: beyond === undefined,
+    first,
+  };
 }
 
 /** Items whose title announces a role still missing come first; for such roles no title in the sample announces, keywords are searched. */
-async function prioritise(found: Found, sample: SearchItem[], probes: string[], firstPage: number): Promise<SearchItem[]> {
+async function prioritise(
+  found: Found,
+  sample: SearchItem[],
+  probes: string[],
+  firstPage: number,
+): Promise<SearchItem[]> {
   const missing = new Set(found.missing());
   const announced = new Set(sample.flatMap((i) => hintedRoles(i?.title ?? '')));
-  const unannounced = [...missing].filter((r) => ['API disabled', 'slow (to abort)', 'failing task'].includes(r) && !announced.has(r));
+  const unannounced = [...missing].filter(
+    (r) => ['API disabled', 'slow (to abort)', 'failing task'].includes(r) && !announced.has(r),
+  );
   const probed: SearchItem[] = [];
   for (const keyword of unannounced.length ? HINT_KEYWORDS : []) {
     probes.push(keyword);
@@ -132,7 +146,9 @@ async function prioritise(found: Found, sample: SearchItem[], probes: string[], 
   const all = [...probed, ...sample].filter((i) => i && typeof i.canvasId === 'string');
   const wanted = (i: SearchItem) => hintedRoles(i.title ?? '').some((r) => missing.has(r));
   const seen = new Set<string>();
-  return [...all.filter(wanted), ...all.filter((i) => !wanted(i))].filter((i) => !seen.has(i.canvasId) && seen.add(i.canvasId));
+  return [...all.filter(wanted), ...all.filter((i) => !wanted(i))].filter(
+    (i) => !seen.has(i.canvasId) && seen.add(i.canvasId),
+  );
 }
 
 /** Reads details until every role is filled and the sample is large enough, or the budget is spent. */
@@ -156,10 +172,15 @@ function shouldSearch(missing: Role[], memory: DiscoveryMemory | undefined, gone
 
 export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKey = config.apiKey): Promise<Discovery> {
   const found = new Found(api);
-  const configured = [...config.canvasIds, config.abortCanvasId, config.disabledCanvasId].filter((id): id is string => !!id);
+  const configured = [...config.canvasIds, config.abortCanvasId, config.disabledCanvasId].filter(
+    (id): id is string => !!id,
+  );
   for (const id of configured) await found.read(id, '', 'configured canvas');
 
-  const file = config.cacheDir && config.targetKind === 'external' ? memoryFile(config.cacheDir, config.baseUrl, apiKey) : undefined;
+  const file =
+    config.cacheDir && config.targetKind === 'external'
+      ? memoryFile(config.cacheDir, config.baseUrl, apiKey)
+      : undefined;
   const memory = file ? readMemory(file, config.baseUrl, apiKey) : undefined;
   let gone = 0;
   for (const w of memory?.workflows ?? []) if (!(await found.read(w.canvasId, w.title, 'remembered canvas'))) gone++;
@@ -171,7 +192,11 @@ export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKe
     sample = await sampleListing(found);
     await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));
   }
-  const workflows = [...found.byId.values()].sort((a, b) => Number(!configured.includes(a.canvasId)) - Number(!configured.includes(b.canvasId)) || a.canvasId.localeCompare(b.canvasId));
+  const workflows = [...found.byId.values()].sort(
+    (a, b) =>
+      Number(!configured.includes(a.canvasId)) - Number(!configured.includes(b.canvasId)) ||
+      a.canvasId.localeCompare(b.canvasId),
+  );
   const roles: Partial<Record<Role, string>> = {};
   for (const w of workflows) for (const r of rolesOf(w)) roles[r] ??= w.canvasId;
   const missingRoles = found.missing();
@@ -181,7 +206,9 @@ export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKe
       baseUrl: config.baseUrl,
       keyFingerprint: keyFingerprint(apiKey),
       savedAt: new Date().toISOString(),
-      workflows: workflows.filter((w) => !configured.includes(w.canvasId)).map((w) => ({ canvasId: w.canvasId, title: w.title, roles: rolesOf(w) })),
+      workflows: workflows
+        .filter((w) => !configured.includes(w.canvasId))
+        .map((w) => ({ canvasId: w.canvasId, title: w.title, roles: rolesOf(w) })),
       missingRoles,
     });
   }
@@ -196,15 +223,27 @@ export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKe
     missingRoles,
   };
   // Capped: the listing's end was out of reach, or the detail budget ran out with roles still missing.
-  return { workflows, pagesRead: sample.pagesRead, capped: sample.capped || (missingRoles.length > 0 && sample.items.some((i) => !found.byId.has(i.canvasId))), summary };
+  return {
+    workflows,
+    pagesRead: sample.pagesRead,
+    capped: sample.capped || (missingRoles.length > 0 && sample.items.some((i) => !found.byId.has(i.canvasId))),
+    summary,
+  };
 }
 
 /** One line for the report: where the workflows came from, what finding them cost, which roles stay empty. */
 export function describeDiscovery(d: Discovery): string {
   const s = d.summary;
   if (!s) return `${d.workflows.length} workflow(s)`;
-  const memory = s.memory === 'off' ? 'no memory kept' : s.memory === 'none' ? 'nothing remembered yet' : `memory ${s.memory} (${s.remembered} remembered, ${s.gone} gone)`;
+  const memory =
+    s.memory === 'off'
+      ? 'no memory kept'
+      : s.memory === 'none'
+        ? 'nothing remembered yet'
+        : `memory ${s.memory} (${s.remembered} remembered, ${s.gone} gone)`;
   const probes = s.keywordProbes.length ? `, keyword probes ${s.keywordProbes.join(', ')}` : '';
-  const roles = s.missingRoles.length ? `roles not filled: ${s.missingRoles.join(', ')}` : `all ${Object.keys(s.roles).length} roles filled`;
+  const roles = s.missingRoles.length
+    ? `roles not filled: ${s.missingRoles.join(', ')}`
+    : `all ${Object.keys(s.roles).length} roles filled`;
   return `${d.workflows.length} workflow(s); ${memory}; ${s.searches} search(es), ${s.details} detail read(s)${probes}; ${roles}`;
 }

@@ -18,8 +18,20 @@ const config = { pollIntervalMs: 1, pollTimeoutMs: 5_000 } as RunConfig;
 
 let seq = 0;
 function statusAnswer(executionId: string, status: string, nodes: string[] = []): Exchange {
-  const body = { success: true, data: { executionId, status, nodeExecutions: nodes.map((st, i) => ({ nodeId: `n${i}`, status: st })) } };
-  return { record: { id: `x${++seq}` } as Exchange['record'], status: 200, headers: {}, text: JSON.stringify(body), json: body, parsed: true, operation: 'getExecutionStatus', violations: [] };
+  const body = {
+    success: true,
+    data: { executionId, status, nodeExecutions: nodes.map((st, i) => ({ nodeId: `n${i}`, status: st })) },
+  };
+  return {
+    record: { id: `x${++seq}` } as Exchange['record'],
+    status: 200,
+    headers: {},
+    text: JSON.stringify(body),
+    json: body,
+    parsed: true,
+    operation: 'getExecutionStatus',
+    violations: [],
+  };
 }
 
 /** A target whose executions read as `executing` a given number of times, then `finish`; it logs every read. */
@@ -48,7 +60,11 @@ test('polls come further apart while nothing changes, up to a cap, and close aga
 });
 
 test('a terminal status whose nodes still execute is read on until they stop, or judged as read at the deadline', async () => {
-  const answers = [statusAnswer('e1', 'executing', ['executing', 'waiting']), statusAnswer('e1', 'finish', ['finish', 'executing']), statusAnswer('e1', 'failed', ['finish', 'failed'])];
+  const answers = [
+    statusAnswer('e1', 'executing', ['executing', 'waiting']),
+    statusAnswer('e1', 'finish', ['finish', 'executing']),
+    statusAnswer('e1', 'failed', ['finish', 'failed']),
+  ];
   let i = 0;
   const lagging = { status: async () => answers[Math.min(i++, answers.length - 1)] } as unknown as ApiClient;
   const read = await pollExecution(lagging, verdict(), 'e1', { intervalMs: 1, timeoutMs: 5_000 });
@@ -70,8 +86,12 @@ test('executions handed to followTogether are polled side by side and each is ju
   const judged: string[] = [];
   const outcomes: Outcome[] = [];
   await followTogether({ api, verdict: verdict(), config }, async (follow) => {
-    for (const id of ['slow', 'quick']) follow({ executionId: id }, { judge: (o) => void (judged.push(id), outcomes.push(o)) });
-    follow({ stop: { reason: 'the run was refused' } }, { judge: (o) => void (judged.push('refused'), outcomes.push(o)) });
+    for (const id of ['slow', 'quick'])
+      follow({ executionId: id }, { judge: (o) => void (judged.push(id), outcomes.push(o)) });
+    follow(
+      { stop: { reason: 'the run was refused' } },
+      { judge: (o) => void (judged.push('refused'), outcomes.push(o)) },
+    );
   });
   expect(judged).toEqual(['refused', 'quick', 'slow']);
   // The quick execution was read to its end while the slow one was still being polled.
@@ -94,12 +114,37 @@ test('followTogether waits for every execution already handed over when a later 
 });
 
 test('the longest chain of dependencies orders workflows by how soon they should end', () => {
-  const plan = (tasks: [string, string[]][]) => ({ title: 't', tasks: tasks.map(([id, dependentTasks]) => ({ id, title: id, prompt: '', toolsets: [], dependentTasks })) }) as unknown as WorkflowPlan;
-  const chain = plan([['a', []], ['b', ['a']], ['c', ['b']]]);
-  const wide = plan([['a', []], ['b', []], ['c', ['a', 'b']]]);
-  const cyclic = plan([['a', ['b']], ['b', ['a']]]);
-  expect([sequentialSteps(chain), sequentialSteps(wide), sequentialSteps(cyclic), sequentialSteps(plan([])), sequentialSteps(undefined)]).toEqual([3, 2, 2, 0, 0]);
+  const plan = (tasks: [string, string[]][]) =>
+    ({
+      title: 't',
+      tasks: tasks.map(([id, dependentTasks]) => ({ id, title: id, prompt: '', toolsets: [], dependentTasks })),
+    }) as unknown as WorkflowPlan;
+  const chain = plan([
+    ['a', []],
+    ['b', ['a']],
+    ['c', ['b']],
+  ]);
+  const wide = plan([
+    ['a', []],
+    ['b', []],
+    ['c', ['a', 'b']],
+  ]);
+  const cyclic = plan([
+    ['a', ['b']],
+    ['b', ['a']],
+  ]);
+  expect([
+    sequentialSteps(chain),
+    sequentialSteps(wide),
+    sequentialSteps(cyclic),
+    sequentialSteps(plan([])),
+    sequentialSteps(undefined),
+  ]).toEqual([3, 2, 2, 0, 0]);
   expect(sequentialSteps(plan([['a', ['gone']]]))).toBe(1);
-  const order = quickestFirst([{ canvasId: 'chain', title: '', plan: chain }, { canvasId: 'wide', title: '', plan: wide }, { canvasId: 'none', title: '', plan: plan([]) }]);
+  const order = quickestFirst([
+    { canvasId: 'chain', title: '', plan: chain },
+    { canvasId: 'wide', title: '', plan: wide },
+    { canvasId: 'none', title: '', plan: plan([]) },
+  ]);
   expect(order.map((w) => w.canvasId)).toEqual(['none', 'wide', 'chain']);
 });

@@ -7,7 +7,10 @@ import { checkResponse } from '../../contracts/check.ts';
 import type { Exchange } from './client.ts';
 import { listOf } from './listing.ts';
 
-const ITEMS = [{ canvasId: 'c_1', title: 'Weekly digest' }, { canvasId: 'c_2', title: 'Invoices' }];
+const ITEMS = [
+  { canvasId: 'c_1', title: 'Weekly digest' },
+  { canvasId: 'c_2', title: 'Invoices' },
+];
 
 function answer(body: unknown, status = 200): Exchange {
   const text = JSON.stringify(body);
@@ -35,7 +38,10 @@ test('the envelope, a bare array and a list wrapped in data are read as the list
   for (const [body, shape, flagged] of shapes) {
     const ex = answer(body);
     expect(listOf(ex), shape).toEqual({ items: ITEMS, shape });
-    expect(ex.violations.filter((v) => v.level === 'must').map((v) => v.requirementId), shape).toEqual(flagged);
+    expect(
+      ex.violations.filter((v) => v.level === 'must').map((v) => v.requirementId),
+      shape,
+    ).toEqual(flagged);
   }
 });
 

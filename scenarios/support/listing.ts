@@ -58,11 +58,12 @@ export function listOf(ex: Exchange): { items?: SearchItem[]; shape?: ListShape;
     const wrapped = wrappedList(data);
     if (wrapped) return { items: wrapped.list as SearchItem[], shape: `wrapped in data.${wrapped.key}` };
   }
-  const cause = statusDeviation(ex) ?? (served(ex) ? bodyDeviation(ex) ?? 'SEARCH-200-DATA' : undefined);
+  const cause = statusDeviation(ex) ?? (served(ex) ? (bodyDeviation(ex) ?? 'SEARCH-200-DATA') : undefined);
   return { stop: { blockedBy: cause, reason: `search ${ex.record.url.replace(/^.*\/v1/, '')}: ${describe(ex)}` } };
 }
 
-const idsOf = (items: SearchItem[]) => items.map((i) => i?.canvasId).filter((id): id is string => typeof id === 'string');
+const idsOf = (items: SearchItem[]) =>
+  items.map((i) => i?.canvasId).filter((id): id is string => typeof id === 'string');
 const itemsOf = (ex: Exchange) => listOf(ex).items ?? [];
 const same = (a: readonly string[], b: readonly string[]) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -88,24 +89,45 @@ export interface FirstPage {
  * would otherwise find nothing and every suite skip. When page 1 lacks them and page=0 holds them,
  * paging starts at 0 so the suites still run, and the deviation is returned for SEARCH-PAGE-1-BASED.
  */
-export async function firstPageOf(api: ApiClient, query: Record<string, string | number | undefined>, pageSize: number, label: string): Promise<FirstPage> {
+export async function firstPageOf(
+  api: ApiClient,
+  query: Record<string, string | number | undefined>,
+  pageSize: number,
+  label: string,
+): Promise<FirstPage> {
   const pageOneEx = await api.search({ ...query, page: 1, pageSize }, { label: `${label} page 1` });
   const pageOne = idsOf(itemsOf(pageOneEx));
   const unpagedEx = await api.search({ ...query, pageSize }, { label: `${label} first items (no page)` });
   const unpaged = itemsOf(unpagedEx);
   const firstItems = idsOf(unpaged).slice(0, pageSize);
   const pageOneAnswered = listOf(pageOneEx).items !== undefined; // an error is no paging evidence
-  if (!pageOneAnswered || firstItems.length === 0 || (pageOne.length > 0 && same(pageOne, firstItems.slice(0, pageOne.length)))) return { firstPage: 1, requests: 2, pageOneEx, unpaged };
+  if (
+    !pageOneAnswered ||
+    firstItems.length === 0 ||
+    (pageOne.length > 0 && same(pageOne, firstItems.slice(0, pageOne.length)))
+  )
+    return { firstPage: 1, requests: 2, pageOneEx, unpaged };
   // page=0 is outside the 1-based range: how a target answers it is not shown.
-  const pageZeroEx = await api.search({ ...query, page: 0, pageSize }, { label: `${label} page 0`, openPoint: 'SEARCH-PAGESIZE-DEFAULT' });
+  const pageZeroEx = await api.search(
+    { ...query, page: 0, pageSize },
+    { label: `${label} page 0`, openPoint: 'SEARCH-PAGESIZE-DEFAULT' },
+  );
   const pageZero = idsOf(itemsOf(pageZeroEx));
   // A 0-based target's page 1 is the page after page 0, so the two share nothing; a listing that merely
   // moved between the calls (an item created at its head) shifts page 1 against items it still shares.
-  const zeroBased = pageZero.length > 0 && same(pageZero, firstItems.slice(0, pageZero.length)) && !pageOne.some((id) => pageZero.includes(id));
+  const zeroBased =
+    pageZero.length > 0 &&
+    same(pageZero, firstItems.slice(0, pageZero.length)) &&
+    !pageOne.some((id) => pageZero.includes(id));
   // A non-empty page 1 that merely differs (another order between calls) is not evidence; an empty
   // page 1 while items exist, or a page 0 holding what page 1 should, is.
   if (pageOne.length > 0 && !zeroBased) return { firstPage: 1, requests: 3, pageOneEx, unpaged };
-  const notOneBased = { pageOne, firstItems, zeroBased, exchangeIds: [pageOneEx.record.id, unpagedEx.record.id, pageZeroEx.record.id] };
+  const notOneBased = {
+    pageOne,
+    firstItems,
+    zeroBased,
+    exchangeIds: [pageOneEx.record.id, unpagedEx.record.id, pageZeroEx.record.id],
+  };
   return { firstPage: zeroBased ? 0 : 1, requests: 3, pageOneEx, unpaged, notOneBased };
 }
 
@@ -114,10 +136,19 @@ export async function firstPageOf(api: ApiClient, query: Record<string, string |
  * `page`), at most MAX_PAGES pages. A page smaller than asked (a maximum page size, a pageSize
  * ignored) is read like any other: paging goes on until a page adds nothing.
  */
-export async function searchAll(api: ApiClient, query: Record<string, string | number | undefined> = {}, options: SearchAllOptions = {}): Promise<SearchListing> {
+export async function searchAll(
+  api: ApiClient,
+  query: Record<string, string | number | undefined> = {},
+  options: SearchAllOptions = {},
+): Promise<SearchListing> {
   const pageSize = DISCOVERY_PAGE_SIZE;
   const limit = options.limit ?? Infinity;
-  const { firstPage, pageOneEx, unpaged, notOneBased } = await firstPageOf(api, query, pageSize, options.label ?? 'discovery');
+  const { firstPage, pageOneEx, unpaged, notOneBased } = await firstPageOf(
+    api,
+    query,
+    pageSize,
+    options.label ?? 'discovery',
+  );
   const items: SearchItem[] = [];
   const seen = new Set<string>();
   const take = (data: SearchItem[]) => {
@@ -128,14 +159,23 @@ export async function searchAll(api: ApiClient, query: Record<string, string | n
     }
     return fresh.length;
   };
-  const done = (pagesRead: number, extra: Partial<SearchListing> = {}): SearchListing => ({ items: items.slice(0, limit), pagesRead, capped: items.length > limit, notOneBased, ...extra });
+  const done = (pagesRead: number, extra: Partial<SearchListing> = {}): SearchListing => ({
+    items: items.slice(0, limit),
+    pagesRead,
+    capped: items.length > limit,
+    notOneBased,
+    ...extra,
+  });
   // Neither page 1 nor page 0 lists the first items: discovery makes do with the unpaged answer.
   if (notOneBased && !notOneBased.zeroBased) {
     take(unpaged);
     return done(1);
   }
   for (let page = firstPage, read = 1; read <= MAX_PAGES; page++, read++) {
-    const ex = page === 1 ? pageOneEx : await api.search({ ...query, page, pageSize }, { label: `${options.label ?? 'discovery'} page ${page}` });
+    const ex =
+      page === 1
+        ? pageOneEx
+        : await api.search({ ...query, page, pageSize }, { label: `${options.label ?? 'discovery'} page ${page}` });
     const answer = listOf(ex);
     if (answer.stop) return done(read, { stop: answer.stop });
     if (answer.items!.length === 0 || take(answer.items!) === 0) return done(read);

@@ -16,7 +16,18 @@
  * stop executing is read on until the deadline, and then judged as read.
  */
 import type { ApiClient, Exchange } from './client.ts';
-import { bodyDeviation, dataOf, describe, EXEC_STATUSES, served, statusDeviation, TERMINAL, type OutputData, type StatusData, type Stop } from './shapes.ts';
+import {
+  bodyDeviation,
+  dataOf,
+  describe,
+  EXEC_STATUSES,
+  served,
+  statusDeviation,
+  TERMINAL,
+  type OutputData,
+  type StatusData,
+  type Stop,
+} from './shapes.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 
 export interface Snapshot {
@@ -67,13 +78,18 @@ function ended(s: Snapshot): boolean {
 
 /** What a poll can see change: the statuses of the execution and its nodes, in both views, and the files listed. */
 function progressOf(s: Snapshot): string {
-  const statuses = (nodes: readonly { nodeId: string; status?: string }[] | undefined) => (nodes ?? []).map((n) => `${n.nodeId}=${n.status}`).join(',');
+  const statuses = (nodes: readonly { nodeId: string; status?: string }[] | undefined) =>
+    (nodes ?? []).map((n) => `${n.nodeId}=${n.status}`).join(',');
   const output = s.output ? `|${statuses(s.output.output)}|${(s.output.files ?? []).length}` : '';
   return `${s.status.status}|${statuses(s.status.nodeExecutions)}${output}`;
 }
 
 /** The gap before the next poll: back to the interval after a change, else longer, up to the cap. */
-export function nextGap(gapMs: number, changed: boolean, opts: Pick<PollOptions, 'intervalMs' | 'maxIntervalMs'>): number {
+export function nextGap(
+  gapMs: number,
+  changed: boolean,
+  opts: Pick<PollOptions, 'intervalMs' | 'maxIntervalMs'>,
+): number {
   const cap = Math.max(opts.intervalMs, opts.maxIntervalMs ?? opts.intervalMs * MAX_BACKOFF);
   return changed ? opts.intervalMs : Math.min(cap, gapMs * BACKOFF_FACTOR);
 }
@@ -113,21 +129,44 @@ function timedOut(executionId: string, status: StatusData, opts: PollOptions, sn
     `execution ${executionId} still "${status.status}" after ${opts.timeoutMs} ms (${snapshots.length} polls, ${opts.intervalMs} ms apart while it changed, further apart while not; nodes: ${nodes || 'none'}). ` +
     'Raise WFCHECK_POLL_TIMEOUT_MS if the target is slow.';
   const unlisted = !EXEC_STATUSES.includes(status.status ?? '');
-  return new PollStopped(message, snapshots, unlisted ? { blockedBy: 'EXEC-STATUS-ENUM', reason: `execution ${executionId} reports status "${status.status}"` } : { reason: message });
+  return new PollStopped(
+    message,
+    snapshots,
+    unlisted
+      ? { blockedBy: 'EXEC-STATUS-ENUM', reason: `execution ${executionId} reports status "${status.status}"` }
+      : { reason: message },
+  );
 }
 
-export async function pollExecution(api: ApiClient, verdict: Verdict, executionId: string, opts: PollOptions): Promise<Snapshot[]> {
+export async function pollExecution(
+  api: ApiClient,
+  verdict: Verdict,
+  executionId: string,
+  opts: PollOptions,
+): Promise<Snapshot[]> {
   const snapshots: Snapshot[] = [];
   const deadline = Date.now() + opts.timeoutMs;
   const done = opts.until ?? ended;
   let gap = opts.intervalMs;
   for (;;) {
     const statusExchange = await api.status(executionId, { label: 'poll status' });
-    const status = readOrStop<StatusData>(verdict, statusExchange, 'STATUS-200-DATA', `status of ${executionId}`, snapshots);
+    const status = readOrStop<StatusData>(
+      verdict,
+      statusExchange,
+      'STATUS-200-DATA',
+      `status of ${executionId}`,
+      snapshots,
+    );
     const snap: Snapshot = { at: Date.now(), status, statusExchange };
     if (opts.withOutput) {
       snap.outputExchange = await api.output(executionId, { label: 'poll output' });
-      snap.output = readOrStop<OutputData>(verdict, snap.outputExchange, 'OUTPUT-200-DATA', `output of ${executionId}`, snapshots);
+      snap.output = readOrStop<OutputData>(
+        verdict,
+        snap.outputExchange,
+        'OUTPUT-200-DATA',
+        `output of ${executionId}`,
+        snapshots,
+      );
     }
     const previous = snapshots[snapshots.length - 1];
     snapshots.push(snap);

@@ -31,7 +31,8 @@ export const ROLES = {
   'option variable': (w: Described) => typed(w, 'option') && !special(w),
   'required variable': (w: Described) => vars(w).some((v) => v.required) && !special(w),
   'no required variable': (w: Described) => !vars(w).some((v) => v.required) && ordinary(w),
-  'string variable': (w: Described) => vars(w).some((v) => v.variableType === undefined || v.variableType === 'string') && ordinary(w),
+  'string variable': (w: Described) =>
+    vars(w).some((v) => v.variableType === undefined || v.variableType === 'string') && ordinary(w),
   'multi-node': (w: Described) => (w.plan?.tasks ?? []).length >= 2 && ordinary(w),
   'failing task': (w: Described) => TITLE_HINTS.failing.test(w.title) && !special(w),
   'slow (to abort)': (w: Described) => TITLE_HINTS.slow.test(w.title) && !TITLE_HINTS.disabled.test(w.title),

@@ -14,7 +14,17 @@ import type { Faker } from '@faker-js/faker';
 import type { ApiClient, Exchange } from './client.ts';
 import type { RunConfig } from '../../fixtures/environment/config.ts';
 import { PollStopped, pollExecution, type Snapshot } from './poll.ts';
-import { accepted, dataOf, describe, served, statusDeviation, stopAll, type Judged, type Stop, type WorkflowPlan } from './shapes.ts';
+import {
+  accepted,
+  dataOf,
+  describe,
+  served,
+  statusDeviation,
+  stopAll,
+  type Judged,
+  type Stop,
+  type WorkflowPlan,
+} from './shapes.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 import { prepareRun, runBody, unlistedVariableTypes, type Workflow } from './workflows.ts';
 
@@ -73,7 +83,13 @@ export function quickestFirst(list: readonly Workflow[]): Workflow[] {
 }
 
 /** Runs a workflow with seeded values for all its variables, and judges the run (see judgeRun). */
-export async function startRun(api: ApiClient, verdict: Verdict, faker: Faker, wf: Workflow, opts: RunOptions = {}): Promise<Started> {
+export async function startRun(
+  api: ApiClient,
+  verdict: Verdict,
+  faker: Faker,
+  wf: Workflow,
+  opts: RunOptions = {},
+): Promise<Started> {
   const form = opts.form ?? 'wrapper';
   const clauses = opts.clauses ?? [FORM_CLAUSE[form]];
   const prepared = await prepareRun(api, verdict, faker, wf.plan!);
@@ -82,7 +98,11 @@ export async function startRun(api: ApiClient, verdict: Verdict, faker: Faker, w
     return { workflow: wf, stop: prepared.stop };
   }
   const run = await api.run(wf.canvasId, runBody(prepared.values, form), { label: `run (${form} form)` });
-  return { workflow: wf, run, ...(await judgeRun(api, verdict, clauses, run, `run of ${wf.canvasId} (${form} form)`, wf)) };
+  return {
+    workflow: wf,
+    run,
+    ...(await judgeRun(api, verdict, clauses, run, `run of ${wf.canvasId} (${form} form)`, wf)),
+  };
 }
 
 /** Why a refused run of `wf` says nothing of the clauses: the harness picked a workflow it cannot run as intended. */
@@ -91,7 +111,10 @@ function unjudgeableRefusal(run: Exchange, wf: Workflow | undefined, message: st
   const unlisted = wf ? unlistedVariableTypes(wf) : [];
   if (served(run) || statusDeviation(run) || unlisted.length === 0) return undefined;
   // The plan typed a variable outside the enum, so its seeded value may be what was refused.
-  return { blockedBy: 'VARIABLE-TYPE-ENUM', reason: `${message}: refused (${describe(run)}); the plan types variables as ${unlisted.join(', ')}` };
+  return {
+    blockedBy: 'VARIABLE-TYPE-ENUM',
+    reason: `${message}: refused (${describe(run)}); the plan types variables as ${unlisted.join(', ')}`,
+  };
 }
 
 /**
@@ -101,18 +124,43 @@ function unjudgeableRefusal(run: Exchange, wf: Workflow | undefined, message: st
  * clauses are not run; a refusal of a workflow whose plan types variables outside the enum is blocked
  * by VARIABLE-TYPE-ENUM. Returns the execution to follow, or why there is none.
  */
-export async function judgeRun(api: ApiClient, verdict: Verdict, clauses: readonly string[], run: Exchange, message: string, wf?: Workflow): Promise<{ executionId?: string; stop?: Stop }> {
+export async function judgeRun(
+  api: ApiClient,
+  verdict: Verdict,
+  clauses: readonly string[],
+  run: Exchange,
+  message: string,
+  wf?: Workflow,
+): Promise<{ executionId?: string; stop?: Stop }> {
   const unjudgeable = unjudgeableRefusal(run, wf, message);
   if (unjudgeable) {
     stopAll(verdict, clauses, unjudgeable);
     return { stop: unjudgeable };
   }
   let judged: Judged<string> | undefined;
-  for (const id of clauses) judged = accepted(verdict, id, run, { carries: 'an executionId', read: executionIdOf, judgedBy: 'RUN-RETURNS-EXECUTION-ID' }, message);
-  judged ??= accepted(verdict, 'RUN-RETURNS-EXECUTION-ID', run, { carries: 'an executionId', read: executionIdOf }, message);
+  for (const id of clauses)
+    judged = accepted(
+      verdict,
+      id,
+      run,
+      { carries: 'an executionId', read: executionIdOf, judgedBy: 'RUN-RETURNS-EXECUTION-ID' },
+      message,
+    );
+  judged ??= accepted(
+    verdict,
+    'RUN-RETURNS-EXECUTION-ID',
+    run,
+    { carries: 'an executionId', read: executionIdOf },
+    message,
+  );
   if (!judged.ok) {
     if (judged.stop.blockedBy === 'RUN-RETURNS-EXECUTION-ID') {
-      verdict.must('RUN-RETURNS-EXECUTION-ID', false, { message, expected: 'data.executionId', actual: JSON.stringify(dataOf(run) ?? null), exchangeId: run.record.id });
+      verdict.must('RUN-RETURNS-EXECUTION-ID', false, {
+        message,
+        expected: 'data.executionId',
+        actual: JSON.stringify(dataOf(run) ?? null),
+        exchangeId: run.record.id,
+      });
     } else if (served(run) && judged.stop.blockedBy) {
       verdict.blocked('RUN-RETURNS-EXECUTION-ID', judged.stop.blockedBy, judged.stop.reason);
     }
@@ -122,7 +170,12 @@ export async function judgeRun(api: ApiClient, verdict: Verdict, clauses: readon
 }
 
 /** RUN-RETURNS-EXECUTION-ID: "returns an execution ID for tracking" — the status endpoint knows it. */
-async function knownToStatus(api: ApiClient, verdict: Verdict, executionId: string, message: string): Promise<{ executionId?: string; stop?: Stop }> {
+async function knownToStatus(
+  api: ApiClient,
+  verdict: Verdict,
+  executionId: string,
+  message: string,
+): Promise<{ executionId?: string; stop?: Stop }> {
   const status = await api.status(executionId, { label: 'status of the execution the run returned' });
   const deviation = statusDeviation(status);
   const reason = `status of ${executionId}, returned by the ${message}: ${describe(status)}`;
@@ -136,7 +189,12 @@ async function knownToStatus(api: ApiClient, verdict: Verdict, executionId: stri
     return { executionId };
   }
   const known = served(status);
-  verdict.must('RUN-RETURNS-EXECUTION-ID', known, { message: `${message}: the status endpoint knows the executionId ${executionId}`, expected: 'a 2xx status answer', actual: describe(status), exchangeId: status.record.id });
+  verdict.must('RUN-RETURNS-EXECUTION-ID', known, {
+    message: `${message}: the status endpoint knows the executionId ${executionId}`,
+    expected: 'a 2xx status answer',
+    actual: describe(status),
+    exchangeId: status.record.id,
+  });
   return known ? { executionId } : { stop: { blockedBy: 'RUN-RETURNS-EXECUTION-ID', reason } };
 }
 
@@ -147,9 +205,21 @@ export interface Followed {
 }
 
 /** Polls an execution to its end; a poll that cannot finish is aborted (cleanup) and says why. */
-export async function poll(api: ApiClient, verdict: Verdict, config: RunConfig, executionId: string, withOutput = false): Promise<Followed> {
+export async function poll(
+  api: ApiClient,
+  verdict: Verdict,
+  config: RunConfig,
+  executionId: string,
+  withOutput = false,
+): Promise<Followed> {
   try {
-    return { snaps: await pollExecution(api, verdict, executionId, { intervalMs: config.pollIntervalMs, timeoutMs: config.pollTimeoutMs, withOutput }) };
+    return {
+      snaps: await pollExecution(api, verdict, executionId, {
+        intervalMs: config.pollIntervalMs,
+        timeoutMs: config.pollTimeoutMs,
+        withOutput,
+      }),
+    };
   } catch (err) {
     if (!(err instanceof PollStopped)) throw err;
     await abortQuietly(api, executionId);
@@ -158,12 +228,26 @@ export async function poll(api: ApiClient, verdict: Verdict, config: RunConfig, 
 }
 
 /** Reads a few more snapshots after the terminal one: terminal statuses must hold. */
-export async function pollAfterTerminal(api: ApiClient, verdict: Verdict, config: RunConfig, executionId: string, count: number, withOutput = false): Promise<Followed> {
+export async function pollAfterTerminal(
+  api: ApiClient,
+  verdict: Verdict,
+  config: RunConfig,
+  executionId: string,
+  count: number,
+  withOutput = false,
+): Promise<Followed> {
   const snaps: Snapshot[] = [];
   for (let i = 0; i < count; i++) {
     await new Promise((r) => setTimeout(r, config.pollIntervalMs));
     try {
-      snaps.push(...(await pollExecution(api, verdict, executionId, { intervalMs: config.pollIntervalMs, timeoutMs: 0, withOutput, until: () => true })));
+      snaps.push(
+        ...(await pollExecution(api, verdict, executionId, {
+          intervalMs: config.pollIntervalMs,
+          timeoutMs: 0,
+          withOutput,
+          until: () => true,
+        })),
+      );
     } catch (err) {
       if (!(err instanceof PollStopped)) throw err;
       return { snaps, stop: err.stop };
@@ -220,13 +304,23 @@ export async function followTogether(ctx: RunContext, start: (follow: Follow) =>
   await Promise.all(pending);
 }
 
-async function followAndJudge(ctx: RunContext, started: Pick<Started, 'executionId' | 'stop'>, how: FollowOptions): Promise<void> {
+async function followAndJudge(
+  ctx: RunContext,
+  started: Pick<Started, 'executionId' | 'stop'>,
+  how: FollowOptions,
+): Promise<void> {
   const { executionId } = started;
-  const outcome: Outcome = executionId ? { executionId, ...(await followToEnd(ctx, executionId, how)) } : { snaps: [], stop: started.stop ?? { reason: 'no execution was started' } };
+  const outcome: Outcome = executionId
+    ? { executionId, ...(await followToEnd(ctx, executionId, how)) }
+    : { snaps: [], stop: started.stop ?? { reason: 'no execution was started' } };
   await how.judge?.(outcome);
 }
 
-async function followToEnd({ api, verdict, config }: RunContext, executionId: string, how: FollowOptions): Promise<Followed> {
+async function followToEnd(
+  { api, verdict, config }: RunContext,
+  executionId: string,
+  how: FollowOptions,
+): Promise<Followed> {
   const followed = await poll(api, verdict, config, executionId, how.withOutput);
   if (followed.stop || !how.afterTerminal) return followed;
   const after = await pollAfterTerminal(api, verdict, config, executionId, how.afterTerminal, how.withOutput);

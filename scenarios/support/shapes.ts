@@ -31,7 +31,11 @@ export type GenerateError = S['GenerateError'];
 export const TERMINAL: readonly string[] = ['finish', 'failed'];
 
 /** The enumerations of the contract, read from it (never written twice). */
-const DEFS = (SCHEMA_BUNDLE as unknown as { $defs: Record<string, { enum?: string[]; properties?: Record<string, { enum?: string[] }> }> }).$defs;
+const DEFS = (
+  SCHEMA_BUNDLE as unknown as {
+    $defs: Record<string, { enum?: string[]; properties?: Record<string, { enum?: string[] }> }>;
+  }
+).$defs;
 export const EXEC_STATUSES: readonly string[] = DEFS.ExecutionStatus.enum ?? [];
 export const NODE_STATUSES: readonly string[] = DEFS.NodeStatus.enum ?? [];
 export const VARIABLE_TYPES: readonly string[] = DEFS.PlanVariable.properties?.variableType.enum ?? [];
@@ -75,7 +79,10 @@ export interface StatusExpectation {
 /** One status or any of several: statusIn(404) reads "HTTP 404", statusIn([200, 202]) "HTTP 200 or 202". */
 export function statusIn(statuses: number | readonly number[], expected?: string): StatusExpectation {
   const list = typeof statuses === 'number' ? [statuses] : statuses;
-  return { ok: (ex) => ex.status !== undefined && list.includes(ex.status), expected: expected ?? `HTTP ${list.join(' or ')}` };
+  return {
+    ok: (ex) => ex.status !== undefined && list.includes(ex.status),
+    expected: expected ?? `HTTP ${list.join(' or ')}`,
+  };
 }
 
 /** Any 4xx: refused as the client's fault — neither accepted nor a server error. */
@@ -154,7 +161,13 @@ export interface Acceptance<T> {
  * fails the clause; an answer whose status line or body already failed a contract clause blocks it.
  * Returns the payload so the flow goes on, or the stop that keeps it from going on.
  */
-export function accepted<T>(verdict: Verdict, id: string, ex: Exchange, want: Acceptance<T>, message: string): Judged<T> {
+export function accepted<T>(
+  verdict: Verdict,
+  id: string,
+  ex: Exchange,
+  want: Acceptance<T>,
+  message: string,
+): Judged<T> {
   const expected = `accepted (2xx) with ${want.carries}`;
   const blockedBy = (cause: string): Judged<T> => {
     verdict.blocked(id, cause, `${message}: ${describe(ex)}`);
@@ -168,11 +181,14 @@ export function accepted<T>(verdict: Verdict, id: string, ex: Exchange, want: Ac
   if (deviation) return blockedBy(deviation);
   if (ex.status === 429) return rateLimited(verdict, id, ex, message);
   if (!served(ex)) return failed(`refused: ${describe(ex)}`);
-  const value = ex.parsed && ex.json && typeof ex.json === 'object' ? want.read((ex.json as { data?: unknown }).data) : undefined;
+  const value =
+    ex.parsed && ex.json && typeof ex.json === 'object' ? want.read((ex.json as { data?: unknown }).data) : undefined;
   if (value === undefined) {
     const cause = bodyDeviation(ex) ?? want.judgedBy;
     if (cause && cause !== id) return blockedBy(cause);
-    return failed(ex.parsed ? `${describe(ex)} without ${want.carries}` : `${describe(ex)} with a body that is not JSON`);
+    return failed(
+      ex.parsed ? `${describe(ex)} without ${want.carries}` : `${describe(ex)} with a body that is not JSON`,
+    );
   }
   verdict.check(id, true, { message, expected, actual: describe(ex), exchangeId: ex.record.id });
   return { ok: true, value };
@@ -186,7 +202,14 @@ export function accepted<T>(verdict: Verdict, id: string, ex: Exchange, want: Ac
  * strength; `implied` only applies to an ID it lacks (see Verdict.check), and states the clause's
  * strength to the reader.
  */
-export function expectStatus(verdict: Verdict, id: string, ex: Exchange, want: number | readonly number[] | StatusExpectation, message: string, implied: 'must' | 'should' = 'must'): boolean {
+export function expectStatus(
+  verdict: Verdict,
+  id: string,
+  ex: Exchange,
+  want: number | readonly number[] | StatusExpectation,
+  message: string,
+  implied: 'must' | 'should' = 'must',
+): boolean {
   const rule = typeof want === 'object' && 'ok' in want ? want : statusIn(want);
   const ok = rule.ok(ex);
   if (!ok && ex.status === 429) return rateLimited(verdict, id, ex, message).ok;
@@ -195,5 +218,15 @@ export function expectStatus(verdict: Verdict, id: string, ex: Exchange, want: n
     verdict.blocked(id, deviation, `${message}: ${describe(ex)}`);
     return false;
   }
-  return verdict.check(id, ok, { message, expected: rule.expected, actual: rule.actual ? rule.actual(ex) : describe(ex), exchangeId: ex.record.id }, implied);
+  return verdict.check(
+    id,
+    ok,
+    {
+      message,
+      expected: rule.expected,
+      actual: rule.actual ? rule.actual(ex) : describe(ex),
+      exchangeId: ex.record.id,
+    },
+    implied,
+  );
 }

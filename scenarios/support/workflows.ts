@@ -6,7 +6,15 @@ import type { Faker } from '@faker-js/faker';
 import { buildFile, type FileSpec } from '../../fixtures/data/files.ts';
 import { variableValues, type VariableValue } from '../../fixtures/data/variables.ts';
 import type { ApiClient, Exchange } from './client.ts';
-import { accepted, dataOf, VARIABLE_TYPES, type Judged, type Stop, type UploadData, type WorkflowPlan } from './shapes.ts';
+import {
+  accepted,
+  dataOf,
+  VARIABLE_TYPES,
+  type Judged,
+  type Stop,
+  type UploadData,
+  type WorkflowPlan,
+} from './shapes.ts';
 import type { Role } from './roles.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 
@@ -40,7 +48,9 @@ export interface Discovery {
 
 /** Variable types outside the contract's enum: the harness cannot know what values they take. */
 export function unlistedVariableTypes(w: Workflow): string[] {
-  return (w.plan?.variables ?? []).map((v): string | undefined => v.variableType).filter((t): t is string => t !== undefined && !VARIABLE_TYPES.includes(t));
+  return (w.plan?.variables ?? [])
+    .map((v): string | undefined => v.variableType)
+    .filter((t): t is string => t !== undefined && !VARIABLE_TYPES.includes(t));
 }
 
 /**
@@ -64,15 +74,29 @@ export interface PreparedRun {
 }
 
 /** The keys of an upload, accepted when there is one distinct fileKey per file sent [UPLOAD-KEY-PER-FILE]. */
-export function acceptedUpload(verdict: Verdict, ex: Exchange, sent: readonly FileSpec[], message: string): Judged<string[]> {
-  const keysOf = (data: unknown) => ((data as UploadData | undefined)?.files ?? []).map((f) => f?.fileKey).filter((k): k is string => typeof k === 'string' && k !== '');
-  return accepted(verdict, 'UPLOAD-KEY-PER-FILE', ex, {
-    carries: `${sent.length} distinct fileKey${sent.length === 1 ? '' : 's'}`,
-    read: (data) => {
-      const keys = keysOf(data);
-      return keys.length === sent.length && new Set(keys).size === keys.length ? keys : undefined;
+export function acceptedUpload(
+  verdict: Verdict,
+  ex: Exchange,
+  sent: readonly FileSpec[],
+  message: string,
+): Judged<string[]> {
+  const keysOf = (data: unknown) =>
+    ((data as UploadData | undefined)?.files ?? [])
+      .map((f) => f?.fileKey)
+      .filter((k): k is string => typeof k === 'string' && k !== '');
+  return accepted(
+    verdict,
+    'UPLOAD-KEY-PER-FILE',
+    ex,
+    {
+      carries: `${sent.length} distinct fileKey${sent.length === 1 ? '' : 's'}`,
+      read: (data) => {
+        const keys = keysOf(data);
+        return keys.length === sent.length && new Set(keys).size === keys.length ? keys : undefined;
+      },
     },
-  }, `${message}: ${sent.map((f) => `${f.name} (${f.type}, ${f.content.length} B)`).join(', ')}`);
+    `${message}: ${sent.map((f) => `${f.name} (${f.type}, ${f.content.length} B)`).join(', ')}`,
+  );
 }
 
 /**
@@ -80,7 +104,13 @@ export function acceptedUpload(verdict: Verdict, ex: Exchange, sent: readonly Fi
  * When the plan has a file variable and the upload gives no keys, the run cannot be made as intended:
  * `stop` names the clause that kept it from being made.
  */
-export async function prepareRun(api: ApiClient, verdict: Verdict, faker: Faker, plan: WorkflowPlan, fileCount = 1): Promise<PreparedRun> {
+export async function prepareRun(
+  api: ApiClient,
+  verdict: Verdict,
+  faker: Faker,
+  plan: WorkflowPlan,
+  fileCount = 1,
+): Promise<PreparedRun> {
   const fileKeys: string[] = [];
   if ((plan.variables ?? []).some((v) => v.variableType === 'resource')) {
     const files = Array.from({ length: fileCount }, (_, i) => buildFile(faker, i % 2 === 0 ? 'txt' : 'pdf', 'small'));
@@ -94,6 +124,9 @@ export async function prepareRun(api: ApiClient, verdict: Verdict, faker: Faker,
 }
 
 /** Run body in the recommended form or the legacy top-level form (§4.1, §9.2). */
-export function runBody(values: Readonly<Record<string, unknown>>, form: 'wrapper' | 'legacy' = 'wrapper'): Record<string, unknown> {
+export function runBody(
+  values: Readonly<Record<string, unknown>>,
+  form: 'wrapper' | 'legacy' = 'wrapper',
+): Record<string, unknown> {
   return form === 'wrapper' ? { variables: values } : { ...values };
 }

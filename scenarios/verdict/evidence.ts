@@ -31,7 +31,13 @@ export interface ExchangeRecord {
   url: string;
   operation?: string;
   request: { headers: Record<string, string>; bodyExcerpt?: string; bodyBytes: number };
-  response?: { status: number; headers: Record<string, string>; bodyExcerpt: string; bodyBytes: number; truncated: boolean };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    bodyExcerpt: string;
+    bodyBytes: number;
+    truncated: boolean;
+  };
   fault?: { kind: string; message: string };
   violations: ViolationRecord[];
   durationMs: number;
@@ -97,8 +103,13 @@ export interface NoteRecord {
   at: string;
 }
 
-export type EvidenceRecord = ExchangeRecord | CheckRecord | ObservationRecord | TestBeginRecord | TestEndRecord | NoteRecord;
-
+export type EvidenceRecord =
+  | ExchangeRecord
+  | CheckRecord
+  | ObservationRecord
+  | TestBeginRecord
+  | TestEndRecord
+  | NoteRecord;
 
 /** Appends records to one JSONL file. Synchronous on purpose: nothing is lost if the process dies. */
 export class EvidenceWriter {
@@ -117,7 +128,9 @@ export function readEvidence(dir: string): { records: EvidenceRecord[]; unreadab
   const records: EvidenceRecord[] = [];
   let unreadableLines = 0;
   if (!existsSync(dir)) return { records, unreadableLines };
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .sort()) {
     for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
       if (line.trim() === '') continue;
       try {

@@ -19,11 +19,22 @@ export function demoReportHtml(nights = 10): string {
   try {
     const { value, skipped } = withHistory(join(dir, 'history.sqlite'), (db) => {
       let last = 0;
-      for (const run of syntheticRuns(REQUIREMENTS.map((r) => r.id), nights)) last = recordConformanceRun(db, run);
+      for (const run of syntheticRuns(
+        REQUIREMENTS.map((r) => r.id),
+        nights,
+      ))
+        last = recordConformanceRun(db, run);
       return historyOfRun(db, last);
     });
     if (!value) throw new Error(skipped);
-    const meta = { seed: 1009, baseUrl: SYNTHETIC_TARGET, targetKind: 'reference' as const, strict: false, startedAt: value.change!.to.startedAt, wallTimeMs: value.change!.to.wallMs ?? undefined };
+    const meta = {
+      seed: 1009,
+      baseUrl: SYNTHETIC_TARGET,
+      targetKind: 'reference' as const,
+      strict: false,
+      startedAt: value.change!.to.startedAt,
+      wallTimeMs: value.change!.to.wallMs ?? undefined,
+    };
     const listedStatuses = Object.fromEntries(OPERATION_IDS.map((op) => [op, operationInfo(op).listedStatuses]));
     const report = buildReport({ catalogue: REQUIREMENTS, records: [], waivers: emptyWaivers(), meta, listedStatuses });
     return renderHtml(report, value);

@@ -76,17 +76,33 @@ test('the load trend page draws p95/p99 per operation with the release gates, an
   const { value: runs } = withHistory(join(dir, 'load.sqlite'), (db) => {
     for (let night = 0; night < 10; night++) {
       recordLoadRun(db, {
-        startedAt: new Date(Date.UTC(2026, 0, 1 + night)).toISOString(), seed: night, harnessVersion: '0.1.0', target: 't', profile: 'smoke', passed: night !== 6,
-        throughputRps: 40 + night, requests: 1000,
-        operations: ['getExecutionStatus', 'runWorkflow'].map((operation, i) => ({ operation, requests: 500, p95Ms: 100 + 20 * night + i * 50, p99Ms: 200 + 30 * night + i * 50 })),
+        startedAt: new Date(Date.UTC(2026, 0, 1 + night)).toISOString(),
+        seed: night,
+        harnessVersion: '0.1.0',
+        target: 't',
+        profile: 'smoke',
+        passed: night !== 6,
+        throughputRps: 40 + night,
+        requests: 1000,
+        operations: ['getExecutionStatus', 'runWorkflow'].map((operation, i) => ({
+          operation,
+          requests: 500,
+          p95Ms: 100 + 20 * night + i * 50,
+          p99Ms: 200 + 30 * night + i * 50,
+        })),
       });
     }
     return loadTrend(db, 't', 30);
   });
   const { page, errors } = await open(renderLoadTrendPage(runs!, DEFAULT_SLO), 'trend.html');
-  for (const id of ['throughput-chart', 'op-chart-0', 'op-chart-1']) expect(await paintedPixels(page, id), id).toBeGreaterThan(2000);
+  for (const id of ['throughput-chart', 'op-chart-0', 'op-chart-1'])
+    expect(await paintedPixels(page, id), id).toBeGreaterThan(2000);
   // Each operation chart carries its two gates as datasets of the chart itself.
-  const labels = await page.evaluate(() => (window as unknown as { Chart: { getChart(id: string): { data: { datasets: { label: string }[] } } } }).Chart.getChart('op-chart-0').data.datasets.map((d) => d.label));
+  const labels = await page.evaluate(() =>
+    (
+      window as unknown as { Chart: { getChart(id: string): { data: { datasets: { label: string }[] } } } }
+    ).Chart.getChart('op-chart-0').data.datasets.map((d) => d.label),
+  );
   expect(labels).toEqual(['p95 (ms)', 'p99 (ms)', 'p95 gate', 'p99 gate']);
   expect(errors).toEqual([]);
 });

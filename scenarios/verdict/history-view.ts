@@ -10,7 +10,8 @@ import type { ConformanceTrend, RunRow } from '../../fixtures/history/queries.ts
 
 const runName = (r: RunRow) => `run #${r.id} (${r.startedAt}, seed ${r.seed}, harness ${r.harnessVersion})`;
 
-const describeChange = (c: VerdictChange) => `${c.id} (${c.from ?? 'absent'} → ${c.to}${c.blockedBy ? `, blocked by ${c.blockedBy}` : ''})`;
+const describeChange = (c: VerdictChange) =>
+  `${c.id} (${c.from ?? 'absent'} → ${c.to}${c.blockedBy ? `, blocked by ${c.blockedBy}` : ''})`;
 
 /** The change as titled lists of lines; shared by every rendering. */
 export function changeSections(change: RunChange): { title: string; items: string[] }[] {
@@ -19,14 +20,21 @@ export function changeSections(change: RunChange): { title: string; items: strin
     { title: 'Newly passing', items: change.newlyPassing.map(describeChange) },
     { title: 'Newly blocked or not run', items: change.newlyBlockedOrNotRun.map(describeChange) },
     { title: 'Waivers that started passing (remove them)', items: change.waiversNowPassing },
-    { title: `Flipping (verdict changed more than once in the last ${change.flipWindow} runs of this harness version)`, items: change.flipping.map((f) => `${f.id}: ${f.verdicts.join(' → ')}`) },
+    {
+      title: `Flipping (verdict changed more than once in the last ${change.flipWindow} runs of this harness version)`,
+      items: change.flipping.map((f) => `${f.id}: ${f.verdicts.join(' → ')}`),
+    },
   ];
 }
 
 /** Plain text for the console and `npm run history`. */
 export function changeText(change: RunChange): string {
-  const lines = [change.from ? `from ${runName(change.from)}` : 'no earlier run of this target', `to   ${runName(change.to)}`];
-  for (const s of changeSections(change)) lines.push(`${s.title}: ${s.items.length ? '' : 'none'}`, ...s.items.map((i) => `  - ${i}`));
+  const lines = [
+    change.from ? `from ${runName(change.from)}` : 'no earlier run of this target',
+    `to   ${runName(change.to)}`,
+  ];
+  for (const s of changeSections(change))
+    lines.push(`${s.title}: ${s.items.length ? '' : 'none'}`, ...s.items.map((i) => `  - ${i}`));
   return lines.join('\n');
 }
 
@@ -46,34 +54,71 @@ export function historyMarkdown(h: ConformanceHistory | undefined): string[] {
 const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function changeHtml(h: ConformanceHistory): string {
-  if (h.skipped) return `<h2>What changed since the previous run</h2><p class="dim">History skipped: ${esc(h.skipped)}</p>`;
+  if (h.skipped)
+    return `<h2>What changed since the previous run</h2><p class="dim">History skipped: ${esc(h.skipped)}</p>`;
   const c = h.change;
   if (!c) return '';
-  if (!c.from) return '<h2>What changed since the previous run</h2><p>First recorded run of this target: nothing to compare with.</p>';
-  const items = changeSections(c).map((s) => `<li><b>${esc(s.title)}</b>: ${s.items.map((i) => `<code>${esc(i)}</code>`).join(', ') || 'none'}</li>`);
+  if (!c.from)
+    return '<h2>What changed since the previous run</h2><p>First recorded run of this target: nothing to compare with.</p>';
+  const items = changeSections(c).map(
+    (s) => `<li><b>${esc(s.title)}</b>: ${s.items.map((i) => `<code>${esc(i)}</code>`).join(', ') || 'none'}</li>`,
+  );
   return `<h2>What changed since the previous run</h2><p>Compared with ${esc(runName(c.from))}.</p><ul id="history-change">${items.join('')}</ul>`;
 }
 
 /** Colours of the trend: verdicts as in the report's tables. */
 export const VERDICT_COLOURS: Record<string, string> = {
-  pass: '#3c9a3c', fail: '#d33c3c', warn: '#e0a800', blocked: '#8a5cc2', 'not-run': '#9e9e9e', waived: '#c9b458', observed: '#4a7fd6',
+  pass: '#3c9a3c',
+  fail: '#d33c3c',
+  warn: '#e0a800',
+  blocked: '#8a5cc2',
+  'not-run': '#9e9e9e',
+  waived: '#c9b458',
+  observed: '#4a7fd6',
 };
 const CHARTED = ['pass', 'fail', 'warn', 'blocked'];
 
 function trendChartConfig(trend: ConformanceTrend): unknown {
   const labels = trend.runs.map((r) => `#${r.id} ${r.startedAt.slice(0, 10)}`);
-  const bars = CHARTED.map((v) => ({ type: 'bar', label: v, data: trend.runs.map((r) => r.counts[v] ?? 0), backgroundColor: VERDICT_COLOURS[v], stack: 'verdicts', yAxisID: 'y', order: 1 }));
-  const wall = { type: 'line', label: 'wall time (s)', data: trend.runs.map((r) => (r.wallMs === null ? null : r.wallMs / 1000)), borderColor: '#333', yAxisID: 'seconds', order: 0 }; // drawn over the bars
+  const bars = CHARTED.map((v) => ({
+    type: 'bar',
+    label: v,
+    data: trend.runs.map((r) => r.counts[v] ?? 0),
+    backgroundColor: VERDICT_COLOURS[v],
+    stack: 'verdicts',
+    yAxisID: 'y',
+    order: 1,
+  }));
+  const wall = {
+    type: 'line',
+    label: 'wall time (s)',
+    data: trend.runs.map((r) => (r.wallMs === null ? null : r.wallMs / 1000)),
+    borderColor: '#333',
+    yAxisID: 'seconds',
+    order: 0,
+  }; // drawn over the bars
   return {
     data: { labels, datasets: [...bars, wall] },
     // No animation: the page is complete when it loads (screenshots, printing, the browser test).
-    options: { animation: false, responsive: true, maintainAspectRatio: false, scales: { y: { stacked: true, title: { display: true, text: 'requirements' } }, seconds: { position: 'right', title: { display: true, text: 'seconds' }, grid: { drawOnChartArea: false } }, x: { stacked: true } } },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      scales: {
+        y: { stacked: true, title: { display: true, text: 'requirements' } },
+        seconds: { position: 'right', title: { display: true, text: 'seconds' }, grid: { drawOnChartArea: false } },
+        x: { stacked: true },
+      },
+    },
   };
 }
 
 function stripHtml(trend: ConformanceTrend): string {
   const head = trend.runs.map((r) => `<th title="${esc(r.startedAt)}">#${r.id}</th>`).join('');
-  const rows = trend.strip.map((s) => `<tr><td><code>${esc(s.id)}</code></td>${s.cells.map((v, i) => `<td class="cell" style="background:${v ? VERDICT_COLOURS[v] ?? '#fff' : '#fff'}" title="run #${trend.runs[i].id}: ${esc(v ?? 'absent')}"></td>`).join('')}</tr>`);
+  const rows = trend.strip.map(
+    (s) =>
+      `<tr><td><code>${esc(s.id)}</code></td>${s.cells.map((v, i) => `<td class="cell" style="background:${v ? (VERDICT_COLOURS[v] ?? '#fff') : '#fff'}" title="run #${trend.runs[i].id}: ${esc(v ?? 'absent')}"></td>`).join('')}</tr>`,
+  );
   return `<details><summary>Per requirement, one cell per run (oldest left)</summary><table class="strip"><tr><th>requirement</th>${head}</tr>${rows.join('')}</table></details>`;
 }
 

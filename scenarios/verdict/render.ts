@@ -3,20 +3,40 @@
  * pull requests) and a self-contained HTML page. Both are built from the same
  * report object; neither adds information the JSON does not have.
  */
-import { inSeverityOrder, type ConformanceReport, type EvidenceItem, type RequirementResult, type Severity, type VerdictValue } from './report.ts';
+import {
+  inSeverityOrder,
+  type ConformanceReport,
+  type EvidenceItem,
+  type RequirementResult,
+  type Severity,
+  type VerdictValue,
+} from './report.ts';
 import { redactSecrets } from '../../fixtures/environment/redact.ts';
 import type { ConformanceHistory } from '../../fixtures/history/conformance.ts';
 import { historyHtml, historyMarkdown } from './history-view.ts';
 
-const ICON: Record<VerdictValue, string> = { pass: '✅ pass', fail: '❌ FAIL', warn: '⚠️ warn', waived: '🟡 waived', blocked: '⛔ blocked', observed: '👁 observed', 'not-run': '⏸ not run' };
+const ICON: Record<VerdictValue, string> = {
+  pass: '✅ pass',
+  fail: '❌ FAIL',
+  warn: '⚠️ warn',
+  waived: '🟡 waived',
+  blocked: '⛔ blocked',
+  observed: '👁 observed',
+  'not-run': '⏸ not run',
+};
 
-const SEVERITY_LABEL: Record<Severity, string> = { security: 'security', 'server-error': 'server error', deviation: 'contract / status deviation' };
+const SEVERITY_LABEL: Record<Severity, string> = {
+  security: 'security',
+  'server-error': 'server error',
+  deviation: 'contract / status deviation',
+};
 
 /** Root failures and the clauses they blocked are counted apart: one deviation is one failure. */
 export function headline(r: ConformanceReport): string {
   const blocked = r.summary.byVerdict.blocked ?? 0;
   const blockedText = blocked ? `, ${blocked} clause(s) blocked by them` : '';
-  if (r.exitCode === 1) return `FAIL — ${r.summary.newFailures} unwaived failure(s) (root causes)${blockedText}${r.meta.incomplete ? `; run incomplete: ${r.meta.incomplete}` : ''}`;
+  if (r.exitCode === 1)
+    return `FAIL — ${r.summary.newFailures} unwaived failure(s) (root causes)${blockedText}${r.meta.incomplete ? `; run incomplete: ${r.meta.incomplete}` : ''}`;
   if (r.exitCode === 2) return `INCOMPLETE — ${r.meta.incomplete}`;
   return `PASS — no unwaived failure${blocked ? `; ${blocked} clause(s) blocked by waived failures` : ''}`;
 }
@@ -39,7 +59,9 @@ function fence(text: string): string {
 }
 
 function mdEvidence(e: EvidenceItem, i: number): string {
-  const lines = [`${i + 1}. ${e.test ? `*${e.test}* — ` : ''}${e.message}${e.expected ? ` (expected ${e.expected}${e.actual ? `, got ${e.actual}` : ''})` : ''} [${e.source}]`];
+  const lines = [
+    `${i + 1}. ${e.test ? `*${e.test}* — ` : ''}${e.message}${e.expected ? ` (expected ${e.expected}${e.actual ? `, got ${e.actual}` : ''})` : ''} [${e.source}]`,
+  ];
   if (e.request) lines.push('', '   Request:', '', fence(e.request).replace(/^/gm, '   '));
   if (e.response) lines.push('', '   Response:', '', fence(e.response).replace(/^/gm, '   '));
   if (e.curl) lines.push('', '   Reproduce:', '', fence(e.curl).replace(/^/gm, '   '));
@@ -61,7 +83,13 @@ function coverageStatuses(r: ConformanceReport): string[] {
 
 function mdRequirementDetail(r: RequirementResult): string {
   const group = r.severity ? ` — ${SEVERITY_LABEL[r.severity]}` : '';
-  const out = [`<a id="${anchor(r.id)}"></a>`, '', `### ${r.id} — ${ICON[r.verdict]} (${r.level}, §${r.section})${group}`, '', r.text];
+  const out = [
+    `<a id="${anchor(r.id)}"></a>`,
+    '',
+    `### ${r.id} — ${ICON[r.verdict]} (${r.level}, §${r.section})${group}`,
+    '',
+    r.text,
+  ];
   if (r.why) out.push('', `Why: ${r.why}`);
   if (r.waiver) out.push('', `Waiver: ${r.waiver.reason}${r.waiver.expires ? ` (expires ${r.waiver.expires})` : ''}`);
   out.push('', `${r.failureCount} failing check(s), ${r.passes} passing.`, '');
@@ -71,7 +99,15 @@ function mdRequirementDetail(r: RequirementResult): string {
 
 export function renderMarkdown(r: ConformanceReport, history?: ConformanceHistory): string {
   const out: string[] = [`# wfcheck conformance report`, '', `**${headline(r)}**`, ''];
-  out.push(...historyMarkdown(history), ...mdOverview(r), ...mdFailures(r), ...mdWaivers(r), ...mdWarningsAndObservations(r), ...mdCoverage(r), ...mdAllRequirements(r));
+  out.push(
+    ...historyMarkdown(history),
+    ...mdOverview(r),
+    ...mdFailures(r),
+    ...mdWaivers(r),
+    ...mdWarningsAndObservations(r),
+    ...mdCoverage(r),
+    ...mdAllRequirements(r),
+  );
   return redactSecrets(out.join('\n'));
 }
 
@@ -103,13 +139,24 @@ export function footprintText(f: ConformanceReport['footprint']): string {
 function mdFailures(r: ConformanceReport): string[] {
   const out: string[] = [];
   const fails = inSeverityOrder(r.requirements.filter((x) => x.verdict === 'fail'));
-  out.push(`## New failures (${fails.length})`, '', 'Root causes, most severe first: security, then server errors (a 5xx or a transport fault), then contract and status deviations.', '');
+  out.push(
+    `## New failures (${fails.length})`,
+    '',
+    'Root causes, most severe first: security, then server errors (a 5xx or a transport fault), then contract and status deviations.',
+    '',
+  );
   if (fails.length === 0) out.push('None.', '');
   for (const x of fails) out.push(mdRequirementDetail(x), '');
   const blocked = r.requirements.filter((x) => x.verdict === 'blocked');
   if (blocked.length) {
-    out.push(`## Blocked (${blocked.length})`, '', 'Clauses a test could not judge because an earlier step failed; each links to its cause.', '');
-    for (const x of blocked) out.push(`- ${x.id} — blocked by ${x.blockedBy.map((id) => `[${id}](#${anchor(id)})`).join(', ')}`);
+    out.push(
+      `## Blocked (${blocked.length})`,
+      '',
+      'Clauses a test could not judge because an earlier step failed; each links to its cause.',
+      '',
+    );
+    for (const x of blocked)
+      out.push(`- ${x.id} — blocked by ${x.blockedBy.map((id) => `[${id}](#${anchor(id)})`).join(', ')}`);
     out.push('');
   }
   const unknown = r.waivers.newFailures.filter((id) => !fails.find((f) => f.id === id));
@@ -120,10 +167,14 @@ function mdFailures(r: ConformanceReport): string[] {
 function mdWaivers(r: ConformanceReport): string[] {
   const w = r.waivers;
   const out = ['## Waivers', '', `Source: ${w.source ?? '(none given)'}`, ''];
-  out.push(`- Waived failures: ${w.waivedFailures.map((x) => `${x.id} (${x.verdict}; ${x.reason})`).join('; ') || 'none'}`);
+  out.push(
+    `- Waived failures: ${w.waivedFailures.map((x) => `${x.id} (${x.verdict}; ${x.reason})`).join('; ') || 'none'}`,
+  );
   out.push(`- Waivers that now pass (remove them): ${w.nowPassing.map((x) => x.id).join(', ') || 'none'}`);
   out.push(`- Waivers not exercised in this run: ${w.notExercised.map((x) => x.id).join(', ') || 'none'}`);
-  out.push(`- Expired waivers (no longer applied): ${w.expired.map((x) => `${x.id} (expired ${x.expires})`).join(', ') || 'none'}`);
+  out.push(
+    `- Expired waivers (no longer applied): ${w.expired.map((x) => `${x.id} (expired ${x.expires})`).join(', ') || 'none'}`,
+  );
   if (w.problems.length) out.push(`- Problems in the waiver file: ${w.problems.join('; ')}`);
   out.push('');
   return out;
@@ -131,13 +182,19 @@ function mdWaivers(r: ConformanceReport): string[] {
 
 function mdWarningsAndObservations(r: ConformanceReport): string[] {
   const warns = inSeverityOrder(r.requirements.filter((x) => x.verdict === 'warn'));
-  const out = [`## Warnings (${warns.length})`, '', 'Clauses that follow from the specification without being stated; promote with `--strict`.', ''];
+  const out = [
+    `## Warnings (${warns.length})`,
+    '',
+    'Clauses that follow from the specification without being stated; promote with `--strict`.',
+    '',
+  ];
   for (const x of warns) out.push(mdRequirementDetail(x), '');
   out.push('## Observed values for points the specification leaves open', '');
   if (r.observations.length === 0) out.push('None recorded.', '');
   for (const o of r.observations) {
     out.push(`- **${o.requirementId}** — ${o.text}`);
-    for (const k of o.observed) out.push(`  - ${k.key}: ${k.values.map((v) => `\`${v.value}\`${v.count > 1 ? ` ×${v.count}` : ''}`).join(', ')}`);
+    for (const k of o.observed)
+      out.push(`  - ${k.key}: ${k.values.map((v) => `\`${v.value}\`${v.count > 1 ? ` ×${v.count}` : ''}`).join(', ')}`);
   }
   out.push('');
   return out;
@@ -148,29 +205,44 @@ function mdCoverage(r: ConformanceReport): string[] {
   const statuses = coverageStatuses(r);
   out.push(`| operation | ${statuses.join(' | ')} |`, `|---|${statuses.map(() => '---').join('|')}|`);
   for (const c of r.coverage) {
-    out.push(`| ${c.operation} | ${statuses.map((st) => (c.counts[st] ? String(c.counts[st]) : c.listed.includes(Number(st)) ? '0 (listed, unseen)' : '')).join(' | ')} |`);
+    out.push(
+      `| ${c.operation} | ${statuses.map((st) => (c.counts[st] ? String(c.counts[st]) : c.listed.includes(Number(st)) ? '0 (listed, unseen)' : '')).join(' | ')} |`,
+    );
   }
   out.push('');
   if (r.faults.length) {
     out.push(`## Transport faults (${r.faults.length})`, '');
-    for (const f of r.faults) out.push(`- ${f.test ? `*${f.test}* — ` : ''}${f.kind}: ${mdCell(f.message)} — \`${f.request}\``);
+    for (const f of r.faults)
+      out.push(`- ${f.test ? `*${f.test}* — ` : ''}${f.kind}: ${mdCell(f.message)} — \`${f.request}\``);
     out.push('');
   }
   if (r.failedTests.length) {
     out.push(`## Failed tests (${r.failedTests.length})`, '');
-    for (const t of r.failedTests) out.push(`- ${t.test} (${t.status}): ${mdCell((t.error ?? '').split('\n')[0] ?? '')}`);
+    for (const t of r.failedTests)
+      out.push(`- ${t.test} (${t.status}): ${mdCell((t.error ?? '').split('\n')[0] ?? '')}`);
     out.push('');
   }
   return out;
 }
 
 function mdAllRequirements(r: ConformanceReport): string[] {
-  const out = ['## All requirements', '', '| ID | level | verdict | passing / failing checks | note |', '|---|---|---|---|---|'];
+  const out = [
+    '## All requirements',
+    '',
+    '| ID | level | verdict | passing / failing checks | note |',
+    '|---|---|---|---|---|',
+  ];
   for (const x of r.requirements) {
-    out.push(`| ${x.id} | ${x.level} | ${ICON[x.verdict]} | ${x.passes} / ${x.failureCount} | ${mdCell(noteOf(x)).slice(0, 300)} |`);
+    out.push(
+      `| ${x.id} | ${x.level} | ${ICON[x.verdict]} | ${x.passes} / ${x.failureCount} | ${mdCell(noteOf(x)).slice(0, 300)} |`,
+    );
   }
   out.push('');
-  if (r.unknownRequirementIds.length) out.push(`Requirement IDs used by the suites but missing from the catalogue: ${r.unknownRequirementIds.join(', ')}`, '');
+  if (r.unknownRequirementIds.length)
+    out.push(
+      `Requirement IDs used by the suites but missing from the catalogue: ${r.unknownRequirementIds.join(', ')}`,
+      '',
+    );
   if (r.unreadableEvidenceLines) out.push(`Unreadable evidence lines (torn writes): ${r.unreadableEvidenceLines}`, '');
   return out;
 }
@@ -191,17 +263,29 @@ export function renderHtml(r: ConformanceReport, history?: ConformanceHistory): 
     .map((x) => {
       const note = x.verdict === 'blocked' ? '' : noteOf(x);
       const detail = x.failures.length ? `<ul class="ev">${x.failures.map(htmlEvidence).join('')}</ul>` : '';
-      const cause = x.verdict === 'blocked' ? `<div class="note">blocked by ${x.blockedBy.map((id) => `<a href="#${anchor(id)}"><code>${esc(id)}</code></a>`).join(', ')}</div>` : '';
-      const group = x.severity && (x.verdict === 'fail' || x.verdict === 'warn') ? `<div class="tag">${SEVERITY_LABEL[x.severity]}</div>` : '';
+      const cause =
+        x.verdict === 'blocked'
+          ? `<div class="note">blocked by ${x.blockedBy.map((id) => `<a href="#${anchor(id)}"><code>${esc(id)}</code></a>`).join(', ')}</div>`
+          : '';
+      const group =
+        x.severity && (x.verdict === 'fail' || x.verdict === 'warn')
+          ? `<div class="tag">${SEVERITY_LABEL[x.severity]}</div>`
+          : '';
       return `<tr id="${anchor(x.id)}" class="v-${x.verdict}" data-verdict="${x.verdict}"><td><code>${esc(x.id)}</code></td><td>${x.level}</td><td class="verdict">${ICON[x.verdict]}${group}</td><td>${x.passes} / ${x.failureCount}</td><td>${esc(x.text)}${x.why ? `<div class="dim">why: ${esc(x.why)}</div>` : ''}${note ? `<div class="note">${esc(note.slice(0, 400))}</div>` : ''}${cause}${detail}</td></tr>`;
     })
     .join('\n');
   const statuses = coverageStatuses(r);
   const coverage = r.coverage
-    .map((c) => `<tr><td>${esc(c.operation)}</td>${statuses.map((st) => `<td class="${c.counts[st] ? 'seen' : c.listed.includes(Number(st)) ? 'unseen' : ''}">${c.counts[st] ?? (c.listed.includes(Number(st)) ? '0' : '')}</td>`).join('')}</tr>`)
+    .map(
+      (c) =>
+        `<tr><td>${esc(c.operation)}</td>${statuses.map((st) => `<td class="${c.counts[st] ? 'seen' : c.listed.includes(Number(st)) ? 'unseen' : ''}">${c.counts[st] ?? (c.listed.includes(Number(st)) ? '0' : '')}</td>`).join('')}</tr>`,
+    )
     .join('\n');
   const observed = r.observations
-    .map((o) => `<li><code>${esc(o.requirementId)}</code> — ${esc(o.text)}<ul>${o.observed.map((k) => `<li>${esc(k.key)}: ${k.values.map((v) => `<code>${esc(v.value)}</code>${v.count > 1 ? ` ×${v.count}` : ''}`).join(', ')}</li>`).join('')}</ul></li>`)
+    .map(
+      (o) =>
+        `<li><code>${esc(o.requirementId)}</code> — ${esc(o.text)}<ul>${o.observed.map((k) => `<li>${esc(k.key)}: ${k.values.map((v) => `<code>${esc(v.value)}</code>${v.count > 1 ? ` ×${v.count}` : ''}`).join(', ')}</li>`).join('')}</ul></li>`,
+    )
     .join('');
   const w = r.waivers;
   const html = `<!doctype html>
@@ -225,7 +309,9 @@ ${historyHtml(history)}
 <li>Target: <code>${esc(m.baseUrl)}</code> (${m.targetKind}${m.targetHow ? `, ${esc(m.targetHow)}` : ''})</li>
 <li>Seed: <code>${m.seed}</code> — replay: <code>npm run conformance -- --seed ${m.seed}</code></li>
 <li>Started ${esc(m.startedAt)}; wall time ${seconds(m.wallTimeMs)}${m.bootMs !== undefined ? ` (boot ${seconds(m.bootMs)})` : ''}; strict: ${m.strict ? 'yes' : 'no'}</li>
-<li>Requirements exercised: <b>${s.exercised}</b> of ${s.catalogue}; ${Object.entries(s.byVerdict).map(([v, n]) => `${ICON[v as VerdictValue]}: ${n}`).join(' · ')}</li>
+<li>Requirements exercised: <b>${s.exercised}</b> of ${s.catalogue}; ${Object.entries(s.byVerdict)
+    .map(([v, n]) => `${ICON[v as VerdictValue]}: ${n}`)
+    .join(' · ')}</li>
 <li>Tests: ${s.tests.total} started, ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}; ${s.exchanges} exchanges, ${s.faults} transport faults</li>${r.footprint ? `\n<li>Left on the target: ${esc(footprintText(r.footprint))}</li>` : ''}${r.discovery ? `\n<li>Discovery: ${esc(r.discovery)}</li>` : ''}
 </ul>
 <h2>Waivers</h2>
@@ -259,20 +345,27 @@ export function renderConsoleSummary(r: ConformanceReport, paths: Record<string,
     `  target   ${r.meta.baseUrl} (${r.meta.targetKind}${r.meta.targetHow ? `, ${r.meta.targetHow}` : ''})`,
     `  seed     ${r.meta.seed}   (replay: npm run conformance -- --seed ${r.meta.seed})`,
     `  time     ${seconds(r.meta.wallTimeMs)} wall${r.meta.bootMs !== undefined ? `, boot ${seconds(r.meta.bootMs)}` : ''}`,
-    `  reqs     ${s.exercised}/${s.catalogue} exercised — ${Object.entries(s.byVerdict).map(([v, n]) => `${v} ${n}`).join(', ')}`,
+    `  reqs     ${s.exercised}/${s.catalogue} exercised — ${Object.entries(s.byVerdict)
+      .map(([v, n]) => `${v} ${n}`)
+      .join(', ')}`,
     `  tests    ${s.tests.passed} passed, ${s.tests.failed} failed, ${s.tests.skipped} skipped, ${s.tests.unfinished} unfinished${s.tests.harnessErrors ? `, ${s.tests.harnessErrors} stopped by the harness` : ''}`,
     ...(r.footprint ? [`  left     ${footprintText(r.footprint)}`] : []),
     ...(r.discovery ? [`  found    ${r.discovery}`] : []),
   ];
   if (r.waivers.waivedFailures.length) lines.push(`  waived   ${r.waivers.waivedFailures.map((w) => w.id).join(', ')}`);
-  if (r.waivers.nowPassing.length) lines.push(`  waivers now passing (remove): ${r.waivers.nowPassing.map((w) => w.id).join(', ')}`);
+  if (r.waivers.nowPassing.length)
+    lines.push(`  waivers now passing (remove): ${r.waivers.nowPassing.map((w) => w.id).join(', ')}`);
   for (const x of inSeverityOrder(r.requirements.filter((q) => q.verdict === 'fail'))) {
     const first = x.failures[0];
-    lines.push(`  FAIL ${x.id}${x.severity ? ` [${SEVERITY_LABEL[x.severity]}]` : ''}: ${first ? first.message.split('\n')[0].slice(0, 200) : ''}`);
+    lines.push(
+      `  FAIL ${x.id}${x.severity ? ` [${SEVERITY_LABEL[x.severity]}]` : ''}: ${first ? first.message.split('\n')[0].slice(0, 200) : ''}`,
+    );
     if (first?.curl) lines.push(`       ${first.curl.slice(0, 400)}`);
   }
-  for (const x of r.requirements.filter((q) => q.verdict === 'blocked')) lines.push(`  blocked ${x.id}: by ${x.blockedBy.join(', ')}`);
-  for (const x of r.requirements.filter((q) => q.verdict === 'warn')) lines.push(`  warn ${x.id}: ${(x.failures[0]?.message ?? '').split('\n')[0].slice(0, 200)}`);
+  for (const x of r.requirements.filter((q) => q.verdict === 'blocked'))
+    lines.push(`  blocked ${x.id}: by ${x.blockedBy.join(', ')}`);
+  for (const x of r.requirements.filter((q) => q.verdict === 'warn'))
+    lines.push(`  warn ${x.id}: ${(x.failures[0]?.message ?? '').split('\n')[0].slice(0, 200)}`);
   lines.push('  reports:');
   for (const [name, path] of Object.entries(paths)) lines.push(`    ${name.padEnd(10)} ${path}`);
   return redactSecrets(lines.join('\n'));

@@ -11,17 +11,50 @@ const CATALOGUE: CatalogueEntry[] = [
   { id: 'C-OBSERVE', section: '3', level: 'observe', text: 'not shown' },
   { id: 'D-MUST', section: '4', level: 'must', text: 'another must clause' },
 ];
-const META: RunMeta = { seed: 7, baseUrl: 'http://127.0.0.1:1/v1', targetKind: 'reference', strict: false, startedAt: '2025-01-01T00:00:00Z' };
+const META: RunMeta = {
+  seed: 7,
+  baseUrl: 'http://127.0.0.1:1/v1',
+  targetKind: 'reference',
+  strict: false,
+  startedAt: '2025-01-01T00:00:00Z',
+};
 const T1: TestRef = { id: 't1', file: 'scenarios/x.spec.ts', title: 'x [A-MUST]' };
 const T2: TestRef = { id: 't2', file: 'scenarios/x.spec.ts', title: 'y [D-MUST]' };
 const at = '2025-01-01T00:00:00Z';
 const known = new Set(CATALOGUE.map((c) => c.id));
 
-function check(id: string, level: 'must' | 'should', outcome: 'pass' | 'fail' | 'not-run', t: TestRef = T1): EvidenceRecord {
-  return { kind: 'check', requirementId: id, level, outcome, source: 'suite', test: t, message: `${id} ${outcome}`, at };
+function check(
+  id: string,
+  level: 'must' | 'should',
+  outcome: 'pass' | 'fail' | 'not-run',
+  t: TestRef = T1,
+): EvidenceRecord {
+  return {
+    kind: 'check',
+    requirementId: id,
+    level,
+    outcome,
+    source: 'suite',
+    test: t,
+    message: `${id} ${outcome}`,
+    at,
+  };
 }
-const begin = (t: TestRef, cited: string[]): EvidenceRecord => ({ kind: 'test-begin', test: t, citedRequirements: cited, at });
-const end = (t: TestRef, cited: string[], status: TestEndRecord['status'], extra: object = {}): EvidenceRecord => ({ kind: 'test-end', test: t, citedRequirements: cited, status, durationMs: 1, at, ...extra });
+const begin = (t: TestRef, cited: string[]): EvidenceRecord => ({
+  kind: 'test-begin',
+  test: t,
+  citedRequirements: cited,
+  at,
+});
+const end = (t: TestRef, cited: string[], status: TestEndRecord['status'], extra: object = {}): EvidenceRecord => ({
+  kind: 'test-end',
+  test: t,
+  citedRequirements: cited,
+  status,
+  durationMs: 1,
+  at,
+  ...extra,
+});
 
 function build(records: EvidenceRecord[], opts: { strict?: boolean; waivers?: string; incomplete?: string } = {}) {
   return buildReport({
@@ -35,12 +68,19 @@ function build(records: EvidenceRecord[], opts: { strict?: boolean; waivers?: st
 const verdictOf = (r: ReturnType<typeof build>, id: string) => r.requirements.find((x) => x.id === id)!.verdict;
 
 test('cited requirement IDs are read from square brackets in titles', () => {
-  expect(citedRequirements('run › polls [STATE-EXEC-FORWARD-ONLY] [STATE-TERMINAL] x')).toEqual(['STATE-EXEC-FORWARD-ONLY', 'STATE-TERMINAL']);
+  expect(citedRequirements('run › polls [STATE-EXEC-FORWARD-ONLY] [STATE-TERMINAL] x')).toEqual([
+    'STATE-EXEC-FORWARD-ONLY',
+    'STATE-TERMINAL',
+  ]);
   expect(citedRequirements('no ids [lowercase]')).toEqual([]);
 });
 
 test('a must failure fails the run; passes alone pass; nothing recorded is not run', () => {
-  const r = build([check('A-MUST', 'must', 'pass'), check('A-MUST', 'must', 'fail'), check('D-MUST', 'must', 'pass', T2)]);
+  const r = build([
+    check('A-MUST', 'must', 'pass'),
+    check('A-MUST', 'must', 'fail'),
+    check('D-MUST', 'must', 'pass', T2),
+  ]);
   expect(verdictOf(r, 'A-MUST')).toBe('fail');
   expect(verdictOf(r, 'D-MUST')).toBe('pass');
   expect(verdictOf(r, 'C-OBSERVE')).toBe('not-run');
@@ -57,16 +97,31 @@ test('a should failure is a warning, and a failure only when strict', () => {
 });
 
 test('observations never fail and their values are aggregated', () => {
-  const obs = (value: unknown): EvidenceRecord => ({ kind: 'observation', requirementId: 'C-OBSERVE', key: 'abort status', value, at });
+  const obs = (value: unknown): EvidenceRecord => ({
+    kind: 'observation',
+    requirementId: 'C-OBSERVE',
+    key: 'abort status',
+    value,
+    at,
+  });
   const r = build([obs('failed'), obs('failed'), obs('init')]);
   expect(verdictOf(r, 'C-OBSERVE')).toBe('observed');
-  expect(r.observations[0].observed[0]).toEqual({ key: 'abort status', values: [{ value: 'failed', count: 2 }, { value: 'init', count: 1 }] });
+  expect(r.observations[0].observed[0]).toEqual({
+    key: 'abort status',
+    values: [
+      { value: 'failed', count: 2 },
+      { value: 'init', count: 1 },
+    ],
+  });
   expect(r.exitCode).toBe(0);
 });
 
 test('waivers: waived failures pass the gate, passing waivers are flagged, expired waivers do not apply', () => {
   const waivers = `waivers:\n  - id: A-MUST\n    reason: known bug 1\n  - id: D-MUST\n    reason: fixed since\n  - id: B-SHOULD\n    reason: old\n    expires: 2025-01-01\n  - id: NOPE\n    reason: x\n`;
-  const r = build([check('A-MUST', 'must', 'fail'), check('D-MUST', 'must', 'pass', T2), check('B-SHOULD', 'should', 'fail')], { waivers, strict: true });
+  const r = build(
+    [check('A-MUST', 'must', 'fail'), check('D-MUST', 'must', 'pass', T2), check('B-SHOULD', 'should', 'fail')],
+    { waivers, strict: true },
+  );
   expect(verdictOf(r, 'A-MUST')).toBe('waived');
   expect(r.waivers.waivedFailures.map((w) => w.id)).toEqual(['A-MUST']);
   expect(r.waivers.nowPassing.map((w) => w.id)).toEqual(['D-MUST']);
@@ -78,8 +133,12 @@ test('waivers: waived failures pass the gate, passing waivers are flagged, expir
   expect(build([check('A-MUST', 'must', 'fail')], { waivers }).exitCode).toBe(0);
 });
 
-test('a test that broke off for the harness\'s own reasons leaves its clauses not run, with the error — never failed', () => {
-  for (const [status, error] of [['failed', 'GET /openapi/workflow/e/output: no complete response within 2000 ms\nreproduce: curl …'], ['timedOut', 'Test timeout of 60000ms exceeded.'], ['failed', 'TypeError: cannot read properties of undefined']] as const) {
+test("a test that broke off for the harness's own reasons leaves its clauses not run, with the error — never failed", () => {
+  for (const [status, error] of [
+    ['failed', 'GET /openapi/workflow/e/output: no complete response within 2000 ms\nreproduce: curl …'],
+    ['timedOut', 'Test timeout of 60000ms exceeded.'],
+    ['failed', 'TypeError: cannot read properties of undefined'],
+  ] as const) {
     const r = build([begin(T1, ['A-MUST', 'C-OBSERVE']), end(T1, ['A-MUST', 'C-OBSERVE'], status, { error })]);
     expect(verdictOf(r, 'A-MUST'), error).toBe('not-run');
     expect(verdictOf(r, 'C-OBSERVE'), error).toBe('not-run');
@@ -97,7 +156,11 @@ test('a test that broke off for the harness\'s own reasons leaves its clauses no
 test('after a failure, the clauses the test could not reach are blocked by it, not failed', () => {
   const t: TestRef = { ...T1, title: 'z [A-MUST] [B-SHOULD] [C-OBSERVE] [D-MUST]' };
   const cited = ['A-MUST', 'B-SHOULD', 'C-OBSERVE', 'D-MUST'];
-  const r = build([begin(t, cited), check('A-MUST', 'must', 'fail', t), end(t, cited, 'failed', { error: '[A-MUST] …' })]);
+  const r = build([
+    begin(t, cited),
+    check('A-MUST', 'must', 'fail', t),
+    end(t, cited, 'failed', { error: '[A-MUST] …' }),
+  ]);
   expect(verdictOf(r, 'A-MUST')).toBe('fail');
   for (const id of ['B-SHOULD', 'C-OBSERVE', 'D-MUST']) {
     expect(verdictOf(r, id), id).toBe('blocked');
@@ -108,10 +171,16 @@ test('after a failure, the clauses the test could not reach are blocked by it, n
   expect(headline(r)).toBe('FAIL — 1 unwaived failure(s) (root causes), 3 clause(s) blocked by them');
 });
 
-test('a blocking failure is the test\'s first must failure, else its first should failure; clauses with a record keep it', () => {
+test("a blocking failure is the test's first must failure, else its first should failure; clauses with a record keep it", () => {
   const t: TestRef = { ...T1, title: 'z [A-MUST] [B-SHOULD] [C-OBSERVE] [D-MUST]' };
   const cited = ['A-MUST', 'B-SHOULD', 'C-OBSERVE', 'D-MUST'];
-  const r = build([begin(t, cited), check('B-SHOULD', 'should', 'fail', t), check('D-MUST', 'must', 'pass', t), check('A-MUST', 'must', 'fail', t), end(t, cited, 'failed')]);
+  const r = build([
+    begin(t, cited),
+    check('B-SHOULD', 'should', 'fail', t),
+    check('D-MUST', 'must', 'pass', t),
+    check('A-MUST', 'must', 'fail', t),
+    end(t, cited, 'failed'),
+  ]);
   expect(verdictOf(r, 'C-OBSERVE')).toBe('blocked');
   expect(r.requirements.find((x) => x.id === 'C-OBSERVE')!.blockedBy).toEqual(['A-MUST']);
   expect(verdictOf(r, 'D-MUST')).toBe('pass');
@@ -121,18 +190,43 @@ test('a blocking failure is the test\'s first must failure, else its first shoul
 });
 
 test('precedence: fail > warn > pass > blocked > observed > not run', () => {
-  const blocked = (id: string, by: string, t: TestRef = T1): EvidenceRecord => ({ kind: 'check', requirementId: id, level: 'must', outcome: 'blocked', blockedBy: by, source: 'suite', test: t, message: 'blocked', at });
+  const blocked = (id: string, by: string, t: TestRef = T1): EvidenceRecord => ({
+    kind: 'check',
+    requirementId: id,
+    level: 'must',
+    outcome: 'blocked',
+    blockedBy: by,
+    source: 'suite',
+    test: t,
+    message: 'blocked',
+    at,
+  });
   const c = (r: EvidenceRecord) => r as CheckRecord;
   expect(rawVerdictOf([c(blocked('A-MUST', 'D-MUST')), c(check('A-MUST', 'must', 'pass'))], false, false)).toBe('pass');
-  expect(rawVerdictOf([c(blocked('A-MUST', 'D-MUST')), c(check('A-MUST', 'should', 'fail'))], false, false)).toBe('warn');
-  expect(rawVerdictOf([c(blocked('A-MUST', 'D-MUST')), c(check('A-MUST', 'must', 'not-run'))], true, false)).toBe('blocked');
+  expect(rawVerdictOf([c(blocked('A-MUST', 'D-MUST')), c(check('A-MUST', 'should', 'fail'))], false, false)).toBe(
+    'warn',
+  );
+  expect(rawVerdictOf([c(blocked('A-MUST', 'D-MUST')), c(check('A-MUST', 'must', 'not-run'))], true, false)).toBe(
+    'blocked',
+  );
   // Blocked in two tests by two causes: both are named.
-  const r = build([blocked('A-MUST', 'D-MUST'), blocked('A-MUST', 'B-SHOULD', T2), blocked('A-MUST', 'D-MUST', T2), check('D-MUST', 'must', 'fail', T2)]);
-  expect(r.requirements.find((x) => x.id === 'A-MUST')).toMatchObject({ verdict: 'blocked', blockedBy: ['D-MUST', 'B-SHOULD'] });
+  const r = build([
+    blocked('A-MUST', 'D-MUST'),
+    blocked('A-MUST', 'B-SHOULD', T2),
+    blocked('A-MUST', 'D-MUST', T2),
+    check('D-MUST', 'must', 'fail', T2),
+  ]);
+  expect(r.requirements.find((x) => x.id === 'A-MUST')).toMatchObject({
+    verdict: 'blocked',
+    blockedBy: ['D-MUST', 'B-SHOULD'],
+  });
 });
 
 test('skipped and unfinished tests leave their clauses not run; an incomplete run exits 2', () => {
-  const r = build([begin(T1, ['A-MUST']), end(T1, ['A-MUST'], 'skipped', { skipReason: 'no second key' }), begin(T2, ['D-MUST'])], { incomplete: 'deadline' });
+  const r = build(
+    [begin(T1, ['A-MUST']), end(T1, ['A-MUST'], 'skipped', { skipReason: 'no second key' }), begin(T2, ['D-MUST'])],
+    { incomplete: 'deadline' },
+  );
   expect(verdictOf(r, 'A-MUST')).toBe('not-run');
   expect(r.requirements.find((x) => x.id === 'A-MUST')!.notRunReasons[0]).toContain('no second key');
   expect(verdictOf(r, 'D-MUST')).toBe('not-run');
@@ -149,17 +243,53 @@ test('failures are reported by severity: security, then server errors (5xx or a 
     { id: 'S-BLOCKED', section: '4', level: 'must', text: 'blocked' },
   ];
   const x = (id: string, status?: number): EvidenceRecord => ({
-    kind: 'exchange', id, at, tenant: 'A', method: 'GET', url: 'http://127.0.0.1:1/v1/openapi/workflows', operation: 'searchWorkflows',
+    kind: 'exchange',
+    id,
+    at,
+    tenant: 'A',
+    method: 'GET',
+    url: 'http://127.0.0.1:1/v1/openapi/workflows',
+    operation: 'searchWorkflows',
     request: { headers: {}, bodyBytes: 0 },
     response: status ? { status, headers: {}, bodyExcerpt: '', bodyBytes: 0, truncated: false } : undefined,
-    fault: status ? undefined : { kind: 'connection-reset', message: 'reset' }, violations: [], durationMs: 1, curl: 'curl',
+    fault: status ? undefined : { kind: 'connection-reset', message: 'reset' },
+    violations: [],
+    durationMs: 1,
+    curl: 'curl',
   });
-  const fail = (id: string, exchangeId: string): EvidenceRecord => ({ ...(check(id, 'must', 'fail') as CheckRecord), exchangeId });
-  const records = [x('e404', 404), x('e500', 500), x('eReset'), x('e200', 200), fail('S-STATUS', 'e404'), fail('S-5XX', 'e500'), fail('S-RESET', 'eReset'), fail('S-EXPOSE', 'e200'),
-    { kind: 'check', requirementId: 'S-BLOCKED', level: 'must', outcome: 'blocked', blockedBy: 'S-RESET', source: 'test-end', message: 'blocked', at } as EvidenceRecord];
+  const fail = (id: string, exchangeId: string): EvidenceRecord => ({
+    ...(check(id, 'must', 'fail') as CheckRecord),
+    exchangeId,
+  });
+  const records = [
+    x('e404', 404),
+    x('e500', 500),
+    x('eReset'),
+    x('e200', 200),
+    fail('S-STATUS', 'e404'),
+    fail('S-5XX', 'e500'),
+    fail('S-RESET', 'eReset'),
+    fail('S-EXPOSE', 'e200'),
+    {
+      kind: 'check',
+      requirementId: 'S-BLOCKED',
+      level: 'must',
+      outcome: 'blocked',
+      blockedBy: 'S-RESET',
+      source: 'test-end',
+      message: 'blocked',
+      at,
+    } as EvidenceRecord,
+  ];
   const r = buildReport({ catalogue, records, waivers: emptyWaivers(), meta: META, listedStatuses: {} });
   const severity = Object.fromEntries(r.requirements.map((q) => [q.id, q.severity]));
-  expect(severity).toEqual({ 'S-STATUS': 'deviation', 'S-5XX': 'server-error', 'S-RESET': 'server-error', 'S-EXPOSE': 'security', 'S-BLOCKED': undefined });
+  expect(severity).toEqual({
+    'S-STATUS': 'deviation',
+    'S-5XX': 'server-error',
+    'S-RESET': 'server-error',
+    'S-EXPOSE': 'security',
+    'S-BLOCKED': undefined,
+  });
   expect(r.waivers.newFailures).toEqual(['S-EXPOSE', 'S-5XX', 'S-RESET', 'S-STATUS']);
   const md = renderMarkdown(r);
   const order = ['### S-EXPOSE', '### S-5XX', '### S-RESET', '### S-STATUS'].map((h) => md.indexOf(h));
@@ -170,7 +300,9 @@ test('failures are reported by severity: security, then server errors (5xx or a 
   expect(renderHtml(r)).toContain('blocked by <a href="#req-S-RESET"><code>S-RESET</code></a>');
   const consoleText = renderConsoleSummary(r, {});
   expect(consoleText).toContain('4 unwaived failure(s) (root causes), 1 clause(s) blocked by them');
-  expect(consoleText.indexOf('FAIL S-EXPOSE [security]')).toBeLessThan(consoleText.indexOf('FAIL S-5XX [server error]'));
+  expect(consoleText.indexOf('FAIL S-EXPOSE [security]')).toBeLessThan(
+    consoleText.indexOf('FAIL S-5XX [server error]'),
+  );
   expect(consoleText).toContain('blocked S-BLOCKED: by S-RESET');
 });
 
@@ -188,12 +320,26 @@ test('a failure against an ID missing from the catalogue still fails the run', (
 
 test('coverage counts statuses and transport faults and lists unseen listed statuses; renderings carry evidence', () => {
   const x = (id: string, status?: number): EvidenceRecord => ({
-    kind: 'exchange', id, at, tenant: 'A', method: 'POST', url: 'http://127.0.0.1:1/v1/openapi/workflow/c/run', operation: 'runWorkflow',
+    kind: 'exchange',
+    id,
+    at,
+    tenant: 'A',
+    method: 'POST',
+    url: 'http://127.0.0.1:1/v1/openapi/workflow/c/run',
+    operation: 'runWorkflow',
     request: { headers: { authorization: 'Bearer ***' }, bodyBytes: 2 },
-    response: status ? { status, headers: { 'content-type': 'application/json' }, bodyExcerpt: '{}', bodyBytes: 2, truncated: false } : undefined,
-    fault: status ? undefined : { kind: 'connection-reset', message: 'reset' }, violations: [], durationMs: 1, curl: 'curl -X POST "${BASE_URL}"/x',
+    response: status
+      ? { status, headers: { 'content-type': 'application/json' }, bodyExcerpt: '{}', bodyBytes: 2, truncated: false }
+      : undefined,
+    fault: status ? undefined : { kind: 'connection-reset', message: 'reset' },
+    violations: [],
+    durationMs: 1,
+    curl: 'curl -X POST "${BASE_URL}"/x',
   });
-  const failing: EvidenceRecord = { ...(check('A-MUST', 'must', 'fail') as object), exchangeId: 'e1' } as EvidenceRecord;
+  const failing: EvidenceRecord = {
+    ...(check('A-MUST', 'must', 'fail') as object),
+    exchangeId: 'e1',
+  } as EvidenceRecord;
   const r = build([x('e1', 200), x('e2', 200), x('e3'), failing]);
   const row = r.coverage.find((c) => c.operation === 'runWorkflow')!;
   expect(row.counts).toEqual({ '200': 2, 'fault:connection-reset': 1 });
@@ -206,7 +352,8 @@ test('coverage counts statuses and transport faults and lists unseen listed stat
 });
 
 test('the raw verdict takes the strongest finding: counted failure, warning, pass, observation, else not run', () => {
-  const c = (level: 'must' | 'should', outcome: 'pass' | 'fail' | 'not-run') => check('A-MUST', level, outcome) as CheckRecord;
+  const c = (level: 'must' | 'should', outcome: 'pass' | 'fail' | 'not-run') =>
+    check('A-MUST', level, outcome) as CheckRecord;
   expect(rawVerdictOf([c('must', 'pass'), c('must', 'fail')], true, false)).toBe('fail');
   expect(rawVerdictOf([c('should', 'pass'), c('should', 'fail')], false, false)).toBe('warn');
   expect(rawVerdictOf([c('should', 'fail')], false, true)).toBe('fail');
@@ -218,12 +365,24 @@ test('the raw verdict takes the strongest finding: counted failure, warning, pas
 
 test('coverage gives every listed operation a row, and files requests outside the interface apart', () => {
   const x = (id: string, operation: ExchangeRecord['operation'], status?: number): ExchangeRecord => ({
-    kind: 'exchange', id, at, tenant: 'A', method: 'GET', url: 'http://127.0.0.1:1/files/f', operation,
+    kind: 'exchange',
+    id,
+    at,
+    tenant: 'A',
+    method: 'GET',
+    url: 'http://127.0.0.1:1/files/f',
+    operation,
     request: { headers: {}, bodyBytes: 0 },
     response: status ? { status, headers: {}, bodyExcerpt: '', bodyBytes: 0, truncated: false } : undefined,
-    fault: status ? undefined : { kind: 'timeout', message: 'slow' }, violations: [], durationMs: 1, curl: 'curl',
+    fault: status ? undefined : { kind: 'timeout', message: 'slow' },
+    violations: [],
+    durationMs: 1,
+    curl: 'curl',
   });
-  const { coverage, faults } = coverageOf([x('e1', undefined, 200), x('e2', undefined), x('e3', 'searchWorkflows', 401)], { runWorkflow: [200], searchWorkflows: [200, 401] });
+  const { coverage, faults } = coverageOf(
+    [x('e1', undefined, 200), x('e2', undefined), x('e3', 'searchWorkflows', 401)],
+    { runWorkflow: [200], searchWorkflows: [200, 401] },
+  );
   expect(coverage.map((c) => c.operation)).toEqual(['runWorkflow', 'searchWorkflows', '(outside the interface)']);
   expect(coverage[0]).toEqual({ operation: 'runWorkflow', counts: {}, listed: [200], listedUnseen: [200] });
   expect(coverage[1].listedUnseen).toEqual([200]);
@@ -233,9 +392,18 @@ test('coverage gives every listed operation a row, and files requests outside th
 
 test('the footprint counts what the run left on the target: canvases created or overwritten, executions, uploaded files', () => {
   const x = (operation: string, status: number, bodyExcerpt?: string): ExchangeRecord => ({
-    kind: 'exchange', id: `${operation}-${status}-${bodyExcerpt ?? ''}`, at, tenant: 'A', method: 'POST', url: 'http://t/v1/x', operation,
-    request: { headers: {}, bodyExcerpt, bodyBytes: 0 }, response: { status, headers: {}, bodyExcerpt: '{}', bodyBytes: 2, truncated: false },
-    violations: [], durationMs: 1, curl: '',
+    kind: 'exchange',
+    id: `${operation}-${status}-${bodyExcerpt ?? ''}`,
+    at,
+    tenant: 'A',
+    method: 'POST',
+    url: 'http://t/v1/x',
+    operation,
+    request: { headers: {}, bodyExcerpt, bodyBytes: 0 },
+    response: { status, headers: {}, bodyExcerpt: '{}', bodyBytes: 2, truncated: false },
+    violations: [],
+    durationMs: 1,
+    curl: '',
   });
   const f = footprintOf([
     x('generateWorkflow', 200, '{"query":"a"}'),

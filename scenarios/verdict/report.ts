@@ -13,7 +13,15 @@
  * Pure: takes the catalogue, records and waivers as input, so it can be unit
  * tested without running anything.
  */
-import type { CheckRecord, EvidenceRecord, ExchangeRecord, Level, NoteRecord, ObservationRecord, TestEndRecord } from './evidence.ts';
+import type {
+  CheckRecord,
+  EvidenceRecord,
+  ExchangeRecord,
+  Level,
+  NoteRecord,
+  ObservationRecord,
+  TestEndRecord,
+} from './evidence.ts';
 import type { Waiver, WaiverSet } from './waivers.ts';
 
 export interface CatalogueEntry {
@@ -112,7 +120,14 @@ export interface ConformanceReport {
     waivedFailures: number;
     waiversNowPassing: number;
     /** `harnessErrors`: failed tests that recorded no failure — they stopped for the harness's own reasons. */
-    tests: { total: number; passed: number; failed: number; skipped: number; unfinished: number; harnessErrors: number };
+    tests: {
+      total: number;
+      passed: number;
+      failed: number;
+      skipped: number;
+      unfinished: number;
+      harnessErrors: number;
+    };
     exchanges: number;
     faults: number;
   };
@@ -158,7 +173,10 @@ function aggregateObservations(records: ObservationRecord[]): ObservedValue[] {
   }
   return [...byKey.entries()].map(([key, values]) => ({
     key,
-    values: [...values.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_VALUES_PER_KEY).map(([value, count]) => ({ value, count })),
+    values: [...values.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_VALUES_PER_KEY)
+      .map(([value, count]) => ({ value, count })),
   }));
 }
 
@@ -196,7 +214,13 @@ function testEvidence(records: readonly EvidenceRecord[]): TestEvidence {
 }
 
 function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) || '(no error message)';
+  return (
+    (text ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .slice(0, 300) || '(no error message)'
+  );
 }
 
 /**
@@ -206,7 +230,10 @@ function firstLine(text: string | undefined): string {
  * (the deviation that stopped it), or, when it recorded none, "not run" with the error — the test broke
  * off for the harness's own reasons (its exception, its deadline, a missing setup).
  */
-function checksFromTestEnds(records: readonly EvidenceRecord[], levelOf: (id: string) => Level | undefined): CheckRecord[] {
+function checksFromTestEnds(
+  records: readonly EvidenceRecord[],
+  levelOf: (id: string) => Level | undefined,
+): CheckRecord[] {
   const out: CheckRecord[] = [];
   const ev = testEvidence(records);
   const at = new Date().toISOString();
@@ -215,17 +242,39 @@ function checksFromTestEnds(records: readonly EvidenceRecord[], levelOf: (id: st
     const end = ev.ended.get(r.test.id);
     const cause = ev.firstFailure.get(r.test.id);
     for (const id of r.citedRequirements) {
-      const base = { kind: 'check' as const, requirementId: id, level: levelOf(id) ?? 'must', source: 'test-end' as const, test: r.test, at };
+      const base = {
+        kind: 'check' as const,
+        requirementId: id,
+        level: levelOf(id) ?? 'must',
+        source: 'test-end' as const,
+        test: r.test,
+        at,
+      };
       if (!end) {
-        out.push({ ...base, outcome: 'not-run', message: 'the test did not finish (run interrupted or worker crashed)' });
+        out.push({
+          ...base,
+          outcome: 'not-run',
+          message: 'the test did not finish (run interrupted or worker crashed)',
+        });
       } else if (end.status === 'skipped') {
         out.push({ ...base, outcome: 'not-run', message: end.skipReason ? `skipped: ${end.skipReason}` : 'skipped' });
       } else if (end.status === 'interrupted') {
         out.push({ ...base, outcome: 'not-run', message: 'interrupted by the run deadline' });
       } else if ((end.status === 'failed' || end.status === 'timedOut') && !ev.recorded.get(r.test.id)?.has(id)) {
-        out.push(cause
-          ? { ...base, outcome: 'blocked', blockedBy: cause.requirementId, message: `not judged: the test stopped after ${cause.requirementId} failed (${firstLine(cause.message)})` }
-          : { ...base, outcome: 'not-run', message: `the test stopped before judging it (${end.status === 'timedOut' ? 'its deadline' : 'an error of the harness'}): ${firstLine(end.error)}` });
+        out.push(
+          cause
+            ? {
+                ...base,
+                outcome: 'blocked',
+                blockedBy: cause.requirementId,
+                message: `not judged: the test stopped after ${cause.requirementId} failed (${firstLine(cause.message)})`,
+              }
+            : {
+                ...base,
+                outcome: 'not-run',
+                message: `the test stopped before judging it (${end.status === 'timedOut' ? 'its deadline' : 'an error of the harness'}): ${firstLine(end.error)}`,
+              },
+        );
       }
     }
   }
@@ -233,9 +282,14 @@ function checksFromTestEnds(records: readonly EvidenceRecord[], levelOf: (id: st
 }
 
 function excerptOf(x: ExchangeRecord): { request: string; response: string } {
-  const request = `${x.method} ${x.url}\n${Object.entries(x.request.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}${x.request.bodyExcerpt ? `\n\n${x.request.bodyExcerpt.slice(0, 800)}` : ''}`;
+  const request = `${x.method} ${x.url}\n${Object.entries(x.request.headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n')}${x.request.bodyExcerpt ? `\n\n${x.request.bodyExcerpt.slice(0, 800)}` : ''}`;
   const response = x.response
-    ? `HTTP ${x.response.status}\n${Object.entries(x.response.headers).filter(([k]) => /content-type|content-length/i.test(k)).map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${x.response.bodyExcerpt.slice(0, 1200)}`
+    ? `HTTP ${x.response.status}\n${Object.entries(x.response.headers)
+        .filter(([k]) => /content-type|content-length/i.test(k))
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n')}\n\n${x.response.bodyExcerpt.slice(0, 1200)}`
     : `(no response: ${x.fault?.kind}: ${x.fault?.message})`;
   return { request, response };
 }
@@ -264,11 +318,15 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 function indexEvidence(catalogue: readonly CatalogueEntry[], records: readonly EvidenceRecord[]): EvidenceIndex {
   const levels = new Map(catalogue.map((c) => [c.id, c.level]));
-  const checks: CheckRecord[] = [...records.filter((r): r is CheckRecord => r.kind === 'check'), ...checksFromTestEnds(records, (id) => levels.get(id))];
+  const checks: CheckRecord[] = [
+    ...records.filter((r): r is CheckRecord => r.kind === 'check'),
+    ...checksFromTestEnds(records, (id) => levels.get(id)),
+  ];
   const observations = records.filter((r): r is ObservationRecord => r.kind === 'observation');
   const testsById = new Map<string, Set<string>>();
   for (const r of records) {
-    if (r.kind === 'test-begin') for (const id of r.citedRequirements) testsById.set(id, (testsById.get(id) ?? new Set()).add(r.test.title));
+    if (r.kind === 'test-begin')
+      for (const id of r.citedRequirements) testsById.set(id, (testsById.get(id) ?? new Set()).add(r.test.title));
   }
   return {
     checks,
@@ -310,22 +368,41 @@ function severityOf(entry: CatalogueEntry, fails: readonly CheckRecord[], ix: Ev
 /** Failures (or any results) in the order they are reported: by severity group, then catalogue order. */
 export function inSeverityOrder<T extends { severity?: Severity }>(results: readonly T[]): T[] {
   const rank = (r: T) => (r.severity ? SEVERITY_ORDER.indexOf(r.severity) : SEVERITY_ORDER.length);
-  return results.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map(({ r }) => r);
+  return results
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+    .map(({ r }) => r);
 }
 
-function requirementResult(entry: CatalogueEntry, ix: EvidenceIndex, waiver: Waiver | undefined, strict: boolean): RequirementResult {
+function requirementResult(
+  entry: CatalogueEntry,
+  ix: EvidenceIndex,
+  waiver: Waiver | undefined,
+  strict: boolean,
+): RequirementResult {
   const mine = ix.checksById.get(entry.id) ?? [];
   const fails = mine.filter((c) => c.outcome === 'fail');
   const obs = ix.observationsById.get(entry.id) ?? [];
   const raw = rawVerdictOf(mine, obs.length > 0, strict);
   const failures = fails.slice(0, MAX_FAILURE_EVIDENCE).map((c): EvidenceItem => {
     const x = c.exchangeId ? ix.exchanges.get(c.exchangeId) : undefined;
-    return { test: c.test?.title, source: c.source, message: c.message, expected: c.expected, actual: c.actual, ...(x ? { ...excerptOf(x), curl: x.curl } : {}) };
+    return {
+      test: c.test?.title,
+      source: c.source,
+      message: c.message,
+      expected: c.expected,
+      actual: c.actual,
+      ...(x ? { ...excerptOf(x), curl: x.curl } : {}),
+    };
   });
   const reasons = [...new Set(mine.filter((c) => c.outcome === 'not-run').map((c) => c.message))];
-  if (raw === 'not-run' && reasons.length === 0) reasons.push(ix.testsById.has(entry.id) ? 'no result recorded' : 'no suite exercised this requirement in this run');
+  if (raw === 'not-run' && reasons.length === 0)
+    reasons.push(ix.testsById.has(entry.id) ? 'no result recorded' : 'no suite exercised this requirement in this run');
   const severity = severityOf(entry, fails, ix);
-  const blockedBy = raw === 'blocked' ? [...new Set(mine.flatMap((c) => (c.outcome === 'blocked' && c.blockedBy ? [c.blockedBy] : [])))] : [];
+  const blockedBy =
+    raw === 'blocked'
+      ? [...new Set(mine.flatMap((c) => (c.outcome === 'blocked' && c.blockedBy ? [c.blockedBy] : [])))]
+      : [];
   return {
     ...entry,
     verdict: waiver && (raw === 'fail' || raw === 'warn') ? 'waived' : raw,
@@ -346,7 +423,8 @@ function requirementResult(entry: CatalogueEntry, ix: EvidenceIndex, waiver: Wai
  * Responses per operation and status (a transport fault counts under `fault:<kind>`); every
  * operation with listed statuses gets a row, so a listed status never seen stands out.
  */
-const accepted2xx = (x: ExchangeRecord) => x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
+const accepted2xx = (x: ExchangeRecord) =>
+  x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
 
 /** What the run created on the target, read from the exchanges it recorded. */
 export function footprintOf(exchanges: Iterable<ExchangeRecord>): Footprint {
@@ -367,7 +445,10 @@ export function footprintOf(exchanges: Iterable<ExchangeRecord>): Footprint {
   return out;
 }
 
-export function coverageOf(exchanges: Iterable<ExchangeRecord>, listedStatuses: Record<string, number[]>): { coverage: CoverageRow[]; faults: number } {
+export function coverageOf(
+  exchanges: Iterable<ExchangeRecord>,
+  listedStatuses: Record<string, number[]>,
+): { coverage: CoverageRow[]; faults: number } {
   const byOperation = new Map<string, Record<string, number>>();
   let faults = 0;
   for (const x of exchanges) {
@@ -378,40 +459,63 @@ export function coverageOf(exchanges: Iterable<ExchangeRecord>, listedStatuses: 
     counts[key] = (counts[key] ?? 0) + 1;
     byOperation.set(op, counts);
   }
-  const coverage = [...new Set([...Object.keys(listedStatuses), ...byOperation.keys()])].map((operation): CoverageRow => {
-    const counts = byOperation.get(operation) ?? {};
-    const listed = listedStatuses[operation] ?? [];
-    return { operation, counts, listed, listedUnseen: listed.filter((s) => !counts[String(s)]) };
-  });
+  const coverage = [...new Set([...Object.keys(listedStatuses), ...byOperation.keys()])].map(
+    (operation): CoverageRow => {
+      const counts = byOperation.get(operation) ?? {};
+      const listed = listedStatuses[operation] ?? [];
+      return { operation, counts, listed, listedUnseen: listed.filter((s) => !counts[String(s)]) };
+    },
+  );
   return { coverage, faults };
 }
 
-function testOutcomes(records: readonly EvidenceRecord[]): { tests: ConformanceReport['summary']['tests']; failedTests: ConformanceReport['failedTests'] } {
+function testOutcomes(records: readonly EvidenceRecord[]): {
+  tests: ConformanceReport['summary']['tests'];
+  failedTests: ConformanceReport['failedTests'];
+} {
   const testEnds = records.filter((r): r is TestEndRecord => r.kind === 'test-end');
   const { firstFailure } = testEvidence(records);
-  const begun = new Set(records.filter((r) => r.kind === 'test-begin').map((r) => (r as { test: { id: string } }).test.id));
+  const begun = new Set(
+    records.filter((r) => r.kind === 'test-begin').map((r) => (r as { test: { id: string } }).test.id),
+  );
   const endedIds = new Set(testEnds.map((t) => t.test.id));
-  const failedTests = testEnds.filter((t) => t.status === 'failed' || t.status === 'timedOut').map((t) => ({ test: t.test.title, status: t.status, error: t.error?.slice(0, 1500) }));
+  const failedTests = testEnds
+    .filter((t) => t.status === 'failed' || t.status === 'timedOut')
+    .map((t) => ({ test: t.test.title, status: t.status, error: t.error?.slice(0, 1500) }));
   const tests = {
     total: begun.size,
     passed: testEnds.filter((t) => t.status === 'passed').length,
     failed: failedTests.length,
     skipped: testEnds.filter((t) => t.status === 'skipped').length,
-    unfinished: [...begun].filter((id) => !endedIds.has(id)).length + testEnds.filter((t) => t.status === 'interrupted').length,
-    harnessErrors: testEnds.filter((t) => (t.status === 'failed' || t.status === 'timedOut') && !firstFailure.has(t.test.id)).length,
+    unfinished:
+      [...begun].filter((id) => !endedIds.has(id)).length + testEnds.filter((t) => t.status === 'interrupted').length,
+    harnessErrors: testEnds.filter(
+      (t) => (t.status === 'failed' || t.status === 'timedOut') && !firstFailure.has(t.test.id),
+    ).length,
   };
   return { tests, failedTests };
 }
 
 /** How the waivers fared; `unknownFailures` are failures against IDs the catalogue lacks, never waivable. */
-function waiverOutcome(requirements: RequirementResult[], unknownFailures: CheckRecord[], waivers: WaiverSet): ConformanceReport['waivers'] {
+function waiverOutcome(
+  requirements: RequirementResult[],
+  unknownFailures: CheckRecord[],
+  waivers: WaiverSet,
+): ConformanceReport['waivers'] {
   const waived = requirements.filter((r) => r.waiver);
   return {
     source: waivers.source,
-    waivedFailures: requirements.filter((r) => r.verdict === 'waived').map((r) => ({ id: r.id, reason: r.waiver!.reason, verdict: r.rawVerdict })),
-    newFailures: [...inSeverityOrder(requirements.filter((r) => r.verdict === 'fail')).map((r) => r.id), ...new Set(unknownFailures.map((c) => c.requirementId))],
+    waivedFailures: requirements
+      .filter((r) => r.verdict === 'waived')
+      .map((r) => ({ id: r.id, reason: r.waiver!.reason, verdict: r.rawVerdict })),
+    newFailures: [
+      ...inSeverityOrder(requirements.filter((r) => r.verdict === 'fail')).map((r) => r.id),
+      ...new Set(unknownFailures.map((c) => c.requirementId)),
+    ],
     nowPassing: waived.filter((r) => r.rawVerdict === 'pass').map((r) => ({ id: r.id, reason: r.waiver!.reason })),
-    notExercised: waived.filter((r) => r.rawVerdict === 'not-run' || r.rawVerdict === 'blocked' || r.rawVerdict === 'observed').map((r) => ({ id: r.id, reason: r.waiver!.reason })),
+    notExercised: waived
+      .filter((r) => r.rawVerdict === 'not-run' || r.rawVerdict === 'blocked' || r.rawVerdict === 'observed')
+      .map((r) => ({ id: r.id, reason: r.waiver!.reason })),
     expired: waivers.expired,
     problems: waivers.problems,
   };
@@ -424,18 +528,38 @@ export function buildReport(input: BuildInput): ConformanceReport {
   const requirements = catalogue.map((entry) => requirementResult(entry, ix, waiverOf.get(entry.id), meta.strict));
 
   const known = new Set(catalogue.map((c) => c.id));
-  const unknownRequirementIds = [...new Set([...ix.checks.map((c) => c.requirementId), ...ix.observations.map((o) => o.requirementId)].filter((id) => !known.has(id)))].sort();
+  const unknownRequirementIds = [
+    ...new Set(
+      [...ix.checks.map((c) => c.requirementId), ...ix.observations.map((o) => o.requirementId)].filter(
+        (id) => !known.has(id),
+      ),
+    ),
+  ].sort();
   // A failure recorded against an ID the catalogue lacks must not vanish: it fails the run too.
-  const unknownFailures = ix.checks.filter((c) => c.outcome === 'fail' && !known.has(c.requirementId) && (c.level === 'must' || meta.strict));
+  const unknownFailures = ix.checks.filter(
+    (c) => c.outcome === 'fail' && !known.has(c.requirementId) && (c.level === 'must' || meta.strict),
+  );
   const newFailures = requirements.filter((r) => r.verdict === 'fail').length + unknownFailures.length;
 
-  const byVerdict: Record<VerdictValue, number> = { pass: 0, fail: 0, warn: 0, waived: 0, blocked: 0, observed: 0, 'not-run': 0 };
+  const byVerdict: Record<VerdictValue, number> = {
+    pass: 0,
+    fail: 0,
+    warn: 0,
+    waived: 0,
+    blocked: 0,
+    observed: 0,
+    'not-run': 0,
+  };
   for (const r of requirements) byVerdict[r.verdict]++;
   const waiverReport = waiverOutcome(requirements, unknownFailures, waivers);
   const { coverage, faults } = coverageOf(ix.exchanges.values(), input.listedStatuses);
   const { tests, failedTests } = testOutcomes(records);
   // Tests that stopped for the harness's own reasons judged nothing: the run cannot vouch for their clauses.
-  const incomplete = meta.incomplete ?? (tests.harnessErrors > 0 ? `${tests.harnessErrors} test(s) stopped for reasons of the harness (deadline, exception, missing setup); their clauses are not run` : undefined);
+  const incomplete =
+    meta.incomplete ??
+    (tests.harnessErrors > 0
+      ? `${tests.harnessErrors} test(s) stopped for reasons of the harness (deadline, exception, missing setup); their clauses are not run`
+      : undefined);
 
   return {
     meta: incomplete ? { ...meta, incomplete } : meta,
@@ -456,8 +580,19 @@ export function buildReport(input: BuildInput): ConformanceReport {
     coverage,
     footprint: footprintOf(ix.exchanges.values()),
     discovery: records.find((r): r is NoteRecord => r.kind === 'note' && r.topic === 'discovery')?.message,
-    observations: requirements.filter((r) => r.observations.length > 0).map((r) => ({ requirementId: r.id, text: r.text, observed: r.observations })),
-    faults: [...ix.exchanges.values()].filter((x) => x.fault).slice(0, 50).map((x) => ({ test: x.test?.title, kind: x.fault!.kind, message: x.fault!.message, request: `${x.method} ${x.url}`, curl: x.curl })),
+    observations: requirements
+      .filter((r) => r.observations.length > 0)
+      .map((r) => ({ requirementId: r.id, text: r.text, observed: r.observations })),
+    faults: [...ix.exchanges.values()]
+      .filter((x) => x.fault)
+      .slice(0, 50)
+      .map((x) => ({
+        test: x.test?.title,
+        kind: x.fault!.kind,
+        message: x.fault!.message,
+        request: `${x.method} ${x.url}`,
+        curl: x.curl,
+      })),
     failedTests,
     unknownRequirementIds,
     unreadableEvidenceLines: input.unreadableEvidenceLines ?? 0,

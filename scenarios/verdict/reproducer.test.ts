@@ -8,7 +8,9 @@ registerSecret(KEY, 'API_KEY');
 
 test('quoted text survives a real shell unchanged, references expand', () => {
   const text = `it's "odd" $HOME \\ \` ok \${API_KEY}`;
-  const out = execFileSync('sh', ['-c', `printf %s ${shellQuote(text)}`], { env: { API_KEY: 'k1', HOME: '/h', PATH: process.env.PATH } }).toString();
+  const out = execFileSync('sh', ['-c', `printf %s ${shellQuote(text)}`], {
+    env: { API_KEY: 'k1', HOME: '/h', PATH: process.env.PATH },
+  }).toString();
   expect(out).toBe(`it's "odd" $HOME \\ \` ok k1`);
 });
 

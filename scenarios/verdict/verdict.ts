@@ -48,12 +48,24 @@ export class Verdict {
     if (level) return level;
     if (!Verdict.unknownIds.has(id)) {
       Verdict.unknownIds.add(id);
-      this.writer.write({ kind: 'note', topic: 'unknown-requirement', message: `requirement ID ${id} is not in the catalogue; treated as ${implied}`, test: this.test, at: new Date().toISOString() });
+      this.writer.write({
+        kind: 'note',
+        topic: 'unknown-requirement',
+        message: `requirement ID ${id} is not in the catalogue; treated as ${implied}`,
+        test: this.test,
+        at: new Date().toISOString(),
+      });
     }
     return implied;
   }
 
-  private record(id: string, level: Level, outcome: CheckRecord['outcome'], detail: CheckDetail, source: CheckRecord['source']): void {
+  private record(
+    id: string,
+    level: Level,
+    outcome: CheckRecord['outcome'],
+    detail: CheckDetail,
+    source: CheckRecord['source'],
+  ): void {
     this.writer.write({
       kind: 'check',
       requirementId: id,
@@ -68,13 +80,22 @@ export class Verdict {
       at: new Date().toISOString(),
     });
     if (outcome !== 'fail') return;
-    const text = `[${id}] ${detail.message}` + (detail.expected !== undefined ? ` — expected ${show(detail.expected)}` : '') + (detail.actual !== undefined ? `, got ${show(detail.actual)}` : '');
+    const text =
+      `[${id}] ${detail.message}` +
+      (detail.expected !== undefined ? ` — expected ${show(detail.expected)}` : '') +
+      (detail.actual !== undefined ? `, got ${show(detail.actual)}` : '');
     if (level === 'must' || (level === 'should' && this.strict)) this.hooks?.softFail(text);
     else this.hooks?.annotate(level === 'should' ? 'warning' : 'observation', text);
   }
 
   /** Records pass/fail of a clause; the catalogue decides its strength. Returns `cond` so callers can branch. */
-  check(id: string, cond: boolean, detail: CheckDetail, implied: Level = 'must', source: CheckRecord['source'] = 'suite'): boolean {
+  check(
+    id: string,
+    cond: boolean,
+    detail: CheckDetail,
+    implied: Level = 'must',
+    source: CheckRecord['source'] = 'suite',
+  ): boolean {
     const level = this.resolveLevel(id, implied);
     if (level === 'observe') {
       this.observe(id, detail.message, detail.actual ?? cond, detail.exchangeId);
@@ -95,7 +116,15 @@ export class Verdict {
   /** Records a value the spec leaves open ("not shown"). Never fails. */
   observe(id: string, key: string, value: unknown, exchangeId?: string): void {
     this.resolveLevel(id, 'observe');
-    const record: ObservationRecord = { kind: 'observation', requirementId: id, key, value: redactValue(value), test: this.test, exchangeId, at: new Date().toISOString() };
+    const record: ObservationRecord = {
+      kind: 'observation',
+      requirementId: id,
+      key,
+      value: redactValue(value),
+      test: this.test,
+      exchangeId,
+      at: new Date().toISOString(),
+    };
     this.writer.write(record);
     this.hooks?.annotate('observed', `[${id}] ${key}: ${show(value)}`);
   }
@@ -107,7 +136,17 @@ export class Verdict {
    */
   blocked(id: string, by: string, reason: string): void {
     const level = this.resolveLevel(id, 'must');
-    this.writer.write({ kind: 'check', requirementId: id, level, outcome: 'blocked', blockedBy: by, source: 'suite', test: this.test, message: reason, at: new Date().toISOString() });
+    this.writer.write({
+      kind: 'check',
+      requirementId: id,
+      level,
+      outcome: 'blocked',
+      blockedBy: by,
+      source: 'suite',
+      test: this.test,
+      message: reason,
+      at: new Date().toISOString(),
+    });
     this.hooks?.annotate('blocked', `[${id}] blocked by ${by}: ${reason}`);
   }
 

@@ -30,7 +30,12 @@ export function emptyWaivers(): WaiverSet {
   return { active: [], expired: [], problems: [] };
 }
 
-export function parseWaivers(text: string, knownIds: ReadonlySet<string>, today = new Date(), source?: string): WaiverSet {
+export function parseWaivers(
+  text: string,
+  knownIds: ReadonlySet<string>,
+  today = new Date(),
+  source?: string,
+): WaiverSet {
   const set: WaiverSet = { source, active: [], expired: [], problems: [] };
   const doc = parse(text) as { waivers?: unknown } | null;
   const list = doc && typeof doc === 'object' ? doc.waivers : undefined;
@@ -45,11 +50,17 @@ export function parseWaivers(text: string, knownIds: ReadonlySet<string>, today 
     const where = `waiver #${i + 1}`;
     const id = typeof e.id === 'string' ? e.id.trim() : '';
     const reason = typeof e.reason === 'string' ? e.reason.trim() : '';
-    const expires = e.expires instanceof Date ? e.expires.toISOString().slice(0, 10) : typeof e.expires === 'string' ? e.expires.trim() : undefined;
+    const expires =
+      e.expires instanceof Date
+        ? e.expires.toISOString().slice(0, 10)
+        : typeof e.expires === 'string'
+          ? e.expires.trim()
+          : undefined;
     if (!id) return void set.problems.push(`${where}: missing id`);
     if (!knownIds.has(id)) return void set.problems.push(`${where}: ${id} is not a requirement ID of the catalogue`);
     if (!reason) return void set.problems.push(`${where} (${id}): a reason is required`);
-    if (expires !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(expires)) return void set.problems.push(`${where} (${id}): expires must be YYYY-MM-DD`);
+    if (expires !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(expires))
+      return void set.problems.push(`${where} (${id}): expires must be YYYY-MM-DD`);
     const waiver: Waiver = { id, reason, ...(expires ? { expires } : {}) };
     if (expires && expires < day) set.expired.push(waiver);
     else set.active.push(waiver);
@@ -67,6 +78,11 @@ export function loadWaivers(path: string, knownIds: ReadonlySet<string>, today =
   try {
     return parseWaivers(text, knownIds, today, path);
   } catch (err) {
-    return { source: path, active: [], expired: [], problems: [`${path} is not valid YAML: ${(err as Error).message}`] };
+    return {
+      source: path,
+      active: [],
+      expired: [],
+      problems: [`${path} is not valid YAML: ${(err as Error).message}`],
+    };
   }
 }
