@@ -1,9 +1,9 @@
 /**
  * The layering of wfcheck, as dependency rules (`npm run lint:layers`, and `npm test` through
- * fixtures/proof/layers.test.ts). The README's "Layout" section draws the same layers.
+ * proof/layers.test.ts). The README's "Layout" section draws the same layers.
  *
  * Paths are matched relative to the folder depcruise runs from, so the rules hold both for the
- * repository and for fixtures/proof/layers-fixture/, the small tree of offenders that proves each rule
+ * repository and for fixtures/layers/, the small tree of offenders that proves each rule
  * can fire. npm packages are matched wherever node_modules sits (the fixture tree resolves them from
  * the repository's node_modules, a few folders up).
  */
@@ -17,7 +17,7 @@ const { builtinModules } = require('node:module');
 const TEST = '\\.test(kit)?\\.ts$';
 
 /** Repository code a layer rule speaks about; npm packages and Node built-ins are outside it. */
-const REPO = '^(contracts|fixtures|scenarios|load|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
+const REPO = '^(contracts|fixtures|target|foundation|scenarios|load|proof|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
 
 /** Node's built-in modules as they appear in the graph (depcruise drops the `node:` prefix). */
 const NODE_BUILTIN = `^(node:)?(${builtinModules.join('|')})$`;
@@ -28,14 +28,14 @@ const NPM_PACKAGE = '(^|/)node_modules/(?!@types/k6/)';
 const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright|playwright-core)/';
 
 /** Code that runs inside k6: its module loader knows k6's own modules and plain files, nothing of Node or npm. */
-const K6_CODE = '^load/(main(-native)?\\.ts$|native-handover\\.ts$|lib/|scenarios/|bench/)';
+const K6_CODE = '^(load/(main(-native)?\\.ts$|native-handover\\.ts$|lib/|flows/)|proof/bench/k6/)';
 
 /**
  * Modules k6 code may import besides its own: the contract checks with their generated validators
  * (bundled into check.k6.js, also imported as source for their types) and the pure environment rules.
  * They run in Node too, which makes them the place a Node-only import would slip into k6 unnoticed.
  */
-const SHARED_WITH_K6 = ['^contracts/check\\.ts$', '^contracts/generated/', '^fixtures/environment/rules\\.ts$'];
+const SHARED_WITH_K6 = ['^contracts/check\\.ts$', '^contracts/generated/', '^foundation/environment/rules\\.ts$'];
 
 /**
  * What k6 code may import: k6's modules (resolved to their declarations in @types/k6, or left
@@ -80,34 +80,42 @@ module.exports = {
       name: 'data-imports-only-data',
       severity: 'error',
       comment:
-        'fixtures/data/ builds the seeded data that both the conformance suites and the load data ' +
+        'foundation/data/ builds the seeded data that both the conformance suites and the load data ' +
         'preparation use; it depends only on itself and faker so that either can use it without the other.',
-      from: { path: '^fixtures/data/', pathNot: TEST },
-      to: { path: [REPO, NPM_PACKAGE], pathNot: ['^fixtures/data/', '(^|/)node_modules/@faker-js/faker/'] },
+      from: { path: '^foundation/data/', pathNot: TEST },
+      to: { path: [REPO, NPM_PACKAGE], pathNot: ['^foundation/data/', '(^|/)node_modules/@faker-js/faker/'] },
     },
     importsOnly(
+      'fixtures-import-only-contracts',
+      'fixtures/ holds the test doubles the proof runs the harness against (the mutating proxy with its ' +
+        'fault catalogue, hostile servers): they speak the contract and nothing else, so that a double ' +
+        'cannot lean on the harness it is meant to catch out.',
+      '^fixtures/',
+      ['^fixtures/', '^contracts/'],
+    ),
+    importsOnly(
       'target-does-not-import-the-harness',
-      'fixtures/target/ is a product the harness tests, shipped as its own image: it may use the ' +
+      'target/ is a product the harness tests, shipped as its own image: it may use the ' +
         'contracts it implements, but if it imported the harness (scenarios, load, environment, proof, ' +
         'data) the harness would partly be testing itself, and the image would carry harness code.',
-      '^fixtures/target/',
-      ['^fixtures/target/', '^contracts/'],
+      '^target/',
+      ['^target/', '^contracts/'],
     ),
     importsOnly(
       'environment-imports-only-lower-layers',
-      'fixtures/environment/ (configuration, target resolution, redaction) is shared by every command; ' +
+      'foundation/environment/ (configuration, target resolution, redaction) is shared by every command; ' +
         'it sits below scenarios/ and load/, so it may use contracts, data and the target (to boot it), ' +
         'never a consumer of itself.',
-      '^fixtures/environment/',
-      ['^contracts/', '^fixtures/data/', '^fixtures/target/', '^fixtures/environment/'],
+      '^foundation/environment/',
+      ['^contracts/', '^foundation/data/', '^target/', '^foundation/environment/'],
     ),
     importsOnly(
       'history-imports-only-lower-layers',
-      'fixtures/history/ (the run store, its migrations, queries and diff) is shared by the conformance ' +
+      'foundation/history/ (the run store, its migrations, queries and diff) is shared by the conformance ' +
         'run and the load run, which both record into it; it sits below both, so it may use only the ' +
         'contracts and the environment, never the suites, the load runner, the proof or a command.',
-      '^fixtures/history/',
-      ['^contracts/', '^fixtures/environment/', '^fixtures/history/'],
+      '^foundation/history/',
+      ['^contracts/', '^foundation/environment/', '^foundation/history/'],
     ),
     importsOnly(
       'scenarios-do-not-import-load-proof-or-target',
@@ -115,7 +123,7 @@ module.exports = {
         'reference target), so that it tests every implementation alike; it never reaches into the ' +
         "load runner, the proof drivers or the reference target's internals.",
       '^scenarios/',
-      ['^contracts/', '^fixtures/data/', '^fixtures/environment/', '^fixtures/history/', '^scenarios/'],
+      ['^contracts/', '^foundation/', '^scenarios/'],
     ),
     {
       name: 'k6-no-node-builtins',
@@ -141,7 +149,7 @@ module.exports = {
       severity: 'error',
       comment:
         'contracts/check.ts (with the requirement and error-code tables and the generated validators it ' +
-        'loads) and fixtures/environment/rules.ts run in Node and inside k6, and k6 loads everything ' +
+        'loads) and foundation/environment/rules.ts run in Node and inside k6, and k6 loads everything ' +
         'they reach, not only their direct imports: nothing they reach may be a Node built-in or an npm ' +
         'package. Declaration files are exempt: their imports are type-only and never loaded.',
       from: { path: SHARED_WITH_K6, pathNot: '\\.d\\.ts$' },
@@ -150,11 +158,11 @@ module.exports = {
     importsOnly(
       'load-node-imports-only-lower-layers',
       'load/node/ orchestrates k6 from Node: it may use the k6 library (profiles, thresholds, report ' +
-        'shapes), contracts, data and the environment. It reaches a target through fixtures/environment, ' +
+        'shapes), contracts, data and the environment. It reaches a target through foundation/environment, ' +
         'as the conformance run does, so that both resolve and boot it alike; and the load run must not ' +
         'depend on the conformance suites or on the proof drivers.',
       '^load/node/',
-      ['^load/(lib|node)/', '^contracts/', '^fixtures/data/', '^fixtures/environment/', '^fixtures/history/'],
+      ['^load/(lib|node)/', '^contracts/', '^foundation/'],
     ),
     {
       name: 'playwright-only-in-suites-and-tests',
@@ -191,7 +199,7 @@ module.exports = {
     // npm packages are endpoints of the graph: their own imports are not this repository's layering.
     doNotFollow: { path: 'node_modules' },
     // The offenders that prove the rules fire; the test cruises them on their own, from their folder.
-    exclude: { path: '^fixtures/proof/layers-fixture/' },
+    exclude: { path: '^fixtures/layers/' },
     // Type-only imports count: a type imported the wrong way still ties a layer to a consumer.
     tsPreCompilationDeps: true,
     // Absolute, so that the fixture tree (cruised from its own folder) resolves as the repository does.

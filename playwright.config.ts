@@ -14,7 +14,15 @@ export default defineConfig({
       name: 'harness',
       testDir: '.',
       testIgnore: ['.cache/**', '**/node_modules/**', 'reports/**'],
-      testMatch: ['contracts/**/*.test.ts', 'fixtures/**/*.test.ts', 'load/**/*.test.ts', 'scenarios/**/*.test.ts'],
+      testMatch: [
+        'contracts/**/*.test.ts',
+        'fixtures/**/*.test.ts',
+        'target/**/*.test.ts',
+        'foundation/**/*.test.ts',
+        'scenarios/**/*.test.ts',
+        'load/**/*.test.ts',
+        'proof/**/*.test.ts',
+      ],
       timeout: 120_000,
     },
     {

@@ -26,13 +26,13 @@ import {
   type MetricSummary,
   type RunReport,
 } from './lib/report.ts';
-import { workflowLifecycle } from './scenarios/lifecycle.ts';
-import { generate as generateIteration, generateOnce } from './scenarios/generate.ts';
+import { workflowLifecycle } from './flows/lifecycle.ts';
+import { generate as generateIteration, generateOnce } from './flows/generate.ts';
 import { seededRandom } from './lib/seeded.ts';
 import { drainContractChecks, flushContractChecks, settleContractChecks } from './lib/contract.ts';
 import { markSetupRequests, prepareRequests } from './lib/api.ts';
-import { readMix as readMixIteration, statusRead as statusReadIteration } from './scenarios/read-mix.ts';
-import { uploads as uploadsIteration } from './scenarios/uploads.ts';
+import { readMix as readMixIteration, statusRead as statusReadIteration } from './flows/read-mix.ts';
+import { uploads as uploadsIteration } from './flows/uploads.ts';
 
 const cfg = loadConfig(__ENV);
 prepareRequests(cfg);

@@ -13,8 +13,8 @@
  * each test starts the executions it needs before following them together.
  */
 import { test } from './fixtures.ts';
-import { buildFile } from '../fixtures/data/files.ts';
-import { variableValues } from '../fixtures/data/variables.ts';
+import { buildFile } from '../foundation/data/files.ts';
+import { variableValues } from '../foundation/data/variables.ts';
 import { checkExecutionHistory } from './support/analysis.ts';
 import { seg } from './support/client.ts';
 import { abortQuietly, followTogether, judgeRun, quickestFirst, startRun, type Started } from './support/runs.ts';

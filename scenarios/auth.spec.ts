@@ -8,7 +8,7 @@
  * for the missing 401.
  */
 import { test } from './fixtures.ts';
-import { buildFile } from '../fixtures/data/files.ts';
+import { buildFile } from '../foundation/data/files.ts';
 import { OPERATION_IDS } from '../contracts/check.ts';
 import { OPERATION_PREFIX } from '../contracts/requirements.ts';
 import type { ApiClient, AuthMode, Exchange, RequestSpec } from './support/client.ts';

@@ -7,11 +7,11 @@
  */
 import { test as base, expect, type TestInfo } from '@playwright/test';
 import type { Faker } from '@faker-js/faker';
-import { seededFaker } from '../fixtures/data/seeded.ts';
+import { seededFaker } from '../foundation/data/seeded.ts';
 import { citedRequirements, EvidenceWriter, type TestRef } from './verdict/evidence.ts';
-import { redactSecrets } from '../fixtures/environment/redact.ts';
+import { redactSecrets } from '../foundation/environment/redact.ts';
 import { ApiClient } from './support/client.ts';
-import { loadRunConfig, type RunConfig } from '../fixtures/environment/config.ts';
+import { loadRunConfig, type RunConfig } from '../foundation/environment/config.ts';
 import { Verdict } from './verdict/verdict.ts';
 import type { Discovery } from './support/workflows.ts';
 import { describeDiscovery, discoverWorkflows } from './support/discovery.ts';

@@ -5,9 +5,9 @@
  */
 import type { Faker } from '@faker-js/faker';
 import { test } from './fixtures.ts';
-import type { RunConfig } from '../fixtures/environment/config.ts';
+import type { RunConfig } from '../foundation/environment/config.ts';
 import type { ApiClient } from './support/client.ts';
-import { generatePrompt } from '../fixtures/data/prompts.ts';
+import { generatePrompt } from '../foundation/data/prompts.ts';
 import { checkPlanSemantics, LOCALES, localesForRun } from './support/analysis.ts';
 import {
   accepted,

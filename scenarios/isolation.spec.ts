@@ -7,7 +7,7 @@
  * one failure. Without API_KEY_B these clauses are "not run".
  */
 import { test } from './fixtures.ts';
-import { buildFile } from '../fixtures/data/files.ts';
+import { buildFile } from '../foundation/data/files.ts';
 import { abortQuietly, executionIdIn, startRun } from './support/runs.ts';
 import { dataOf, describe, expectStatus, served, stopAll, type WorkflowPlan } from './support/shapes.ts';
 import {

@@ -3,7 +3,7 @@
  * and the error cases.
  */
 import { test } from './fixtures.ts';
-import { buildFile, buildFileSet, FILE_KINDS, type FileSpec } from '../fixtures/data/files.ts';
+import { buildFile, buildFileSet, FILE_KINDS, type FileSpec } from '../foundation/data/files.ts';
 import { dataOf, describe, expectStatus, stopAll, type UploadData } from './support/shapes.ts';
 import { acceptedUpload } from './support/workflows.ts';
 import type { Exchange } from './support/client.ts';

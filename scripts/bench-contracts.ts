@@ -11,7 +11,7 @@ import { newAjv, schemaBundle, SCHEMA_BUNDLE_ID } from '../contracts/codegen/gen
 import * as standalone from '../contracts/generated/validators.js';
 import { checkResponse } from '../contracts/check.ts';
 import { OPERATIONS } from '../contracts/generated/operations.ts';
-import { CHECK_SAMPLES } from '../load/bench/check-samples.ts';
+import { CHECK_SAMPLES } from '../proof/bench/k6/check-samples.ts';
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 

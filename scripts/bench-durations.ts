@@ -10,15 +10,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { list, number, positiveInt, SettingError, wholeNumber } from '../fixtures/environment/rules.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { list, number, positiveInt, SettingError, wholeNumber } from '../foundation/environment/rules.ts';
 import {
   DEFAULT_SPEEDS,
   durationsExitCode,
   renderDurationsBench,
   runDurationsBench,
   type DurationsOptions,
-} from '../fixtures/proof/durations-bench.ts';
+} from '../proof/bench/durations.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

@@ -9,7 +9,7 @@
  *      every response checked in Node, no memo, against the same mix as a bare k6 loop (goal ≥ 0.7),
  *   3. k6 memory per VU (peak RSS at two VU counts),
  *   4. what one contract check costs, in µs, inside k6's runtime and in Node, on the
- *      same response bodies (load/bench/check-samples.ts), with JSON.parse alone in k6
+ *      same response bodies (proof/bench/k6/check-samples.ts), with JSON.parse alone in k6
  *      as the share no checking code can avoid.
  * Each goal's pair runs back to back, its order flipped every round, so drift on a shared machine hits
  * both sides alike; every round's figures and ratios are printed, the verdicts take the median ratio.
@@ -21,9 +21,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { positiveInt } from '../fixtures/environment/rules.ts';
-import { resolveTarget } from '../fixtures/environment/target.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { positiveInt } from '../foundation/environment/rules.ts';
+import { resolveTarget } from '../foundation/environment/target.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { writeLoadData } from '../load/node/prepare-data.ts';
 import { runK6 } from '../load/node/run-k6.ts';
@@ -31,8 +31,8 @@ import { LOAD_PROFILES } from '../load/lib/profiles.ts';
 import { REPO_ROOT, REPORTS_ROOT } from '../load/node/run-dir.ts';
 import { operationRows, table } from '../load/lib/report.ts';
 import { checkResponse } from '../contracts/check.ts';
-import type { BenchPlan } from '../load/bench/bare-lifecycle.ts';
-import { CHECK_HEADERS, CHECK_SAMPLES, type CheckCost } from '../load/bench/check-samples.ts';
+import type { BenchPlan } from '../proof/bench/k6/bare-lifecycle.ts';
+import { CHECK_HEADERS, CHECK_SAMPLES, type CheckCost } from '../proof/bench/k6/check-samples.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 const SEED = 4242;
@@ -44,7 +44,7 @@ interface Bench {
   key: string;
   /** Executions whose status the read measurements poll. */
   ids: string[];
-  /** Workflows the bare lifecycle loop drives (load/bench/bare-lifecycle.ts). */
+  /** Workflows the bare lifecycle loop drives (proof/bench/k6/bare-lifecycle.ts). */
   plan: BenchPlan;
   /** Scratch folder (scripts, data, k6 reports), removed at the end. */
   dir: string;
@@ -196,12 +196,12 @@ async function k6Bare(b: Bench): Promise<number> {
   return values.count / b.seconds;
 }
 
-/** The lifecycle mix as a bare k6 loop (load/bench/bare-lifecycle.ts), same VUs, same poll pause. */
+/** The lifecycle mix as a bare k6 loop (proof/bench/k6/bare-lifecycle.ts), same VUs, same poll pause. */
 function k6BareLifecycle(b: Bench): number {
   const planFile = join(b.dir, 'plan.json');
   const summary = join(b.dir, 'bare-lifecycle.json');
   writeFileSync(planFile, JSON.stringify(b.plan), { mode: 0o600 });
-  execFileSync(b.k6, ['run', '--quiet', join(REPO_ROOT, 'load', 'bench', 'bare-lifecycle.ts')], {
+  execFileSync(b.k6, ['run', '--quiet', join(REPO_ROOT, 'proof', 'bench', 'k6', 'bare-lifecycle.ts')], {
     env: {
       ...process.env,
       K6_NO_USAGE_REPORT: 'true',
@@ -277,9 +277,9 @@ function sameWorkflowsAsPlan(b: Bench, reportDir: string): void {
     );
 }
 
-/** µs per contract check in k6 (load/bench/check-cost.ts, one VU) on the shared samples. */
+/** µs per contract check in k6 (proof/bench/k6/check-cost.ts, one VU) on the shared samples. */
 function k6CheckCost(k6: string): CheckCost[] {
-  const script = join(REPO_ROOT, 'load', 'bench', 'check-cost.ts');
+  const script = join(REPO_ROOT, 'proof', 'bench', 'k6', 'check-cost.ts');
   const out = spawnSync(k6, ['run', '--quiet', '--summary-mode=disabled', '--no-color', script], {
     encoding: 'utf8',
     env: { ...process.env, K6_NO_USAGE_REPORT: 'true' },

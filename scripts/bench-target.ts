@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
-import { printedHelp, runCommand } from '../fixtures/environment/command.ts';
-import { ENV, positiveInt } from '../fixtures/environment/rules.ts';
-import { DEFAULT_CONFIG } from '../fixtures/target/config.ts';
-import { seedFrom } from '../fixtures/target/seed.ts';
-import { startTarget } from '../fixtures/target/server.ts';
+import { printedHelp, runCommand } from '../foundation/environment/command.ts';
+import { ENV, positiveInt } from '../foundation/environment/rules.ts';
+import { DEFAULT_CONFIG } from '../target/config.ts';
+import { seedFrom } from '../target/seed.ts';
+import { startTarget } from '../target/server.ts';
 
 const run = promisify(execFile);
 const USAGE =

@@ -1,6 +1,6 @@
 /** `npm run target:image`: builds (or reuses) the reference target's container image. */
-import { printedHelp, runCommand } from '../fixtures/environment/command.ts';
-import { ensureTargetImage } from '../fixtures/target/boot/image.ts';
+import { printedHelp, runCommand } from '../foundation/environment/command.ts';
+import { ensureTargetImage } from '../target/boot/image.ts';
 
 const USAGE = 'usage: npm run target:image   (builds the reference target image, or reuses it when it is current)';
 

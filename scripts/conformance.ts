@@ -13,10 +13,10 @@
  * incomplete (deadline hit, runner crashed, nothing ran, target unreachable) or could not start.
  */
 import { parseArgs } from 'node:util';
-import { readConformanceSettings, REPO_ROOT } from '../fixtures/environment/config.ts';
-import { runCommand, splitAtTerminator } from '../fixtures/environment/command.ts';
-import { SettingError } from '../fixtures/environment/rules.ts';
-import { BootError } from '../fixtures/environment/target.ts';
+import { readConformanceSettings, REPO_ROOT } from '../foundation/environment/config.ts';
+import { runCommand, splitAtTerminator } from '../foundation/environment/command.ts';
+import { SettingError } from '../foundation/environment/rules.ts';
+import { BootError } from '../foundation/environment/target.ts';
 import { renderConsoleSummary } from '../scenarios/verdict/render.ts';
 import { runConformanceSuite, type RunLog } from '../scenarios/runner/run.ts';
 

@@ -1,6 +1,6 @@
 /**
  * `npm run flakiness`: runs the conformance suite N times with different seeds against the reference
- * target and reports every result that is not the same from run to run (fixtures/proof/flakiness.ts).
+ * target and reports every result that is not the same from run to run (proof/flakiness.ts).
  *
  *   npm run flakiness -- [--runs N (default 20)] [--parallel N (default 2)] [--first-seed S (default 1000)]
  *                        [--workers N (default 2)] [--timeout S (default 300)] [--target harness|inprocess]
@@ -22,8 +22,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { number, oneOf, positiveInt, wholeNumber } from '../fixtures/environment/rules.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { number, oneOf, positiveInt, wholeNumber } from '../foundation/environment/rules.ts';
 import {
   FLAKINESS_OUT,
   FLAKINESS_TARGETS,
@@ -31,8 +31,8 @@ import {
   runFlakiness,
   writeFlakinessReport,
   type FlakinessOptions,
-} from '../fixtures/proof/flakiness.ts';
-import { renderSameTarget, runSameTarget, type SameTargetOptions } from '../fixtures/proof/long-lived.ts';
+} from '../proof/flakiness.ts';
+import { renderSameTarget, runSameTarget, type SameTargetOptions } from '../proof/long-lived.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

@@ -10,11 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { positiveInt, SettingError } from '../fixtures/environment/rules.ts';
-import { runChange } from '../fixtures/history/diff.ts';
-import { latestTarget, recentRuns, requirementTimeline } from '../fixtures/history/queries.ts';
-import { historyPath, withHistory } from '../fixtures/history/store.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
+import { runChange } from '../foundation/history/diff.ts';
+import { latestTarget, recentRuns, requirementTimeline } from '../foundation/history/queries.ts';
+import { historyPath, withHistory } from '../foundation/history/store.ts';
 import { changeText } from '../scenarios/verdict/history-view.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

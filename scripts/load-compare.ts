@@ -13,8 +13,8 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { number } from '../fixtures/environment/rules.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { number } from '../foundation/environment/rules.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
 import { REPORTS_ROOT } from '../load/node/run-dir.ts';

@@ -15,10 +15,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readLoadRunSettings } from '../fixtures/environment/config.ts';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { positiveInt, SettingError } from '../fixtures/environment/rules.ts';
-import { describeTarget, resolveTarget, type Target } from '../fixtures/environment/target.ts';
+import { readLoadRunSettings } from '../foundation/environment/config.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
+import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
 import { SCENARIO_OPERATIONS } from '../load/lib/operations.ts';
 import { parseScenarioList, profileByName, type ScenarioName } from '../load/lib/profiles.ts';
 import { renderText, reportFiles, type RunReport } from '../load/lib/report.ts';

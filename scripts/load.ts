@@ -23,10 +23,10 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readLoadRunSettings, type LoadRunSettings } from '../fixtures/environment/config.ts';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { number } from '../fixtures/environment/rules.ts';
-import { describeTarget, resolveTarget } from '../fixtures/environment/target.ts';
+import { readLoadRunSettings, type LoadRunSettings } from '../foundation/environment/config.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { number } from '../foundation/environment/rules.ts';
+import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
 import { profileByName } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { buildArchive } from '../load/node/archive.ts';

@@ -1,6 +1,6 @@
 /**
  * `npm run mutation`: the conformance suite against each injected bug and legal variant
- * (fixtures/proof/mutation.ts), as a score table.
+ * (proof/mutation.ts), as a score table.
  *
  *   npm run mutation -- [--only id,id] [--category c,c] [--kind bug,should,legal,harness-limit]
  *                       [--parallel N] [--workers N] [--seed N] [--timeout S]
@@ -21,10 +21,10 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../fixtures/environment/config.ts';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { number, positiveInt, wholeNumber } from '../fixtures/environment/rules.ts';
-import { kindOf, MUTANTS } from '../fixtures/proof/faults/catalogue.ts';
+import { REPO_ROOT } from '../foundation/environment/config.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { number, positiveInt, wholeNumber } from '../foundation/environment/rules.ts';
+import { kindOf, MUTANTS } from '../fixtures/faults/catalogue.ts';
 import {
   CONTROL_ID,
   DEFAULT_MUTATION_SEED,
@@ -33,7 +33,7 @@ import {
   selectMutants,
   writeMutationReport,
   type MutationOptions,
-} from '../fixtures/proof/mutation.ts';
+} from '../proof/mutation.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { SettingError } from '../fixtures/environment/rules.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { SettingError } from '../foundation/environment/rules.ts';
 import { mergeShards } from '../scenarios/runner/merge.ts';
 import { renderConsoleSummary } from '../scenarios/verdict/render.ts';
 

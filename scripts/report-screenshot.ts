@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CONFORMANCE_OUT_DIR } from '../fixtures/environment/config.ts';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { positiveInt, SettingError } from '../fixtures/environment/rules.ts';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../fixtures/history/browser.ts';
-import { demoReportHtml } from '../scenarios/verdict/history-demo.ts';
+import { CONFORMANCE_OUT_DIR } from '../foundation/environment/config.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../proof/browser.ts';
+import { demoReportHtml } from '../proof/demo/history-demo.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
-import { oneOf, wholeNumber } from '../fixtures/environment/rules.ts';
-import { bootTarget, type BootedTarget, type BootOptions } from '../fixtures/target/boot/boot.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { oneOf, wholeNumber } from '../foundation/environment/rules.ts';
+import { bootTarget, type BootedTarget, type BootOptions } from '../target/boot/boot.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

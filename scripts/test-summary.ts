@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../fixtures/environment/command.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 
 interface Stats {
   expected: number;

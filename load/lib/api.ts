@@ -113,7 +113,7 @@ export function bodyText(res: Response): string {
 /**
  * Request parameters per (operation, content type), made once per VU and reused: the headers, tags and
  * timeout never change between requests of one operation, and building them per request (object spread,
- * a fresh tags map) is a measurable share of a saturated generator's time (load/bench/).
+ * a fresh tags map) is a measurable share of a saturated generator's time (proof/bench/k6/).
  */
 const PARAMS: Record<string, object> = {};
 

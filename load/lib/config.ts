@@ -11,7 +11,7 @@ import {
   type ScenarioName,
 } from './profiles.ts';
 import { sloFromEnv, type SloSettings } from './thresholds.ts';
-import { baseUrl as baseUrlRule, ENV, flag, number, text, wholeNumber } from '../../fixtures/environment/rules.ts';
+import { baseUrl as baseUrlRule, ENV, flag, number, text, wholeNumber } from '../../foundation/environment/rules.ts';
 
 export interface LoadConfig {
   baseUrl: string;

@@ -1,6 +1,6 @@
 /**
  * Seeded choices: the same SEED (and VU) give the same sequence of picks, so a run can be replayed and the
- * benchmark's bare loop (load/bench/bare-lifecycle.ts) can walk exactly the suite's choices.
+ * benchmark's bare loop (proof/bench/k6/bare-lifecycle.ts) can walk exactly the suite's choices.
  */
 import exec from 'k6/execution';
 

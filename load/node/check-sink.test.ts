@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { batchText, parseFrames, pushFrame, type BatchVerdict } from '../lib/handover.ts';
 import type { OperationId } from '../lib/operations.ts';
 import { startCheckSink } from './check-sink.ts';
-import { registerSecret } from '../../fixtures/environment/redact.ts';
+import { registerSecret } from '../../foundation/environment/redact.ts';
 
 const STATUS_OK = JSON.stringify({
   success: true,

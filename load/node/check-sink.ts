@@ -15,7 +15,7 @@ import { appendFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { checkResponse } from '../../contracts/check.ts';
 import { parseFrames, type BatchVerdict, type HandedOver } from '../lib/handover.ts';
-import { redactSecrets } from '../../fixtures/environment/redact.ts';
+import { redactSecrets } from '../../foundation/environment/redact.ts';
 
 export interface CheckSink {
   url: string;

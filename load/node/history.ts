@@ -5,10 +5,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTrend } from '../../fixtures/history/queries.ts';
-import { harnessVersion, targetFingerprint, type LoadRunRecord } from '../../fixtures/history/records.ts';
-import { historyPath, recordLoadRun, withHistory } from '../../fixtures/history/store.ts';
-import type { Target } from '../../fixtures/environment/target.ts';
+import { loadTrend } from '../../foundation/history/queries.ts';
+import { harnessVersion, targetFingerprint, type LoadRunRecord } from '../../foundation/history/records.ts';
+import { historyPath, recordLoadRun, withHistory } from '../../foundation/history/store.ts';
+import type { Target } from '../../foundation/environment/target.ts';
 import { apiRequestRate, apiResponses, operationRows, type RunReport } from '../lib/report.ts';
 import { sloFromEnv } from '../lib/thresholds.ts';
 import { renderLoadTrendPage } from './trend-page.ts';

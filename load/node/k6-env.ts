@@ -3,8 +3,8 @@
  * for every way the suite is started: a k6 child process (run-k6.ts) and a k6 archive (archive.ts).
  */
 import { resolve } from 'node:path';
-import type { LoadRunSettings } from '../../fixtures/environment/config.ts';
-import { ENV } from '../../fixtures/environment/rules.ts';
+import type { LoadRunSettings } from '../../foundation/environment/config.ts';
+import { ENV } from '../../foundation/environment/rules.ts';
 
 export interface K6ScriptSettings {
   baseUrl: string;

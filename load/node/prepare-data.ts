@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildFileSet, seededFaker, textValue } from '../../fixtures/data/index.ts';
+import { buildFileSet, seededFaker, textValue } from '../../foundation/data/index.ts';
 import type { LoadData } from '../lib/data-shape.ts';
 
 const STRING_COUNT = 200;

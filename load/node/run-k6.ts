@@ -8,7 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { redactSecrets, registerSecret } from '../../fixtures/environment/redact.ts';
+import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
 import type { RunReport } from '../lib/report.ts';
 import { durationSeconds, profileByName } from '../lib/profiles.ts';
 import { k6ScriptEnv } from './k6-env.ts';

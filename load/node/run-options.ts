@@ -1,6 +1,6 @@
 /**
  * Command-line options that shape a load run, shared by `npm run load` and `npm run load:distributed`
- * so both take the same names; fixtures/environment/config.ts readLoadRunSettings reads them, with
+ * so both take the same names; foundation/environment/config.ts readLoadRunSettings reads them, with
  * the environment (PROFILE, SCENARIOS, DURATION, VUS_SCALE, SEED) for what is not given.
  */
 export const RUN_SHAPE_OPTIONS = {

@@ -4,8 +4,8 @@
  * as lines, so a creeping latency is seen long before it breaches a gate. chart.js is inlined: the
  * page opens offline, from an artifact archive.
  */
-import { chartBlock, inlineChartJs } from '../../fixtures/history/chart-asset.ts';
-import type { LoadRunFigures } from '../../fixtures/history/queries.ts';
+import { chartBlock, inlineChartJs } from '../../foundation/history/chart-asset.ts';
+import type { LoadRunFigures } from '../../foundation/history/queries.ts';
 import { LATENCY_BUDGETS_MS, type SloSettings } from '../lib/thresholds.ts';
 
 const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -6,10 +6,10 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordAndCompare, type ConformanceHistory } from '../../fixtures/history/conformance.ts';
-import { harnessVersion, targetFingerprint, type ConformanceRunRecord } from '../../fixtures/history/records.ts';
-import { historyPath } from '../../fixtures/history/store.ts';
-import type { Target } from '../../fixtures/environment/target.ts';
+import { recordAndCompare, type ConformanceHistory } from '../../foundation/history/conformance.ts';
+import { harnessVersion, targetFingerprint, type ConformanceRunRecord } from '../../foundation/history/records.ts';
+import { historyPath } from '../../foundation/history/store.ts';
+import type { Target } from '../../foundation/environment/target.ts';
 import { readEvidence, type TestEndRecord } from '../verdict/evidence.ts';
 import type { ConformanceReport } from '../verdict/report.ts';
 

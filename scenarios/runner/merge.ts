@@ -8,9 +8,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync 
 import { join } from 'node:path';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
-import { REPO_ROOT } from '../../fixtures/environment/config.ts';
-import { recordAndCompare, type ConformanceHistory } from '../../fixtures/history/conformance.ts';
-import { historyPath } from '../../fixtures/history/store.ts';
+import { REPO_ROOT } from '../../foundation/environment/config.ts';
+import { recordAndCompare, type ConformanceHistory } from '../../foundation/history/conformance.ts';
+import { historyPath } from '../../foundation/history/store.ts';
 import { readEvidence } from '../verdict/evidence.ts';
 import { buildReport, type ConformanceReport, type RunMeta } from '../verdict/report.ts';
 import { emptyWaivers, loadWaivers } from '../verdict/waivers.ts';

@@ -4,8 +4,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { containsSecret, redactSecrets } from '../../fixtures/environment/redact.ts';
-import type { ConformanceHistory } from '../../fixtures/history/conformance.ts';
+import { containsSecret, redactSecrets } from '../../foundation/environment/redact.ts';
+import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import type { ConformanceReport } from '../verdict/report.ts';
 import { renderHtml, renderMarkdown } from '../verdict/render.ts';
 

@@ -5,10 +5,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ConformanceSettings, REPO_ROOT } from '../../fixtures/environment/config.ts';
-import { redactSecrets } from '../../fixtures/environment/redact.ts';
-import { ENV } from '../../fixtures/environment/rules.ts';
-import type { Target } from '../../fixtures/environment/target.ts';
+import { type ConformanceSettings, REPO_ROOT } from '../../foundation/environment/config.ts';
+import { redactSecrets } from '../../foundation/environment/redact.ts';
+import { ENV } from '../../foundation/environment/rules.ts';
+import type { Target } from '../../foundation/environment/target.ts';
 import { shardOf } from './history.ts';
 
 export interface RunnerResult {
@@ -18,7 +18,7 @@ export interface RunnerResult {
   stderrTail: string;
 }
 
-/** What the suites read (fixtures/environment/config.ts loadRunConfig), plus Playwright's report destinations. */
+/** What the suites read (foundation/environment/config.ts loadRunConfig), plus Playwright's report destinations. */
 export function runnerEnv(
   base: NodeJS.ProcessEnv,
   target: Target,

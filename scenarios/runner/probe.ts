@@ -5,7 +5,7 @@
  * until the run deadline: the run reports that at once instead, the fault named, every requirement
  * "not run".
  */
-import { loadRunConfig } from '../../fixtures/environment/config.ts';
+import { loadRunConfig } from '../../foundation/environment/config.ts';
 import { ApiClient, type Exchange, type RequestSpec } from '../support/client.ts';
 import { EvidenceWriter, type EvidenceRecord } from '../verdict/evidence.ts';
 import { Verdict } from '../verdict/verdict.ts';

@@ -7,10 +7,10 @@
 import { join } from 'node:path';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
-import { CONFORMANCE_OUT_DIR, type ConformanceSettings } from '../../fixtures/environment/config.ts';
-import { redactSecrets, registerSecret } from '../../fixtures/environment/redact.ts';
-import { ENV } from '../../fixtures/environment/rules.ts';
-import { resolveTarget, type Target } from '../../fixtures/environment/target.ts';
+import { CONFORMANCE_OUT_DIR, type ConformanceSettings } from '../../foundation/environment/config.ts';
+import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
+import { ENV } from '../../foundation/environment/rules.ts';
+import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
 import { readEvidence, type EvidenceRecord } from '../verdict/evidence.ts';
 import { buildReport, type ConformanceReport, type RunMeta } from '../verdict/report.ts';
 import { emptyWaivers, loadWaivers } from '../verdict/waivers.ts';

@@ -13,7 +13,7 @@ import { expect, test } from '@playwright/test';
 import { ApiClient, TransportFault } from './client.ts';
 import { EvidenceWriter, readEvidence, type CheckRecord, type ObservationRecord } from '../verdict/evidence.ts';
 import { Verdict } from '../verdict/verdict.ts';
-import type { RunConfig } from '../../fixtures/environment/config.ts';
+import type { RunConfig } from '../../foundation/environment/config.ts';
 
 /** How the server answers each path (the client's paths after /v1). */
 const ANSWERS: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {

@@ -16,12 +16,12 @@ import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkResponse, operationFor, operationInfo, type OperationId, type Violation } from '../../contracts/check.ts';
 import type { EvidenceWriter, ExchangeRecord, TestRef } from '../verdict/evidence.ts';
-import { redactHeaders, redactSecrets } from '../../fixtures/environment/redact.ts';
+import { redactHeaders, redactSecrets } from '../../foundation/environment/redact.ts';
 import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../verdict/reproducer.ts';
-import type { FileSpec } from '../../fixtures/data/files.ts';
+import type { FileSpec } from '../../foundation/data/files.ts';
 import { bodyKindOf, clausesCheckedFor } from '../../contracts/coverage.ts';
 import { levelOf } from '../../contracts/requirements.ts';
-import type { RunConfig } from '../../fixtures/environment/config.ts';
+import type { RunConfig } from '../../foundation/environment/config.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 
 export interface Tenant {

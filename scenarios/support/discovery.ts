@@ -11,7 +11,7 @@
  *    doubling distances, its tail), keyword probes look for the roles a title announces, and details
  *    are read lazily, most promising first, until every role is filled.
  */
-import type { RunConfig } from '../../fixtures/environment/config.ts';
+import type { RunConfig } from '../../foundation/environment/config.ts';
 import type { ApiClient } from './client.ts';
 import { memoryFile, readMemory, writeMemory, keyFingerprint, type DiscoveryMemory } from './discovery-memory.ts';
 import { firstPageOf, listOf } from './listing.ts';

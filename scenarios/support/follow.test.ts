@@ -8,7 +8,7 @@ import { test, expect } from '@playwright/test';
 import type { EvidenceRecord } from '../verdict/evidence.ts';
 import { Verdict } from '../verdict/verdict.ts';
 import type { ApiClient, Exchange } from './client.ts';
-import type { RunConfig } from '../../fixtures/environment/config.ts';
+import type { RunConfig } from '../../foundation/environment/config.ts';
 import { MAX_BACKOFF, nextGap, pollExecution } from './poll.ts';
 import { followTogether, quickestFirst, sequentialSteps, type Outcome } from './runs.ts';
 import type { WorkflowPlan } from './shapes.ts';

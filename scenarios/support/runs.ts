@@ -12,7 +12,7 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { ApiClient, Exchange } from './client.ts';
-import type { RunConfig } from '../../fixtures/environment/config.ts';
+import type { RunConfig } from '../../foundation/environment/config.ts';
 import { PollStopped, pollExecution, type Snapshot } from './poll.ts';
 import {
   accepted,

@@ -3,8 +3,8 @@
  * variable values per variableType, with file variables filled by real uploads.
  */
 import type { Faker } from '@faker-js/faker';
-import { buildFile, type FileSpec } from '../../fixtures/data/files.ts';
-import { variableValues, type VariableValue } from '../../fixtures/data/variables.ts';
+import { buildFile, type FileSpec } from '../../foundation/data/files.ts';
+import { variableValues, type VariableValue } from '../../foundation/data/variables.ts';
 import type { ApiClient, Exchange } from './client.ts';
 import {
   accepted,

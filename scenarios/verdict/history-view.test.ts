@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../../fixtures/history/browser.ts';
-import { loadTrend } from '../../fixtures/history/queries.ts';
-import { recordLoadRun, withHistory } from '../../fixtures/history/store.ts';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../../proof/browser.ts';
+import { loadTrend } from '../../foundation/history/queries.ts';
+import { recordLoadRun, withHistory } from '../../foundation/history/store.ts';
 import { DEFAULT_SLO } from '../../load/lib/thresholds.ts';
 import { renderLoadTrendPage } from '../../load/node/trend-page.ts';
-import { demoReportHtml } from './history-demo.ts';
+import { demoReportHtml } from '../../proof/demo/history-demo.ts';
 
 let dir: string;
 let browser: Browser;

@@ -3,10 +3,10 @@
  * target (Markdown, HTML, console), the trend chart of the last runs and the per-requirement strip.
  * render.ts places them; `npm run history` prints the same text for any two runs.
  */
-import { chartBlock, inlineChartJs } from '../../fixtures/history/chart-asset.ts';
-import type { ConformanceHistory } from '../../fixtures/history/conformance.ts';
-import type { RunChange, VerdictChange } from '../../fixtures/history/diff.ts';
-import type { ConformanceTrend, RunRow } from '../../fixtures/history/queries.ts';
+import { chartBlock, inlineChartJs } from '../../foundation/history/chart-asset.ts';
+import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
+import type { RunChange, VerdictChange } from '../../foundation/history/diff.ts';
+import type { ConformanceTrend, RunRow } from '../../foundation/history/queries.ts';
 
 const runName = (r: RunRow) => `run #${r.id} (${r.startedAt}, seed ${r.seed}, harness ${r.harnessVersion})`;
 

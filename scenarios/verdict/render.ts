@@ -11,8 +11,8 @@ import {
   type Severity,
   type VerdictValue,
 } from './report.ts';
-import { redactSecrets } from '../../fixtures/environment/redact.ts';
-import type { ConformanceHistory } from '../../fixtures/history/conformance.ts';
+import { redactSecrets } from '../../foundation/environment/redact.ts';
+import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import { historyHtml, historyMarkdown } from './history-view.ts';
 
 const ICON: Record<VerdictValue, string> = {

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { curlFor, shellQuote } from './reproducer.ts';
-import { registerSecret } from '../../fixtures/environment/redact.ts';
+import { registerSecret } from '../../foundation/environment/redact.ts';
 
 const KEY = 'wfk_reproducer_secret_123456';
 registerSecret(KEY, 'API_KEY');

@@ -4,7 +4,7 @@
  * and the base URL as "$BASE_URL", so the command replays against the same
  * target from any shell that exports those variables.
  */
-import { redactSecrets } from '../../fixtures/environment/redact.ts';
+import { redactSecrets } from '../../foundation/environment/redact.ts';
 
 export type ReproBody =
   | { kind: 'text'; text: string; contentType?: string }

@@ -9,7 +9,7 @@
  *   observe → recorded, never failed
  */
 import type { CheckRecord, EvidenceWriter, Level, ObservationRecord, TestRef } from './evidence.ts';
-import { redactValue } from '../../fixtures/environment/redact.ts';
+import { redactValue } from '../../foundation/environment/redact.ts';
 import { levelOf } from '../../contracts/requirements.ts';
 
 export interface CheckDetail {

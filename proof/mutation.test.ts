@@ -1,0 +1,222 @@
+/**
+ * Keeps the mutation score true in CI: a representative subset of the catalogue
+ * (fixtures/faults/catalogue.ts) runs through `runMutation`, each mutant against a fresh reference
+ * target behind the mutating proxy, in focused mode (only the tests citing the mutant's clauses).
+ *
+ * Subset: one bug per category (envelope/schema, status codes, auth, isolation, state machine,
+ * pagination, upload, generate, limits, latency/intermittent errors) plus 0-based pages, every
+ * successful POST answered 201, a keyword ignored, one compound entry (several deviations at once),
+ * a should-level deviation (a payload limit stricter than 100KB), and the legal variants that probe
+ * the open points most likely to draw a false alarm (abort outcome ×2, order values, maximum page
+ * size, extra fields, plain-text error bodies, 413 for E2005, file type values, rate limiting with
+ * 429), plus the control, and a search answered as a bare array (an entry naming `stillRuns`: it
+ * and the control run the full suite, which must still exercise the suites search does not concern).
+ * Every entry must reach its outcome with no collateral: one deviation, one verdict. The full table — every mutant, every test — is `npm run mutation` (about ten minutes on
+ * 2 cores); its result is in the project's report.
+ */
+import { expect, test } from '@playwright/test';
+import { hasRequirement } from '../contracts/requirements.ts';
+import { kindOf, mutantById, MUTANTS } from '../fixtures/faults/catalogue.ts';
+import {
+  DEFAULT_MUTATION_SEED,
+  GOOD_OUTCOME,
+  judge,
+  renderTable,
+  runMutation,
+  type MutationReport,
+} from './mutation.ts';
+
+const runFocused = (ids: string[]): Promise<MutationReport> =>
+  runMutation({
+    mutants: ids.map(mutantById),
+    seed: DEFAULT_MUTATION_SEED,
+    parallel: 2,
+    workers: 2,
+    timeoutS: 120,
+    maxFailures: 0,
+    focus: true,
+    keepRuns: false,
+    log: () => undefined,
+  });
+
+const SUBSET = [
+  'control-passthrough',
+  // bugs, one per category
+  'exec-status-renamed',
+  'unknown-execution-500',
+  'auth-invalid-key-accepted',
+  'isolation-execution-leak',
+  'files-before-finish',
+  'page-size-off-by-one',
+  'page-zero-based',
+  'upload-one-key-for-many',
+  'generate-400-plain-envelope',
+  'content-limit-ignored',
+  'intermittent-503',
+  'post-201',
+  'keyword-ignored',
+  'search-bare-array',
+  // several deviations at once
+  'compound-status-habits',
+  // should-level
+  'limit-too-strict',
+  // legal variants
+  'abort-outcome-finish',
+  'abort-outcome-runs-on',
+  'order-reversed',
+  'max-page-size-10',
+  'extra-fields',
+  'plain-text-401-404',
+  'payload-413-e2005',
+  'file-type-extension',
+  'rate-limited-429',
+];
+
+/** The subset runs once per worker; the tests below read its report. */
+let subsetRun: Promise<MutationReport> | undefined;
+const subsetReport = (): Promise<MutationReport> => (subsetRun ??= runFocused(SUBSET));
+
+test('every bug of the CI subset is killed by its clause without collateral, no legal variant is flagged', async () => {
+  test.setTimeout(8 * 60_000);
+  const mutants = SUBSET.map(mutantById);
+  const categories = new Set(
+    mutants.filter((m) => kindOf(m) === 'bug' && m.category !== 'compound').map((m) => m.category),
+  );
+  expect(categories.size, 'one bug per category').toBe(10);
+
+  const report = await subsetReport();
+  const table = renderTable(report);
+  console.log(table);
+
+  for (const r of report.results) {
+    const say = `${r.id}: ${r.outcome}${r.note ? ` (${r.note})` : ''}; failed ${r.failed.join(', ') || 'none'}`;
+    expect.soft(r.testsRun, `${r.id}: the focused run started no test`).toBeGreaterThan(0);
+    expect.soft(r.proxyErrors, `${r.id}: the mutant itself threw`).toEqual([]);
+    expect.soft(r.collateral, `${r.id}: flagged beyond its clauses`).toEqual([]);
+    expect.soft(r.outcome, say).toBe(GOOD_OUTCOME[r.kind]);
+  }
+  expect(report.ok, table).toBe(true);
+});
+
+/**
+ * Defects the catalogue once revealed in the suite, kept as regressions (their mutants are in the subset).
+ */
+const REGRESSIONS: [string, string, string[]][] = [
+  [
+    'page-zero-based',
+    'a 0-based target answers page=1 with the second page; discovery must notice (page=1 lacks the first items) instead of finding no workflow and skipping the paging test',
+    ['SEARCH-PAGE-1-BASED'],
+  ],
+  [
+    'search-bare-array',
+    'a search answered without the envelope is read as the list it is: discovery finds the workflows, the other suites still run, and only SEARCH-200-ENVELOPE fails',
+    ['SEARCH-200-ENVELOPE'],
+  ],
+  [
+    'rate-limited-429',
+    'a 429 with Retry-After (rate limits are not shown, §8) is waited out and retried, never failed',
+    [],
+  ],
+  [
+    'limit-too-strict',
+    'LIMIT-WITHIN-ACCEPTED probes just under both readings of the limits, so a 64 KB cutoff is seen',
+    ['LIMIT-WITHIN-ACCEPTED'],
+  ],
+];
+
+for (const [id, defect, by] of REGRESSIONS) {
+  test(`regression: ${id} — ${defect}`, async () => {
+    test.setTimeout(8 * 60_000);
+    const r = (await subsetReport()).results.find((x) => x.id === id)!;
+    expect(
+      r.outcome,
+      `${id}: ${r.outcome}; failed ${r.failed.join(', ') || 'none'}; warned ${r.warned.join(', ') || 'none'}; not exercised ${r.stillRunsMissing.join(', ') || 'none'}`,
+    ).toBe(GOOD_OUTCOME[r.kind]);
+    for (const clause of by) expect(r.expectedHit).toContain(clause);
+  });
+}
+
+/** The judging itself, on made-up verdicts: fast, no run needed. */
+test.describe('judging one entry', () => {
+  const verdicts = (failed: string[], warned: string[] = [], blocked: { id: string; by: string[] }[] = []) => ({
+    failed,
+    warned,
+    blocked,
+    notRun: 0,
+  });
+
+  test('a bug is killed by its clause; a second flagged clause is collateral, not a kill', () => {
+    const m = mutantById('post-201');
+    expect(judge(m, verdicts(['RUN-HTTP-STATUS-LISTED']), 1, false).outcome).toBe('killed');
+    const withCollateral = judge(m, verdicts(['RUN-HTTP-STATUS-LISTED', 'RUN-RETURNS-EXECUTION-ID']), 1, false);
+    expect(withCollateral.outcome).toBe('killed-with-collateral');
+    expect(withCollateral.collateral).toEqual(['RUN-RETURNS-EXECUTION-ID']);
+    expect(judge(m, verdicts(['RUN-RETURNS-EXECUTION-ID']), 1, false).outcome).toBe('killed-unrelated');
+    expect(judge(m, verdicts([]), 0, false).outcome).toBe('survived');
+  });
+
+  test('a warning the bug declares is expected, not collateral', () => {
+    const r = judge(
+      mutantById('not-found-as-200'),
+      verdicts(['STATUS-404-UNKNOWN-EXECUTION'], ['ENVELOPE-SUCCESS-TRUE-ON-200']),
+      1,
+      false,
+    );
+    expect([r.outcome, r.collateral]).toEqual(['killed', []]);
+  });
+
+  test('a compound entry needs a trace of every part; a clause blocked by an expected one counts', () => {
+    const m = mutantById('compound-search-and-errors');
+    const partial = judge(m, verdicts(['SEARCH-200-DATA'], ['ENVELOPE-STACK-DEV-ONLY', 'JSON-CONTENT-TYPE']), 1, false);
+    expect([partial.outcome, partial.partsMissed]).toEqual(['part-missed', ['page-zero-based']]);
+    const blocked = judge(
+      m,
+      verdicts(
+        ['SEARCH-200-DATA'],
+        ['ENVELOPE-STACK-DEV-ONLY', 'JSON-CONTENT-TYPE'],
+        [{ id: 'SEARCH-PAGE-1-BASED', by: ['SEARCH-200-DATA'] }],
+      ),
+      1,
+      false,
+    );
+    expect(blocked.outcome).toBe('killed');
+  });
+
+  test('an entry naming stillRuns is starved when one of them was not exercised, however right its flags', () => {
+    const bug = mutantById('search-bare-array');
+    const all = bug.stillRuns!;
+    expect(judge(bug, { ...verdicts(['SEARCH-200-ENVELOPE']), exercised: all }, 1, false).outcome).toBe('killed');
+    const starved = judge(
+      bug,
+      { ...verdicts(['SEARCH-200-ENVELOPE']), exercised: all.filter((id) => id !== 'STATE-TERMINAL') },
+      1,
+      false,
+    );
+    expect([starved.outcome, starved.stillRunsMissing]).toEqual(['starved', ['STATE-TERMINAL']]);
+    // A wrong verdict stays what it is: starving comes on top of it, in the note.
+    expect(judge(bug, { ...verdicts([]), exercised: [] }, 0, false).outcome).toBe('survived');
+    const legal = mutantById('max-page-size-20');
+    expect(judge(legal, { ...verdicts([]), exercised: legal.stillRuns }, 0, false).outcome).toBe('clean');
+    expect(judge(legal, { ...verdicts([]), exercised: [] }, 0, false).outcome).toBe('starved');
+  });
+
+  test('a legal variant or a harness limit is clean only when nothing is flagged', () => {
+    expect(judge(mutantById('order-ignored'), verdicts([], ['SEARCH-PAGES-STABLE']), 0, false).outcome).toBe(
+      'false-alarm',
+    );
+    expect(judge(mutantById('order-ignored'), verdicts([]), 0, false).outcome).toBe('clean');
+    // A latency beyond the request deadline leaves clauses "not run": an incomplete run (exit 2) is its point.
+    expect(judge(mutantById('latency-spikes'), verdicts([]), 2, false).outcome).toBe('clean');
+    expect(judge(mutantById('latency-spikes'), verdicts(['STATUS-HTTP-STATUS-LISTED']), 1, false).outcome).toBe(
+      'false-alarm',
+    );
+  });
+
+  test('no entry expects "anything": every clause it names is in the catalogue', () => {
+    for (const m of MUTANTS)
+      for (const p of [...(m.breaks ?? []), ...(m.warns ?? [])]) {
+        expect(p, m.id).not.toBe('*');
+        expect(p.includes('*') || hasRequirement(p), `${m.id}: ${p}`).toBe(true);
+      }
+  });
+});

@@ -1,0 +1,561 @@
+/**
+ * Mutation testing of the conformance suite (`npm run mutation`, scripts/mutation.ts): proves it
+ * catches real bugs and raises no false alarm.
+ *
+ * For each mutant of fixtures/faults/catalogue.ts it starts a fresh reference target (in process),
+ * puts the mutating proxy in front of it, runs the conformance run against the proxy exactly as a
+ * user would against a third-party target (BASE_URL, API_KEY, API_KEY_B), and reads the report:
+ *
+ * - bug (breaks must clauses): killed when the run fails; "by" lists the failing requirement IDs and
+ *   says whether one of the clauses the bug breaks is among them (a kill only by unrelated clauses
+ *   is flagged).
+ * - should (breaks should clauses): warned when one of its clauses is a warning.
+ * - legal (only behaviour the spec leaves open): clean when the run passes; a failure is a false alarm.
+ *
+ * A bug's run stops after --max-failures failed tests (default 6; 0 runs every test): by then the
+ * kill is established, and "by" lists the IDs failed up to that point. Legal variants always run in full.
+ *
+ * --focus runs, per mutant, only the tests citing its probe clauses (the CI subset uses it).
+ *
+ * An entry naming `stillRuns` (clauses of suites its deviation does not concern) always runs the full
+ * suite, uncut, and is a defect ("starved") when one of those clauses ends "not run" or blocked: a
+ * deviation that keeps unrelated suites from testing costs more than its one failure.
+ *
+ * Writes reports/mutation/report.json and report.md (and each run's report under runs/<id>/).
+ * The control run (the unmodified target behind the proxy) must be clean, or no result means anything.
+ */
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  expectedOf,
+  kindOf,
+  matchesAny,
+  mutantById,
+  MUTANTS,
+  probesOf,
+  type Mutant,
+  type MutantKind,
+} from '../fixtures/faults/catalogue.ts';
+import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
+import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir, verdictIds } from './conformance-run.ts';
+import { startTarget } from '../target/server.ts';
+import type { ConformanceReport } from '../scenarios/verdict/report.ts';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const MUTATION_OUT = join(ROOT, 'reports', 'mutation');
+export const CONTROL_ID = 'control-passthrough';
+/** A fixed default seed: the table is reproducible run to run (override with --seed). */
+export const DEFAULT_MUTATION_SEED = 20260101;
+
+export type Outcome =
+  | 'killed'
+  | 'killed-with-collateral'
+  | 'killed-unrelated'
+  | 'part-missed'
+  | 'survived'
+  | 'warned'
+  | 'warned-with-collateral'
+  | 'missed'
+  | 'clean'
+  | 'false-alarm'
+  | 'incomplete'
+  /** Flagged as expected, but clauses the entry names in `stillRuns` were not exercised. */
+  | 'starved';
+
+/** A clause the run could not judge because another one deviated first. */
+export interface BlockedClause {
+  id: string;
+  by: string[];
+  reason?: string;
+}
+
+export interface MutantResult {
+  id: string;
+  category: string;
+  kind: MutantKind;
+  description: string;
+  /** Clauses the entry is expected to flag (breaks + warns; `*` patterns expanded against what was flagged). */
+  expected: string[];
+  outcome: Outcome;
+  /** Failing (must) requirement IDs in the run's report. */
+  failed: string[];
+  /** Warning (should) requirement IDs. */
+  warned: string[];
+  /** Of the flagged (failed + warned) clauses: the expected ones. */
+  expectedHit: string[];
+  /** Flagged but not expected: a second verdict for one deviation, or a false alarm. */
+  collateral: string[];
+  /** Clauses the run recorded as blocked, with the clause that blocked them. */
+  blocked: BlockedClause[];
+  /** Compound entries: parts none of whose clauses was flagged (or blocked by an expected clause). */
+  partsMissed: string[];
+  /** Clauses "not run" in the run (harness deadline, missing setup). */
+  notRun: number;
+  /** The entry's `stillRuns` clauses, and those of them the run did not exercise (not run, or blocked). */
+  stillRuns: string[];
+  stillRunsMissing: string[];
+  exitCode: number | null;
+  wallMs: number;
+  hung: boolean;
+  /** Tests the run started (0 means the focus selected nothing, or the run never began). */
+  testsRun: number;
+  proxyRequests: number;
+  proxyErrors: string[];
+  note?: string;
+}
+
+export interface MutationOptions {
+  mutants: readonly Mutant[];
+  seed: number;
+  parallel: number;
+  workers: number;
+  timeoutS: number;
+  log?: (line: string) => void;
+  /**
+   * A bug's run stops after this many failed tests (Playwright --max-failures); 0 (the default) runs
+   * every test. A cut run cannot show collateral in the tests it never ran, so the report says so.
+   */
+  maxFailures: number;
+  /**
+   * Focused runs: each mutant runs only the tests whose titles cite its probe clauses (probesOf),
+   * the control runs the union of them. Fast (CI); a full run checks every test against every mutant.
+   */
+  focus?: boolean;
+  /** Extra arguments for each conformance run (after `--`, e.g. Playwright's --grep-invert). */
+  extraArgs?: string[];
+  /** Keep each run's report under reports/mutation/runs/<id>/ (default true). */
+  keepRuns?: boolean;
+}
+
+export interface MutationScore {
+  bugs: number;
+  killed: number;
+  should: number;
+  warned: number;
+  legal: number;
+  clean: number;
+  /** Entries with collateral, and the collateral clauses summed over them. */
+  collateralEntries: number;
+  collateralClauses: number;
+  /** Bugs not killed by their clause (survived, killed only by other clauses, a compound part missed, incomplete). */
+  survived: number;
+  /** Should-level entries not warned. */
+  missed: number;
+  /** Legal variants and harness limits that flagged something or did not complete. */
+  falseAlarms: number;
+  /** Entries whose `stillRuns` clauses were not all exercised. */
+  starved: number;
+}
+
+export interface MutationReport {
+  seed: number;
+  startedAt: string;
+  wallMs: number;
+  parallel: number;
+  workers: number;
+  maxFailures: number;
+  focus: boolean;
+  results: MutantResult[];
+  score: MutationScore;
+  ok: boolean;
+}
+
+/** What a run flagged and blocked, read from its report. */
+interface RunVerdicts {
+  failed: string[];
+  warned: string[];
+  blocked: BlockedClause[];
+  notRun: number;
+  /** Clauses judged on evidence of their own (neither "not run" nor blocked); unknown when absent. */
+  exercised?: string[];
+}
+
+function readVerdicts(report: ConformanceReport | undefined): RunVerdicts {
+  const requirements = (report?.requirements ?? []) as (ConformanceReport['requirements'][number] & {
+    blockedBy?: string | string[];
+  })[];
+  // `blocked` arrives with the engine's root-cause work; older reports simply have none.
+  const blocked = requirements
+    .filter((r) => (r.verdict as string) === 'blocked')
+    .map((r) => ({
+      id: r.id,
+      by: r.blockedBy === undefined ? [] : [r.blockedBy].flat(),
+      reason: r.notRunReasons?.[0],
+    }));
+  const exercised = requirements
+    .filter((r) => r.verdict !== 'not-run' && (r.verdict as string) !== 'blocked')
+    .map((r) => r.id);
+  return {
+    failed: verdictIds(report, 'fail'),
+    warned: verdictIds(report, 'warn'),
+    blocked,
+    notRun: verdictIds(report, 'not-run').length,
+    exercised,
+  };
+}
+
+/** The expected clauses as IDs: literal IDs as declared, `*` patterns by the flagged IDs they match. */
+function expandExpected(patterns: string[], flagged: string[]): string[] {
+  const literal = patterns.filter((p) => !p.includes('*'));
+  const wild = patterns.filter((p) => p.includes('*'));
+  return [...new Set([...literal, ...flagged.filter((id) => matchesAny(id, wild))])];
+}
+
+/** Parts of a compound entry that left no trace: none of their clauses flagged, nor blocked by an expected clause. */
+function missedParts(m: Mutant, flagged: string[], blocked: BlockedClause[], expected: string[]): string[] {
+  const traced = new Set([
+    ...flagged,
+    ...blocked.filter((b) => b.by.some((by) => expected.includes(by))).map((b) => b.id),
+  ]);
+  return (m.parts ?? []).filter(
+    (id) => !expectedOf(mutantById(id)).some((p) => [...traced].some((t) => matchesAny(t, [p]))),
+  );
+}
+
+type Judgement = Pick<
+  MutantResult,
+  'outcome' | 'expected' | 'expectedHit' | 'collateral' | 'partsMissed' | 'stillRunsMissing' | 'note'
+>;
+
+/** The entry's verdict, then whether the suites it must not starve were exercised (a good verdict alone is not enough). */
+export function judge(m: Mutant, v: RunVerdicts, exitCode: number | null, hung: boolean): Judgement {
+  const j = judgeFlags(m, v, exitCode, hung);
+  const exercised = new Set(v.exercised ?? []);
+  const stillRunsMissing = (m.stillRuns ?? []).filter((id) => !exercised.has(id));
+  if (stillRunsMissing.length === 0) return { ...j, stillRunsMissing };
+  const note = `not exercised: ${stillRunsMissing.join(', ')}${j.note ? `; ${j.note}` : ''}`;
+  return { ...j, stillRunsMissing, outcome: j.outcome === GOOD_OUTCOME[kindOf(m)] ? 'starved' : j.outcome, note };
+}
+
+function judgeFlags(
+  m: Mutant,
+  v: RunVerdicts,
+  exitCode: number | null,
+  hung: boolean,
+): Omit<Judgement, 'stillRunsMissing'> {
+  const kind = kindOf(m);
+  const flagged = [...v.failed, ...v.warned];
+  const expected = expandExpected(expectedOf(m), flagged);
+  const expectedHit = flagged.filter((id) => expected.includes(id));
+  const collateral = flagged.filter((id) => !expected.includes(id));
+  const partsMissed = missedParts(m, flagged, v.blocked, expected);
+  const base = { expected, expectedHit, collateral, partsMissed };
+  if (kind === 'legal' || kind === 'harness-limit') {
+    if (flagged.length > 0) return { ...base, outcome: 'false-alarm' };
+    // A harness limit leaves clauses "not run", which may end the run incomplete (exit 2): that is its point.
+    const completeEnough = kind === 'harness-limit' ? exitCode === 0 || exitCode === 2 : exitCode === 0;
+    if (!completeEnough || hung)
+      return {
+        ...base,
+        outcome: 'incomplete',
+        note: hung ? 'the run did not end within its bound' : `exit ${exitCode}`,
+      };
+    return { ...base, outcome: 'clean' };
+  }
+  if (kind === 'should') {
+    if (expectedHit.length === 0)
+      return { ...base, outcome: 'missed', note: `expected a warning on ${expected.join(', ')}` };
+    return { ...base, outcome: collateral.length ? 'warned-with-collateral' : 'warned' };
+  }
+  const killedBy = v.failed.filter((id) => expected.includes(id) && (m.breaks ?? []).some((p) => matchesAny(id, [p])));
+  if (killedBy.length === 0) {
+    if (v.failed.length > 0)
+      return { ...base, outcome: 'killed-unrelated', note: `expected one of ${(m.breaks ?? []).join(', ')}` };
+    return { ...base, outcome: 'survived', note: exitCode === 2 ? 'run incomplete without a failure' : undefined };
+  }
+  if (collateral.length > 0) return { ...base, outcome: 'killed-with-collateral' };
+  if (partsMissed.length > 0)
+    return { ...base, outcome: 'part-missed', note: `no clause of ${partsMissed.join(', ')} flagged` };
+  return { ...base, outcome: 'killed' };
+}
+
+/** Playwright --grep for tests citing any of the clauses (`*` patterns allowed). */
+export function grepFor(ids: readonly string[]): string {
+  return ids.map((id) => `\\[${id.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[A-Z0-9-]*')}\\]`).join('|');
+}
+
+async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: string[]): Promise<MutantResult> {
+  const target = await startTarget({});
+  const [a, b] = target.tenants;
+  const proxy = await startMutatingProxy(target.baseUrl, { A: a.apiKey, B: b?.apiKey }, m);
+  const runDir = join(MUTATION_OUT, 'runs', m.id);
+  // Only this mutant's previous run is cleared: another mutation run may be keeping its own runs here.
+  if (o.keepRuns !== false) rmSync(runDir, { recursive: true, force: true });
+  // Each run writes into its own scratch dir (parallel runs share no path); the verdict is kept below.
+  const outDir = scratchOutDir(`mutation-${process.pid}-${slot}`);
+  // A run cut short would leave the suites `stillRuns` names unrun by the cut itself.
+  const cut = kindOf(m) === 'bug' && o.maxFailures > 0 && !m.stillRuns;
+  try {
+    const run = await runConformance({
+      outDir,
+      baseUrl: proxy.baseUrl,
+      apiKey: a.apiKey,
+      apiKeyB: b?.apiKey,
+      seed: o.seed,
+      timeoutS: o.timeoutS,
+      workers: o.workers,
+      args: [
+        ...(focusIds?.length ? ['--grep', grepFor(focusIds)] : []),
+        '--',
+        ...(cut ? [`--max-failures=${o.maxFailures}`] : []),
+        ...(o.extraArgs ?? []),
+      ],
+      // A request deadline well under the default keeps the harness-limit entry (latency) short.
+      env: { ...REFERENCE_BEHIND_PROXY_ENV, WFCHECK_REQUEST_TIMEOUT_MS: '5000' },
+      logFile: o.keepRuns === false ? undefined : join(runDir, 'conformance.log'),
+    });
+    if (o.keepRuns !== false && existsSync(run.reportDir)) {
+      for (const f of ['report.json', 'report.md'])
+        if (existsSync(join(run.reportDir, f))) cpSync(join(run.reportDir, f), join(runDir, f));
+    }
+    const verdicts = readVerdicts(run.report);
+    const judged: Judgement = run.report
+      ? judge(m, verdicts, run.exitCode, run.hung)
+      : {
+          ...judge(m, verdicts, run.exitCode, run.hung),
+          outcome: 'incomplete',
+          note: `no report written (exit ${run.exitCode}): ${run.output.trim().split('\n').slice(-3).join(' | ')}`,
+        };
+    if (cut && judged.note === undefined)
+      judged.note = `run cut after ${o.maxFailures} failed tests: collateral in unfinished tests is not seen`;
+    return {
+      id: m.id,
+      category: m.category,
+      kind: kindOf(m),
+      description: m.description,
+      ...judged,
+      failed: verdicts.failed,
+      warned: verdicts.warned,
+      blocked: verdicts.blocked,
+      notRun: verdicts.notRun,
+      stillRuns: m.stillRuns ?? [],
+      stillRunsMissing: judged.stillRunsMissing,
+      exitCode: run.exitCode,
+      wallMs: run.wallMs,
+      hung: run.hung,
+      testsRun: run.report?.summary.tests.total ?? 0,
+      proxyRequests: proxy.requests(),
+      proxyErrors: proxy.errors().slice(0, 5),
+    };
+  } finally {
+    await proxy.close();
+    await target.close();
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** The outcome each kind of entry must reach for the table to pass. */
+export const GOOD_OUTCOME: Record<MutantKind, Outcome> = {
+  bug: 'killed',
+  should: 'warned',
+  legal: 'clean',
+  'harness-limit': 'clean',
+};
+
+function score(results: MutantResult[]): MutationScore {
+  const of = (...kinds: MutantKind[]) => results.filter((r) => kinds.includes(r.kind));
+  const good = (rs: MutantResult[]) => rs.filter((r) => r.outcome === GOOD_OUTCOME[r.kind]).length;
+  const bugs = of('bug');
+  const should = of('should');
+  const legal = of('legal', 'harness-limit');
+  const withCollateral = results.filter(
+    (r) => r.kind !== 'legal' && r.kind !== 'harness-limit' && r.collateral.length > 0,
+  );
+  const starved = results.filter((r) => r.outcome === 'starved');
+  return {
+    bugs: bugs.length,
+    killed: good(bugs),
+    should: should.length,
+    warned: good(should),
+    legal: legal.length,
+    clean: good(legal),
+    collateralEntries: withCollateral.length,
+    collateralClauses: withCollateral.reduce((n, r) => n + r.collateral.length, 0),
+    survived: bugs.filter((r) => !['killed', 'killed-with-collateral', 'starved'].includes(r.outcome)).length,
+    missed: should.filter((r) => r.outcome === 'missed').length,
+    falseAlarms: legal.filter((r) => r.outcome !== 'clean' && r.outcome !== 'starved').length,
+    starved: starved.length,
+  };
+}
+
+/** Runs the given mutants (the control first when it is among them) and returns the report. */
+export async function runMutation(o: MutationOptions): Promise<MutationReport> {
+  const log = o.log ?? ((l: string) => console.log(l));
+  const started = Date.now();
+  const slots = Array.from({ length: Math.max(1, Math.min(o.parallel, o.mutants.length)) }, (_, i) => i);
+  const queue = [...o.mutants].sort((x, y) => (x.id === CONTROL_ID ? -1 : y.id === CONTROL_ID ? 1 : 0));
+  const results: MutantResult[] = [];
+  // An entry that must not starve other suites runs in full, and so does the control it is compared with.
+  const anyFull = o.mutants.some((x) => x.id !== CONTROL_ID && x.stillRuns);
+  const focusOf = (m: Mutant): string[] | undefined => {
+    if (!o.focus || m.stillRuns) return undefined;
+    if (m.id !== CONTROL_ID) return probesOf(m);
+    return anyFull ? undefined : [...new Set(o.mutants.flatMap((x) => (x.id === CONTROL_ID ? [] : probesOf(x))))];
+  };
+  const worker = async (slot: number) => {
+    for (let m = queue.shift(); m; m = queue.shift()) {
+      const focusIds = focusOf(m);
+      const r = await runOne(m, slot, o, focusIds);
+      results.push(r);
+      log(progressLine(r, results.length, o.mutants.length));
+    }
+  };
+  await Promise.all(slots.map(worker));
+  const order = new Map(o.mutants.map((m, i) => [m.id, i]));
+  results.sort((x, y) => order.get(x.id)! - order.get(y.id)!);
+  return {
+    seed: o.seed,
+    startedAt: new Date(started).toISOString(),
+    wallMs: Date.now() - started,
+    parallel: slots.length,
+    workers: o.workers,
+    maxFailures: o.maxFailures,
+    focus: o.focus ?? false,
+    results,
+    score: score(results),
+    ok: results.every((r) => r.outcome === GOOD_OUTCOME[r.kind]),
+  };
+}
+
+function progressLine(r: MutantResult, done: number, total: number): string {
+  const hit = r.expectedHit.length
+    ? `by ${r.expectedHit.join(', ')}`
+    : r.failed.length
+      ? `failed: ${r.failed.join(', ')}`
+      : '';
+  const collateral = r.collateral.length ? `  COLLATERAL ${r.collateral.join(', ')}` : '';
+  return `[${done}/${total}] ${r.id.padEnd(36)} ${r.outcome.padEnd(22)} ${(r.wallMs / 1000).toFixed(1).padStart(6)} s  ${hit}${collateral}${r.note ? `  (${r.note})` : ''}`;
+}
+
+const ICON: Record<Outcome, string> = {
+  killed: 'killed',
+  'killed-with-collateral': 'KILLED WITH COLLATERAL',
+  'killed-unrelated': 'KILLED BY OTHER CLAUSES',
+  'part-missed': 'PART MISSED',
+  survived: 'SURVIVED',
+  warned: 'warned',
+  'warned-with-collateral': 'WARNED WITH COLLATERAL',
+  missed: 'NOT WARNED',
+  clean: 'clean',
+  'false-alarm': 'FALSE ALARM',
+  incomplete: 'INCOMPLETE',
+  starved: 'STARVED OTHER SUITES',
+};
+
+const blockedText = (b: BlockedClause[]) => b.map((x) => `${x.id} ← ${x.by.join('+') || '?'}`).join(', ');
+/** The stillRuns check of an entry: how many of its clauses were exercised, and which were not. */
+const stillRunsText = (x: MutantResult) =>
+  x.stillRuns.length === 0
+    ? ''
+    : x.stillRunsMissing.length
+      ? `${x.stillRuns.length - x.stillRunsMissing.length}/${x.stillRuns.length}, NOT ${x.stillRunsMissing.join(', ')}`
+      : `${x.stillRuns.length}/${x.stillRuns.length}`;
+
+export function totalsLine(r: MutationReport): string {
+  const s = r.score;
+  return [
+    `bugs killed ${s.killed}/${s.bugs}`,
+    `should-level warned ${s.warned}/${s.should}`,
+    `collateral ${s.collateralEntries} entr${s.collateralEntries === 1 ? 'y' : 'ies'} / ${s.collateralClauses} clause(s)`,
+    `legal and harness-limit clean ${s.clean}/${s.legal}`,
+    `survived ${s.survived}, not warned ${s.missed}, false alarms ${s.falseAlarms}, starved ${s.starved}`,
+    `wall time ${(r.wallMs / 1000).toFixed(1)} s`,
+  ].join('; ');
+}
+
+export function renderTable(r: MutationReport): string {
+  const rows = r.results.map((x) => [
+    x.id,
+    x.kind,
+    ICON[x.outcome],
+    x.expectedHit.join(', ') || (x.failed.length ? `(failed ${x.failed.join(', ')})` : ''),
+    x.collateral.join(', '),
+    blockedText(x.blocked),
+    stillRunsText(x),
+    `${(x.wallMs / 1000).toFixed(1)}`,
+  ]);
+  const head = ['mutant', 'kind', 'result', 'expected, flagged', 'collateral', 'blocked ← by', 'still runs', 'wall s'];
+  const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((row) => row[i].length))));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (c.length > widths[i] ? c.slice(0, widths[i] - 1) + '…' : c.padEnd(widths[i]))).join('  ');
+  return [
+    line(head),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.map(line),
+    '',
+    totalsLine(r),
+    `seed ${r.seed}; ${r.parallel} run(s) in parallel, ${r.workers} workers each${r.focus ? '; focused runs' : ''}${r.maxFailures > 0 ? `; bug runs cut after ${r.maxFailures} failures (collateral may be hidden)` : ''}`,
+    r.ok
+      ? 'RESULT: every bug killed by its clause without collateral, should-level deviations warned, legal variants clean'
+      : 'RESULT: FAIL — see the rows in capitals',
+  ].join('\n');
+}
+
+export function renderMarkdown(r: MutationReport): string {
+  const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const row = (x: MutantResult) =>
+    [
+      x.id,
+      x.kind,
+      x.category,
+      ICON[x.outcome],
+      x.expected.join(', '),
+      [...x.failed, ...x.warned].join(', '),
+      x.collateral.join(', '),
+      blockedText(x.blocked),
+      stillRunsText(x),
+      (x.wallMs / 1000).toFixed(1),
+      `${x.description}${x.note ? ` *(${x.note})*` : ''}`,
+    ]
+      .map(cell)
+      .join(' | ');
+  return (
+    [
+      '# wfcheck mutation report',
+      '',
+      `**${r.ok ? 'PASS' : 'FAIL'}** — ${totalsLine(r)}.`,
+      '',
+      `Seed ${r.seed}; started ${r.startedAt}; ${r.parallel} run(s) in parallel with ${r.workers} worker(s) each${r.focus ? '; focused runs' : ''}${r.maxFailures > 0 ? `; bug runs cut after ${r.maxFailures} failures, so collateral in unfinished tests is not seen` : '; every run in full'}.`,
+      '',
+      'Collateral: clauses flagged (fail or warn) that the entry does not break — a second verdict for one deviation, or a false alarm. Blocked: clauses that could not be judged because the named clause deviated first. Still runs: of the clauses the entry must not starve (suites its deviation does not concern), how many the run exercised.',
+      '',
+      '| mutant | kind | category | result | expected | flagged | collateral | blocked ← by | still runs | wall s | description |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      ...r.results.map((x) => `| ${row(x)} |`),
+    ].join('\n') + '\n'
+  );
+}
+
+export function writeMutationReport(r: MutationReport): { json: string; md: string } {
+  mkdirSync(MUTATION_OUT, { recursive: true });
+  const json = join(MUTATION_OUT, 'report.json');
+  const md = join(MUTATION_OUT, 'report.md');
+  writeFileSync(json, JSON.stringify(r, null, 2));
+  writeFileSync(md, renderMarkdown(r));
+  return { json, md };
+}
+
+/** The mutants named by id, category and kind (comma-separated lists; unset: all), always with the control. */
+export function selectMutants(values: { only?: string; category?: string; kind?: string }): Mutant[] {
+  const list = (v?: string) =>
+    v
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
+  const only = list(values.only);
+  const categories = list(values.category);
+  const kinds = list(values.kind);
+  for (const id of only ?? [])
+    if (!MUTANTS.some((m) => m.id === id)) throw new Error(`unknown mutant ${id} (npm run mutation -- --list)`);
+  const chosen = MUTANTS.filter(
+    (m) =>
+      (!only || only.includes(m.id)) &&
+      (!categories || categories.includes(m.category)) &&
+      (!kinds || kinds.includes(kindOf(m))),
+  );
+  const control = MUTANTS.find((m) => m.id === CONTROL_ID)!;
+  return chosen.includes(control) ? chosen : [control, ...chosen];
+}
