@@ -211,6 +211,6 @@ export function writeFlakinessReport(report: FlakinessReport): string {
   mkdirSync(FLAKINESS_OUT, { recursive: true });
   writeFileSync(join(FLAKINESS_OUT, 'report.json'), JSON.stringify(report, null, 2));
   const md = renderFlakinessMarkdown(report);
-  writeFileSync(join(FLAKINESS_OUT, 'report.md'), md + '\n');
+  writeFileSync(join(FLAKINESS_OUT, 'report.md'), `${md}\n`);
   return md;
 }

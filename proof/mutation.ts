@@ -26,7 +26,7 @@
  */
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import {
   expectedOf,
   kindOf,
@@ -478,7 +478,7 @@ export function renderTable(r: MutationReport): string {
   const head = ['mutant', 'kind', 'result', 'expected, flagged', 'collateral', 'blocked ← by', 'still runs', 'wall s'];
   const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((row) => row[i].length))));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (c.length > widths[i] ? c.slice(0, widths[i] - 1) + '…' : c.padEnd(widths[i]))).join('  ');
+    cells.map((c, i) => (c.length > widths[i] ? `${c.slice(0, widths[i] - 1)}…` : c.padEnd(widths[i]))).join('  ');
   return [
     line(head),
     widths.map((w) => '-'.repeat(w)).join('  '),
@@ -510,21 +510,19 @@ export function renderMarkdown(r: MutationReport): string {
     ]
       .map(cell)
       .join(' | ');
-  return (
-    [
-      '# wfcheck mutation report',
-      '',
-      `**${r.ok ? 'PASS' : 'FAIL'}** — ${totalsLine(r)}.`,
-      '',
-      `Seed ${r.seed}; started ${r.startedAt}; ${r.parallel} run(s) in parallel with ${r.workers} worker(s) each${r.focus ? '; focused runs' : ''}${r.maxFailures > 0 ? `; bug runs cut after ${r.maxFailures} failures, so collateral in unfinished tests is not seen` : '; every run in full'}.`,
-      '',
-      'Collateral: clauses flagged (fail or warn) that the entry does not break — a second verdict for one deviation, or a false alarm. Blocked: clauses that could not be judged because the named clause deviated first. Still runs: of the clauses the entry must not starve (suites its deviation does not concern), how many the run exercised.',
-      '',
-      '| mutant | kind | category | result | expected | flagged | collateral | blocked ← by | still runs | wall s | description |',
-      '|---|---|---|---|---|---|---|---|---|---|---|',
-      ...r.results.map((x) => `| ${row(x)} |`),
-    ].join('\n') + '\n'
-  );
+  return `${[
+    '# wfcheck mutation report',
+    '',
+    `**${r.ok ? 'PASS' : 'FAIL'}** — ${totalsLine(r)}.`,
+    '',
+    `Seed ${r.seed}; started ${r.startedAt}; ${r.parallel} run(s) in parallel with ${r.workers} worker(s) each${r.focus ? '; focused runs' : ''}${r.maxFailures > 0 ? `; bug runs cut after ${r.maxFailures} failures, so collateral in unfinished tests is not seen` : '; every run in full'}.`,
+    '',
+    'Collateral: clauses flagged (fail or warn) that the entry does not break — a second verdict for one deviation, or a false alarm. Blocked: clauses that could not be judged because the named clause deviated first. Still runs: of the clauses the entry must not starve (suites its deviation does not concern), how many the run exercised.',
+    '',
+    '| mutant | kind | category | result | expected | flagged | collateral | blocked ← by | still runs | wall s | description |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...r.results.map((x) => `| ${row(x)} |`),
+  ].join('\n')}\n`;
 }
 
 export function writeMutationReport(r: MutationReport): { json: string; md: string } {

@@ -70,7 +70,7 @@ async function main(): Promise<number> {
 
   const { report, paths, scrubbed } = await runConformanceSuite(settings, log);
   if (scrubbed.length) log.error(`removed API keys found in ${scrubbed.length} artifact(s): ${scrubbed.join(', ')}`);
-  const rel = (p: string) => p.replace(REPO_ROOT + '/', '');
+  const rel = (p: string) => p.replace(`${REPO_ROOT}/`, '');
   console.log(renderConsoleSummary(report, Object.fromEntries(Object.entries(paths).map(([k, v]) => [k, rel(v)]))));
   if (report.waivers.problems.length) console.log(`  waiver file problems: ${report.waivers.problems.join('; ')}`);
   return report.exitCode;

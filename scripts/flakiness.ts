@@ -96,8 +96,8 @@ async function sameTarget(o: SameTargetOptions): Promise<number> {
   const md = renderSameTarget(report);
   mkdirSync(FLAKINESS_OUT, { recursive: true });
   writeFileSync(join(FLAKINESS_OUT, 'same-target.json'), JSON.stringify(report, null, 2));
-  writeFileSync(join(FLAKINESS_OUT, 'same-target.md'), md + '\n');
-  console.log('\n' + md + '\n\nreports: reports/flakiness/same-target.md, reports/flakiness/same-target.json');
+  writeFileSync(join(FLAKINESS_OUT, 'same-target.md'), `${md}\n`);
+  console.log(`\n${md}\n\nreports: reports/flakiness/same-target.md, reports/flakiness/same-target.json`);
   return report.ok ? 0 : 1;
 }
 
@@ -115,7 +115,7 @@ async function main(): Promise<number> {
   );
   const report = await runFlakiness(o);
   const md = writeFlakinessReport(report);
-  console.log('\n' + md);
+  console.log(`\n${md}`);
   console.log(`\nreports: reports/flakiness/report.md, reports/flakiness/report.json`);
   return report.ok ? 0 : 1;
 }

@@ -89,7 +89,7 @@ async function main(): Promise<number> {
   );
   const report = await runMutation(opts);
   const paths = writeMutationReport(report);
-  console.log('\n' + renderTable(report));
+  console.log(`\n${renderTable(report)}`);
   console.log(
     `\nreports: ${relative(REPO_ROOT, paths.md)}, ${relative(REPO_ROOT, paths.json)} (each run under reports/mutation/runs/<mutant>/)`,
   );

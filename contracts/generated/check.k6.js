@@ -3276,15 +3276,66 @@ var REQUIREMENTS = [
     'All operations are "REST over HTTP with JSON bodies"; a JSON body labelled otherwise breaks ordinary clients.'
   ),
   // §2.2 execution
-  must("EXEC-STATUS-ENUM", "2.2, 3", "Execution status is one of init, executing, finish, failed.", "Execution status values: init, executing, finish, failed.", ["runWorkflow", "getExecutionStatus"]),
-  must("NODE-STATUS-ENUM", "2.2, 2.3, 3", "Node status is one of init, waiting, executing, finish, failed.", "Node status values: init, waiting, executing, finish, failed.", ["getExecutionStatus", "getExecutionOutput"]),
-  must("DATETIME-FORMAT", "2.2, 2.3", "createdAt, startTime and endTime are date-time strings.", "string, date-time", ["getExecutionStatus", "getExecutionOutput"]),
-  must("RUN-200-DATA", "2.2, 4.1", "The run response data is an object with executionId (string) and status.", "envelope with data.executionId and data.status (2.2)", ["runWorkflow"]),
-  must("RUN-200-ONLY-EXECUTIONID-STATUS", "2.2", "The run response carries only executionId and status inside data.", "The run response carries only executionId and status inside data.", ["runWorkflow"]),
-  must("RUN-RETURNS-EXECUTION-ID", "1.1, 4.1", "Running a workflow returns an execution ID that the status endpoint knows.", "Starts a workflow execution and returns an execution ID for tracking.", ["runWorkflow", "getExecutionStatus"]),
-  must("STATUS-200-DATA", "2.2, 4.4", "The status response data carries executionId (string), status, nodeExecutions (array) and createdAt.", "envelope with data.executionId, data.status, data.nodeExecutions, data.createdAt (2.2)", ["getExecutionStatus"]),
-  must("STATUS-NODE-FIELDS", "2.2", "Each node execution has a string nodeId; title and errorMessage are strings when present.", "| data.nodeExecutions[].nodeId | string | yes | node ID |", ["getExecutionStatus"]),
-  must("STATUS-ECHOES-EXECUTION", "4.4", "The status of execution X answers with executionId X.", "Returns execution status and node statuses.", ["getExecutionStatus"]),
+  must(
+    "EXEC-STATUS-ENUM",
+    "2.2, 3",
+    "Execution status is one of init, executing, finish, failed.",
+    "Execution status values: init, executing, finish, failed.",
+    ["runWorkflow", "getExecutionStatus"]
+  ),
+  must(
+    "NODE-STATUS-ENUM",
+    "2.2, 2.3, 3",
+    "Node status is one of init, waiting, executing, finish, failed.",
+    "Node status values: init, waiting, executing, finish, failed.",
+    ["getExecutionStatus", "getExecutionOutput"]
+  ),
+  must("DATETIME-FORMAT", "2.2, 2.3", "createdAt, startTime and endTime are date-time strings.", "string, date-time", [
+    "getExecutionStatus",
+    "getExecutionOutput"
+  ]),
+  must(
+    "RUN-200-DATA",
+    "2.2, 4.1",
+    "The run response data is an object with executionId (string) and status.",
+    "envelope with data.executionId and data.status (2.2)",
+    ["runWorkflow"]
+  ),
+  must(
+    "RUN-200-ONLY-EXECUTIONID-STATUS",
+    "2.2",
+    "The run response carries only executionId and status inside data.",
+    "The run response carries only executionId and status inside data.",
+    ["runWorkflow"]
+  ),
+  must(
+    "RUN-RETURNS-EXECUTION-ID",
+    "1.1, 4.1",
+    "Running a workflow returns an execution ID that the status endpoint knows.",
+    "Starts a workflow execution and returns an execution ID for tracking.",
+    ["runWorkflow", "getExecutionStatus"]
+  ),
+  must(
+    "STATUS-200-DATA",
+    "2.2, 4.4",
+    "The status response data carries executionId (string), status, nodeExecutions (array) and createdAt.",
+    "envelope with data.executionId, data.status, data.nodeExecutions, data.createdAt (2.2)",
+    ["getExecutionStatus"]
+  ),
+  must(
+    "STATUS-NODE-FIELDS",
+    "2.2",
+    "Each node execution has a string nodeId; title and errorMessage are strings when present.",
+    "| data.nodeExecutions[].nodeId | string | yes | node ID |",
+    ["getExecutionStatus"]
+  ),
+  must(
+    "STATUS-ECHOES-EXECUTION",
+    "4.4",
+    "The status of execution X answers with executionId X.",
+    "Returns execution status and node statuses.",
+    ["getExecutionStatus"]
+  ),
   should(
     "TIMES-ORDERED",
     "2.2, 2.3",
@@ -3294,13 +3345,45 @@ var REQUIREMENTS = [
     ["getExecutionStatus", "getExecutionOutput"]
   ),
   // §2.3 output
-  must("OUTPUT-200-DATA", "2.3, 4.3", "The output response data carries output (array of nodes) and files (array).", "envelope with data.output and data.files (2.3)", ["getExecutionOutput"]),
-  must("OUTPUT-NODE-FIELDS", "2.3", "Each output node has a string nodeId; title, errorMessage are strings; messages is an array.", "| data.output[].nodeId | string | yes | node ID |", ["getExecutionOutput"]),
-  must("OUTPUT-MESSAGE-FIELDS", "2.3", "Each message has a string messageId and a type; content and reasoningContent are strings.", "| data.output[].messages[].messageId | string | yes | message ID |", ["getExecutionOutput"]),
+  must(
+    "OUTPUT-200-DATA",
+    "2.3, 4.3",
+    "The output response data carries output (array of nodes) and files (array).",
+    "envelope with data.output and data.files (2.3)",
+    ["getExecutionOutput"]
+  ),
+  must(
+    "OUTPUT-NODE-FIELDS",
+    "2.3",
+    "Each output node has a string nodeId; title, errorMessage are strings; messages is an array.",
+    "| data.output[].nodeId | string | yes | node ID |",
+    ["getExecutionOutput"]
+  ),
+  must(
+    "OUTPUT-MESSAGE-FIELDS",
+    "2.3",
+    "Each message has a string messageId and a type; content and reasoningContent are strings.",
+    "| data.output[].messages[].messageId | string | yes | message ID |",
+    ["getExecutionOutput"]
+  ),
   must("MESSAGE-TYPE-ENUM", "2.3", "Message type is ai or tool.", "enum: ai, tool", ["getExecutionOutput"]),
-  must("OUTPUT-FILE-FIELDS", "2.3", "Each output file has a string name and type; size is a number; nodeId and url are strings.", "| data.files[].name | string | yes | file name |", ["getExecutionOutput"]),
-  observe("OUTPUT-FILE-SIZE-UNIT", "2.3", "Unit of file size: not shown.", "Unit of size: not shown.", ["getExecutionOutput"]),
-  observe("OUTPUT-FILE-TYPE-VALUES", "2.3", "Set of values of the file type: not shown.", "Set of values of the file type: not shown.", ["getExecutionOutput"]),
+  must(
+    "OUTPUT-FILE-FIELDS",
+    "2.3",
+    "Each output file has a string name and type; size is a number; nodeId and url are strings.",
+    "| data.files[].name | string | yes | file name |",
+    ["getExecutionOutput"]
+  ),
+  observe("OUTPUT-FILE-SIZE-UNIT", "2.3", "Unit of file size: not shown.", "Unit of size: not shown.", [
+    "getExecutionOutput"
+  ]),
+  observe(
+    "OUTPUT-FILE-TYPE-VALUES",
+    "2.3",
+    "Set of values of the file type: not shown.",
+    "Set of values of the file type: not shown.",
+    ["getExecutionOutput"]
+  ),
   should(
     "OUTPUT-FILE-NODE-EXISTS",
     "2.3",
@@ -3309,16 +3392,65 @@ var REQUIREMENTS = [
     'nodeId is "ID of the node that produced the file"; only nodes of the execution produce its files.',
     ["getExecutionOutput"]
   ),
-  should("OUTPUT-FILE-URL-SERVES", "2.3", "A file's url serves the file.", "file access URL", 'url is the "file access URL".', ["getExecutionOutput"]),
+  should(
+    "OUTPUT-FILE-URL-SERVES",
+    "2.3",
+    "A file's url serves the file.",
+    "file access URL",
+    'url is the "file access URL".',
+    ["getExecutionOutput"]
+  ),
   // §2.4 search item
-  must("SEARCH-200-DATA", "2.4, 4.5", "The search response data is an array of search items.", "Response 200: envelope whose data is an array of search items (2.4).", ["searchWorkflows"]),
-  must("SEARCH-ITEM-FIELDS", "2.4", "Each search item has string canvasId and title.", "| data[].canvasId | string | yes | canvas/workflow ID |", ["searchWorkflows"]),
+  must(
+    "SEARCH-200-DATA",
+    "2.4, 4.5",
+    "The search response data is an array of search items.",
+    "Response 200: envelope whose data is an array of search items (2.4).",
+    ["searchWorkflows"]
+  ),
+  must(
+    "SEARCH-ITEM-FIELDS",
+    "2.4",
+    "Each search item has string canvasId and title.",
+    "| data[].canvasId | string | yes | canvas/workflow ID |",
+    ["searchWorkflows"]
+  ),
   // §2.5 plan
-  must("DETAIL-200-DATA", "2.5, 4.6", "The detail response data is a workflow plan.", "Response 200: envelope whose data is a workflow plan (2.5).", ["getWorkflowDetail"]),
-  must("PLAN-FIELDS", "2.5", "A plan has a string title and an array of tasks; variables is an array when present.", "| tasks | array of object | yes | workflow tasks |", ["getWorkflowDetail", "generateWorkflow"]),
-  must("PLAN-TASK-FIELDS", "2.5", "Each task has string id, title, prompt and an array of string toolsets; dependentTasks is an array of strings.", "| tasks[].toolsets | array of string | yes | toolsets selected for the task |", ["getWorkflowDetail", "generateWorkflow"]),
-  must("PLAN-VARIABLE-FIELDS", "2.5", "Each variable has a string name; required is boolean; options is an array of strings.", "| variables[].name | string | yes | variable name |", ["getWorkflowDetail", "generateWorkflow"]),
-  must("VARIABLE-TYPE-ENUM", "2.5", "variableType is one of string, option, resource.", "enum: string, option, resource", ["getWorkflowDetail", "generateWorkflow"]),
+  must(
+    "DETAIL-200-DATA",
+    "2.5, 4.6",
+    "The detail response data is a workflow plan.",
+    "Response 200: envelope whose data is a workflow plan (2.5).",
+    ["getWorkflowDetail"]
+  ),
+  must(
+    "PLAN-FIELDS",
+    "2.5",
+    "A plan has a string title and an array of tasks; variables is an array when present.",
+    "| tasks | array of object | yes | workflow tasks |",
+    ["getWorkflowDetail", "generateWorkflow"]
+  ),
+  must(
+    "PLAN-TASK-FIELDS",
+    "2.5",
+    "Each task has string id, title, prompt and an array of string toolsets; dependentTasks is an array of strings.",
+    "| tasks[].toolsets | array of string | yes | toolsets selected for the task |",
+    ["getWorkflowDetail", "generateWorkflow"]
+  ),
+  must(
+    "PLAN-VARIABLE-FIELDS",
+    "2.5",
+    "Each variable has a string name; required is boolean; options is an array of strings.",
+    "| variables[].name | string | yes | variable name |",
+    ["getWorkflowDetail", "generateWorkflow"]
+  ),
+  must(
+    "VARIABLE-TYPE-ENUM",
+    "2.5",
+    "variableType is one of string, option, resource.",
+    "enum: string, option, resource",
+    ["getWorkflowDetail", "generateWorkflow"]
+  ),
   should(
     "PLAN-OPTIONS-ONLY-FOR-OPTION",
     "2.5",
@@ -3336,9 +3468,21 @@ var REQUIREMENTS = [
     ["getWorkflowDetail", "generateWorkflow"]
   ),
   // §2.6 upload
-  must("UPLOAD-200-DATA", "2.6", "The upload response data carries files, each with string fileKey and fileName.", "envelope with data.files[] of fileKey and fileName (2.6)", ["uploadFiles"]),
+  must(
+    "UPLOAD-200-DATA",
+    "2.6",
+    "The upload response data carries files, each with string fileKey and fileName.",
+    "envelope with data.files[] of fileKey and fileName (2.6)",
+    ["uploadFiles"]
+  ),
   // §3 states: the transitions are not shown, so only what the statuses mean is judged
-  observe("STATE-TRANSITIONS", "3", "Transitions between statuses: not shown.", "Transitions: not shown, including the status that follows an accepted abort request.", ["getExecutionStatus"]),
+  observe(
+    "STATE-TRANSITIONS",
+    "3",
+    "Transitions between statuses: not shown.",
+    "Transitions: not shown, including the status that follows an accepted abort request.",
+    ["getExecutionStatus"]
+  ),
   observe(
     "STATE-EXEC-FORWARD-ONLY",
     "3",
@@ -3400,9 +3544,23 @@ var REQUIREMENTS = [
     "The specification names those states as the ones where content may be partial; a finished node's content is complete.",
     ["getExecutionOutput"]
   ),
-  must("ABORT-200-NO-DATA", "4.2", "The abort response is an envelope without data.", "envelope without data", ["abortExecution"]),
-  must("ABORT-ACCEPTED", "4.2", "Aborting a running execution is accepted (a 2xx answer).", "Aborts a running execution.", ["abortExecution"]),
-  observe("ABORT-OUTCOME", "3", "The status that follows an accepted abort request: not shown.", "including the status that follows an accepted abort request", ["abortExecution", "getExecutionStatus"]),
+  must("ABORT-200-NO-DATA", "4.2", "The abort response is an envelope without data.", "envelope without data", [
+    "abortExecution"
+  ]),
+  must(
+    "ABORT-ACCEPTED",
+    "4.2",
+    "Aborting a running execution is accepted (a 2xx answer).",
+    "Aborts a running execution.",
+    ["abortExecution"]
+  ),
+  observe(
+    "ABORT-OUTCOME",
+    "3",
+    "The status that follows an accepted abort request: not shown.",
+    "including the status that follows an accepted abort request",
+    ["abortExecution", "getExecutionStatus"]
+  ),
   should(
     "ABORT-STOPS-NODES",
     "4.2",
@@ -3412,8 +3570,20 @@ var REQUIREMENTS = [
     ["abortExecution", "getExecutionStatus"]
   ),
   // §4.1 run
-  must("RUN-VARIABLES-WRAPPER", "4.1", "The run endpoint accepts variables in the `variables` object.", "variables (object, optional): workflow variables as key-value pairs", ["runWorkflow"]),
-  must("RUN-VALUE-KINDS", "4.1", "A variable value may be a string, number, boolean, object or array.", "each value is a string, number, boolean, object or array", ["runWorkflow"]),
+  must(
+    "RUN-VARIABLES-WRAPPER",
+    "4.1",
+    "The run endpoint accepts variables in the `variables` object.",
+    "variables (object, optional): workflow variables as key-value pairs",
+    ["runWorkflow"]
+  ),
+  must(
+    "RUN-VALUE-KINDS",
+    "4.1",
+    "A variable value may be a string, number, boolean, object or array.",
+    "each value is a string, number, boolean, object or array",
+    ["runWorkflow"]
+  ),
   should(
     "RUN-WITHOUT-BODY",
     "4.1",
@@ -3422,9 +3592,27 @@ var REQUIREMENTS = [
     "The body's only field is optional, so a workflow without required variables can be run without one.",
     ["runWorkflow"]
   ),
-  must("RUN-LEGACY-TOP-LEVEL", "4.1, 9.2", "The run endpoint accepts variables as top-level body fields.", "the run endpoint still accepts workflow variables as top-level body fields in addition to the variables object", ["runWorkflow"]),
-  must("RUN-FILE-VARIABLE", "4.1", "A file variable accepts a fileKey, or an array of fileKeys, returned by upload.", "the value is a fileKey (or an array of fileKey) returned by the upload endpoint", ["runWorkflow", "uploadFiles"]),
-  must("RUN-400-INVALID-BODY", "4.1", "An invalid run body (not a JSON object) gets 400.", "request body format is invalid", ["runWorkflow"]),
+  must(
+    "RUN-LEGACY-TOP-LEVEL",
+    "4.1, 9.2",
+    "The run endpoint accepts variables as top-level body fields.",
+    "the run endpoint still accepts workflow variables as top-level body fields in addition to the variables object",
+    ["runWorkflow"]
+  ),
+  must(
+    "RUN-FILE-VARIABLE",
+    "4.1",
+    "A file variable accepts a fileKey, or an array of fileKeys, returned by upload.",
+    "the value is a fileKey (or an array of fileKey) returned by the upload endpoint",
+    ["runWorkflow", "uploadFiles"]
+  ),
+  must(
+    "RUN-400-INVALID-BODY",
+    "4.1",
+    "An invalid run body (not a JSON object) gets 400.",
+    "request body format is invalid",
+    ["runWorkflow"]
+  ),
   should(
     "RUN-400-MISSING-REQUIRED-VARIABLE",
     "4.1, 2.5",
@@ -3441,14 +3629,42 @@ var REQUIREMENTS = [
     'File variable values are "a fileKey returned by the upload endpoint"; any other value is an invalid parameter.',
     ["runWorkflow"]
   ),
-  must("RUN-403-API-DISABLED", "4.1, 7", "Running a workflow whose API is disabled gets 403.", "403 on the run endpoint means the workflow API is disabled", ["runWorkflow"]),
-  must("RUN-404-UNKNOWN-CANVAS", "4.1", "Running an unknown canvas gets 404.", "404 workflow not found", ["runWorkflow"]),
+  must(
+    "RUN-403-API-DISABLED",
+    "4.1, 7",
+    "Running a workflow whose API is disabled gets 403.",
+    "403 on the run endpoint means the workflow API is disabled",
+    ["runWorkflow"]
+  ),
+  must("RUN-404-UNKNOWN-CANVAS", "4.1", "Running an unknown canvas gets 404.", "404 workflow not found", [
+    "runWorkflow"
+  ]),
   // §4.2–4.4 execution reads
-  must("ABORT-404-UNKNOWN-EXECUTION", "4.2, 7", "Aborting an unknown execution gets 404.", NOT_FOUND_ON_EXECUTIONS, ["abortExecution"]),
-  must("OUTPUT-404-UNKNOWN-EXECUTION", "4.3, 7", "The output of an unknown execution gets 404.", NOT_FOUND_ON_EXECUTIONS, ["getExecutionOutput"]),
-  must("STATUS-404-UNKNOWN-EXECUTION", "4.4, 7", "The status of an unknown execution gets 404.", NOT_FOUND_ON_EXECUTIONS, ["getExecutionStatus"]),
+  must("ABORT-404-UNKNOWN-EXECUTION", "4.2, 7", "Aborting an unknown execution gets 404.", NOT_FOUND_ON_EXECUTIONS, [
+    "abortExecution"
+  ]),
+  must(
+    "OUTPUT-404-UNKNOWN-EXECUTION",
+    "4.3, 7",
+    "The output of an unknown execution gets 404.",
+    NOT_FOUND_ON_EXECUTIONS,
+    ["getExecutionOutput"]
+  ),
+  must(
+    "STATUS-404-UNKNOWN-EXECUTION",
+    "4.4, 7",
+    "The status of an unknown execution gets 404.",
+    NOT_FOUND_ON_EXECUTIONS,
+    ["getExecutionStatus"]
+  ),
   // §4.5 search
-  must("SEARCH-KEYWORD-APPLIED", "4.5", "A keyword that no title contains finds no workflow (the keyword is not ignored).", "keyword searched in workflow titles", ["searchWorkflows"]),
+  must(
+    "SEARCH-KEYWORD-APPLIED",
+    "4.5",
+    "A keyword that no title contains finds no workflow (the keyword is not ignored).",
+    "keyword searched in workflow titles",
+    ["searchWorkflows"]
+  ),
   should(
     "SEARCH-KEYWORD-IN-TITLE",
     "4.5",
@@ -3465,8 +3681,16 @@ var REQUIREMENTS = [
     "The keyword is searched in workflow titles.",
     ["searchWorkflows"]
   ),
-  must("SEARCH-PAGE-1-BASED", "4.5, 8", "Page numbering is 1-based: page 1 holds the first items.", "page number, 1-based", ["searchWorkflows"]),
-  must("SEARCH-PAGESIZE-HONOURED", "4.5", "A page holds at most pageSize items.", "items per page", ["searchWorkflows"]),
+  must(
+    "SEARCH-PAGE-1-BASED",
+    "4.5, 8",
+    "Page numbering is 1-based: page 1 holds the first items.",
+    "page number, 1-based",
+    ["searchWorkflows"]
+  ),
+  must("SEARCH-PAGESIZE-HONOURED", "4.5", "A page holds at most pageSize items.", "items per page", [
+    "searchWorkflows"
+  ]),
   should(
     "SEARCH-PAGES-DISJOINT",
     "4.5",
@@ -3483,12 +3707,32 @@ var REQUIREMENTS = [
     "Pages are numbered slices of one list; without changes the list does not move.",
     ["searchWorkflows"]
   ),
-  observe("SEARCH-ORDER-VALUES", "4.5", "Allowed values of order: not shown.", "Allowed values of order: not shown.", ["searchWorkflows"]),
-  observe("SEARCH-PAGESIZE-DEFAULT", "8", "Default page size: not shown.", "Default and maximum page size: not shown.", ["searchWorkflows"]),
-  observe("SEARCH-PAGESIZE-MAX", "8", "Maximum page size: not shown.", "Default and maximum page size: not shown.", ["searchWorkflows"]),
-  security(must("SEARCH-TENANT-SCOPED", "5.4", "Search returns only workflows accessible by the key used.", "Workflow search returns only workflows accessible by the key used.", ["searchWorkflows"])),
+  observe("SEARCH-ORDER-VALUES", "4.5", "Allowed values of order: not shown.", "Allowed values of order: not shown.", [
+    "searchWorkflows"
+  ]),
+  observe(
+    "SEARCH-PAGESIZE-DEFAULT",
+    "8",
+    "Default page size: not shown.",
+    "Default and maximum page size: not shown.",
+    ["searchWorkflows"]
+  ),
+  observe("SEARCH-PAGESIZE-MAX", "8", "Maximum page size: not shown.", "Default and maximum page size: not shown.", [
+    "searchWorkflows"
+  ]),
+  security(
+    must(
+      "SEARCH-TENANT-SCOPED",
+      "5.4",
+      "Search returns only workflows accessible by the key used.",
+      "Workflow search returns only workflows accessible by the key used.",
+      ["searchWorkflows"]
+    )
+  ),
   // §4.6 detail
-  must("DETAIL-404-UNKNOWN-CANVAS", "4.6", "The detail of an unknown canvas gets 404.", "404 workflow not found", ["getWorkflowDetail"]),
+  must("DETAIL-404-UNKNOWN-CANVAS", "4.6", "The detail of an unknown canvas gets 404.", "404 workflow not found", [
+    "getWorkflowDetail"
+  ]),
   should(
     "DETAIL-FOR-SEARCH-ITEM",
     "4.6",
@@ -3498,7 +3742,9 @@ var REQUIREMENTS = [
     ["searchWorkflows", "getWorkflowDetail"]
   ),
   // §4.7 upload
-  must("UPLOAD-KEY-PER-FILE", "4.7", "Upload returns a file key per uploaded file.", "returns a file key per file", ["uploadFiles"]),
+  must("UPLOAD-KEY-PER-FILE", "4.7", "Upload returns a file key per uploaded file.", "returns a file key per file", [
+    "uploadFiles"
+  ]),
   should(
     "UPLOAD-NAMES-ECHO",
     "2.6",
@@ -3507,13 +3753,49 @@ var REQUIREMENTS = [
     'fileName is the "file name" of an uploaded file: the name it was uploaded under.',
     ["uploadFiles"]
   ),
-  must("UPLOAD-400-NO-FILES", "4.7", "An upload without files gets 400 (files is required).", "files (array of binary file, required)", ["uploadFiles"]),
-  observe("UPLOAD-CONTENT-TYPE", "4.7", "Content type of the upload request: not shown (multipart/form-data is used).", "Content type of the upload request: not shown.", ["uploadFiles"]),
-  must("LIMIT-UNUSED-FILE-RETENTION", "4.7, 8", "Unused uploaded files are cleaned up after about 24 hours (not exercisable within a run).", "Unused uploaded files are cleaned up after about 24 hours.", ["uploadFiles"]),
+  must(
+    "UPLOAD-400-NO-FILES",
+    "4.7",
+    "An upload without files gets 400 (files is required).",
+    "files (array of binary file, required)",
+    ["uploadFiles"]
+  ),
+  observe(
+    "UPLOAD-CONTENT-TYPE",
+    "4.7",
+    "Content type of the upload request: not shown (multipart/form-data is used).",
+    "Content type of the upload request: not shown.",
+    ["uploadFiles"]
+  ),
+  must(
+    "LIMIT-UNUSED-FILE-RETENTION",
+    "4.7, 8",
+    "Unused uploaded files are cleaned up after about 24 hours (not exercisable within a run).",
+    "Unused uploaded files are cleaned up after about 24 hours.",
+    ["uploadFiles"]
+  ),
   // §4.8 generate
-  must("GENERATE-200-DATA", "4.8", "The generate response data carries workflowPlan (a plan) and canvasId (string) when present.", "Response 200: envelope with data.canvasId (string, optional) and data.workflowPlan (2.5).", ["generateWorkflow"]),
-  must("GENERATE-400-BODY", "4.8", "The 400 of generation carries statusCode (number), message and error (strings), modelResponse (string) when present.", "| statusCode | number | yes | HTTP status code |", ["generateWorkflow"]),
-  must("GENERATE-400-MISSING-QUERY", "4.8", "Generation without a query gets 400 (query is required).", "400 generation failed or invalid parameters", ["generateWorkflow"]),
+  must(
+    "GENERATE-200-DATA",
+    "4.8",
+    "The generate response data carries workflowPlan (a plan) and canvasId (string) when present.",
+    "Response 200: envelope with data.canvasId (string, optional) and data.workflowPlan (2.5).",
+    ["generateWorkflow"]
+  ),
+  must(
+    "GENERATE-400-BODY",
+    "4.8",
+    "The 400 of generation carries statusCode (number), message and error (strings), modelResponse (string) when present.",
+    "| statusCode | number | yes | HTTP status code |",
+    ["generateWorkflow"]
+  ),
+  must(
+    "GENERATE-400-MISSING-QUERY",
+    "4.8",
+    "Generation without a query gets 400 (query is required).",
+    "400 generation failed or invalid parameters",
+    ["generateWorkflow"]
+  ),
   should(
     "GENERATE-LOCALES",
     "4.8",
@@ -3522,29 +3804,130 @@ var REQUIREMENTS = [
     'A listed locale is a valid parameter, but the 400 also stands for "generation failed", which the specification allows for any request: a 400 for a listed locale is a warning, not a failure.',
     ["generateWorkflow"]
   ),
-  must("GENERATE-404-UNKNOWN-CANVAS", "4.8", "Generation that names an unknown canvas to overwrite gets 404.", "404 canvas not found", ["generateWorkflow"]),
-  must("GENERATE-OVERWRITE-REPLACES", "4.8", "After generation with a canvasId, that canvas's detail shows the generated plan.", "the existing workflow on it is replaced and this cannot be undone", ["generateWorkflow", "getWorkflowDetail"]),
-  observe("GENERATE-MODEL-RESPONSE-LIMIT", "4.8", "Length limit of modelResponse: not shown.", "original AI response; may be empty; length-limited", ["generateWorkflow"]),
+  must(
+    "GENERATE-404-UNKNOWN-CANVAS",
+    "4.8",
+    "Generation that names an unknown canvas to overwrite gets 404.",
+    "404 canvas not found",
+    ["generateWorkflow"]
+  ),
+  must(
+    "GENERATE-OVERWRITE-REPLACES",
+    "4.8",
+    "After generation with a canvasId, that canvas's detail shows the generated plan.",
+    "the existing workflow on it is replaced and this cannot be undone",
+    ["generateWorkflow", "getWorkflowDetail"]
+  ),
+  observe(
+    "GENERATE-MODEL-RESPONSE-LIMIT",
+    "4.8",
+    "Length limit of modelResponse: not shown.",
+    "original AI response; may be empty; length-limited",
+    ["generateWorkflow"]
+  ),
   // §5 auth: exposure (served without a valid key) apart from the status of the refusal
-  security(must("AUTH-NOT-SERVED-WITHOUT-KEY", "4, 5", "A request without a valid key is never served: no 2xx answer, no data.", "All endpoints require the API key header (section 5).")),
-  must("AUTH-401-MISSING-KEY", "5.3", "A request without the Authorization header is refused with 401.", "A request with a missing or invalid key gets status 401."),
-  must("AUTH-401-EMPTY-BEARER", "5.3", 'A request with "Bearer" and no key is refused with 401.', "A request with a missing or invalid key gets status 401."),
-  must("AUTH-401-WRONG-SCHEME", "5.1, 5.3", "A key sent with another scheme than Bearer is refused with 401.", "Every request carries the header Authorization with the value Bearer followed by a space and <API_KEY>."),
-  must("AUTH-401-INVALID-KEY", "5.3", "A request with an unknown key is refused with 401.", "A request with a missing or invalid key gets status 401."),
+  security(
+    must(
+      "AUTH-NOT-SERVED-WITHOUT-KEY",
+      "4, 5",
+      "A request without a valid key is never served: no 2xx answer, no data.",
+      "All endpoints require the API key header (section 5)."
+    )
+  ),
+  must(
+    "AUTH-401-MISSING-KEY",
+    "5.3",
+    "A request without the Authorization header is refused with 401.",
+    "A request with a missing or invalid key gets status 401."
+  ),
+  must(
+    "AUTH-401-EMPTY-BEARER",
+    "5.3",
+    'A request with "Bearer" and no key is refused with 401.',
+    "A request with a missing or invalid key gets status 401."
+  ),
+  must(
+    "AUTH-401-WRONG-SCHEME",
+    "5.1, 5.3",
+    "A key sent with another scheme than Bearer is refused with 401.",
+    "Every request carries the header Authorization with the value Bearer followed by a space and <API_KEY>."
+  ),
+  must(
+    "AUTH-401-INVALID-KEY",
+    "5.3",
+    "A request with an unknown key is refused with 401.",
+    "A request with a missing or invalid key gets status 401."
+  ),
   // isolation between keys (§1.3, §5.4): judged on exposure; the status of the refusal is the 404 clauses'
-  security(must("ISOLATION-CANVAS", "1.3, 5.4", "Another key's canvas is neither revealed (its plan) nor acted on (run, overwritten).", "The caller can search the workflows reachable with its API key and read the plan of one workflow (title, tasks, variables).", ["getWorkflowDetail", "runWorkflow", "generateWorkflow"])),
-  security(must("ISOLATION-EXECUTION", "1.3, 5.4", "Another key's execution is neither revealed (status, output) nor aborted.", "Workflow search returns only workflows accessible by the key used.", EXECUTION_READS)),
-  security(must("ISOLATION-FILE-KEY", "1.4, 5.4", "Another key's fileKey is not accepted as a file variable value.", "The caller can upload files and receive file keys, which are then used as values of file variables when running a workflow.", ["runWorkflow"])),
+  security(
+    must(
+      "ISOLATION-CANVAS",
+      "1.3, 5.4",
+      "Another key's canvas is neither revealed (its plan) nor acted on (run, overwritten).",
+      "The caller can search the workflows reachable with its API key and read the plan of one workflow (title, tasks, variables).",
+      ["getWorkflowDetail", "runWorkflow", "generateWorkflow"]
+    )
+  ),
+  security(
+    must(
+      "ISOLATION-EXECUTION",
+      "1.3, 5.4",
+      "Another key's execution is neither revealed (status, output) nor aborted.",
+      "Workflow search returns only workflows accessible by the key used.",
+      EXECUTION_READS
+    )
+  ),
+  security(
+    must(
+      "ISOLATION-FILE-KEY",
+      "1.4, 5.4",
+      "Another key's fileKey is not accepted as a file variable value.",
+      "The caller can upload files and receive file keys, which are then used as values of file variables when running a workflow.",
+      ["runWorkflow"]
+    )
+  ),
   // §7 errors
-  observe("ERROR-BODY-SHAPE", "7", "Body shape of error responses other than the 400 of generation: not shown.", "Body shape of error responses other than the 400 of workflow generation: not shown."),
-  observe("ERROR-STATUS-FOR-UNLISTED-CODES", "7", 'HTTP status of codes whose status is "none listed": not shown.', "HTTP status for codes with none listed: not shown."),
-  must("ERROR-CODE-STATUS-CONSISTENT", "7", "An error body's errCode agrees with the HTTP status \xA77 lists for that code (the six codes with a status).", "Where a code has no HTTP status, the status column reads none listed."),
-  must("ODD-IDS-NO-5XX", "4", "Path parameters are strings: odd ids (very long, unicode, traversal-looking) get a listed status, never 5xx.", "Path parameters are strings."),
+  observe(
+    "ERROR-BODY-SHAPE",
+    "7",
+    "Body shape of error responses other than the 400 of generation: not shown.",
+    "Body shape of error responses other than the 400 of workflow generation: not shown."
+  ),
+  observe(
+    "ERROR-STATUS-FOR-UNLISTED-CODES",
+    "7",
+    'HTTP status of codes whose status is "none listed": not shown.',
+    "HTTP status for codes with none listed: not shown."
+  ),
+  must(
+    "ERROR-CODE-STATUS-CONSISTENT",
+    "7",
+    "An error body's errCode agrees with the HTTP status \xA77 lists for that code (the six codes with a status).",
+    "Where a code has no HTTP status, the status column reads none listed."
+  ),
+  must(
+    "ODD-IDS-NO-5XX",
+    "4",
+    "Path parameters are strings: odd ids (very long, unicode, traversal-looking) get a listed status, never 5xx.",
+    "Path parameters are strings."
+  ),
   // §8 limits
   // The limits are stated (§8 table); which operations they bind is not, beyond the codes' own words: the
   // operations whose bodies carry content and payload (run, generate) are where they are judged.
-  must("LIMIT-CONTENT-100K", "8, 7", "Content over 100k characters (a prompt, a variable value) is rejected (code E2004).", "| Maximum content length (code E2004) | 100k characters |", ["runWorkflow", "generateWorkflow"]),
-  must("LIMIT-PAYLOAD-100KB", "8, 7", "A request payload over 100KB is rejected (code E2005).", "| Maximum request payload size (code E2005) | 100KB |", ["runWorkflow", "generateWorkflow"]),
+  must(
+    "LIMIT-CONTENT-100K",
+    "8, 7",
+    "Content over 100k characters (a prompt, a variable value) is rejected (code E2004).",
+    "| Maximum content length (code E2004) | 100k characters |",
+    ["runWorkflow", "generateWorkflow"]
+  ),
+  must(
+    "LIMIT-PAYLOAD-100KB",
+    "8, 7",
+    "A request payload over 100KB is rejected (code E2005).",
+    "| Maximum request payload size (code E2005) | 100KB |",
+    ["runWorkflow", "generateWorkflow"]
+  ),
   should(
     "LIMIT-WITHIN-ACCEPTED",
     "8",
@@ -3553,11 +3936,21 @@ var REQUIREMENTS = [
     "The limits are maxima: what stays below them is allowed.",
     ["runWorkflow", "generateWorkflow"]
   ),
-  observe("LIMIT-OPERATIONS", "8", "Which operations the content and payload limits apply to: stated only by the codes themselves.", "Which operations the content and payload limits apply to: stated only by the codes themselves."),
+  observe(
+    "LIMIT-OPERATIONS",
+    "8",
+    "Which operations the content and payload limits apply to: stated only by the codes themselves.",
+    "Which operations the content and payload limits apply to: stated only by the codes themselves."
+  ),
   observe("LIMIT-RATE", "8", "Rate limits of the API: not shown.", "Rate limits of the API: not shown."),
   // §6, §9
   observe("EVENTS", "6", "Events: not shown.", "Events: not shown."),
-  observe("VERSION-DEPRECATION-POLICY", "9.3", "Deprecation and change policy: not shown.", "Deprecation and change policy: not shown.")
+  observe(
+    "VERSION-DEPRECATION-POLICY",
+    "9.3",
+    "Deprecation and change policy: not shown.",
+    "Deprecation and change policy: not shown."
+  )
 ];
 var BY_ID = new Map(REQUIREMENTS.map((r) => [r.id, r]));
 function requirement(id) {
@@ -3615,7 +4008,8 @@ function requirementsInSchema(root, prefix, out, seen) {
   const req = node["x-requirement"];
   if (typeof req === "string") out.add(req.replace("{op}", prefix));
   const ref = node.$ref;
-  if (typeof ref === "string" && ref.startsWith("#/$defs/")) requirementsInSchema(DEFS[ref.slice("#/$defs/".length)], prefix, out, seen);
+  if (typeof ref === "string" && ref.startsWith("#/$defs/"))
+    requirementsInSchema(DEFS[ref.slice("#/$defs/".length)], prefix, out, seen);
   for (const value of Object.values(node)) requirementsInSchema(value, prefix, out, seen);
 }
 function valueAt(root, pointer) {
@@ -3656,7 +4050,8 @@ function schemaViolations(schema, value, target) {
   if (!validate) throw new Error(`no generated validator for schema ${schema}`);
   if (validate(value)) return NONE;
   let errors = validate.errors ?? [];
-  if (target.envelope && bodyKindOf(value, void 0) === "no-payload") errors = errors.filter((e) => !aboutAbsentPayload(e));
+  if (target.envelope && bodyKindOf(value, void 0) === "no-payload")
+    errors = errors.filter((e) => !aboutAbsentPayload(e));
   const prefix = target.op.prefix;
   const fallback = bodyClause(target, schema);
   return errors.map((e) => {
@@ -3679,27 +4074,39 @@ var statusListed = {
   run(ctx) {
     if (ctx.listed) return NONE;
     if (ctx.status === 429) {
-      return [finding("LIMIT-RATE", "#status", "rate limits are not shown", "429", "rate limited (429): recorded, rate limits are not specified")];
+      return [
+        finding(
+          "LIMIT-RATE",
+          "#status",
+          "rate limits are not shown",
+          "429",
+          "rate limited (429): recorded, rate limits are not specified"
+        )
+      ];
     }
     const statuses = ctx.op.statuses.join(", ");
     const code = errCodeOf(ctx);
     const known = code ? errorCode(code) : void 0;
     if (ctx.status < 500 && known && (known.httpStatus === null || known.httpStatus === ctx.status)) {
-      return [finding(
-        "ERROR-STATUS-FOR-UNLISTED-CODES",
-        "#status",
-        `a listed status (${statuses}) or the open status of ${known.code}`,
-        `${ctx.status} with errCode ${known.code}`,
-        `status ${ctx.status} carries ${known.code}, whose HTTP status the specification leaves open or lists in \xA77`
-      )];
+      return [
+        finding(
+          "ERROR-STATUS-FOR-UNLISTED-CODES",
+          "#status",
+          `a listed status (${statuses}) or the open status of ${known.code}`,
+          `${ctx.status} with errCode ${known.code}`,
+          `status ${ctx.status} carries ${known.code}, whose HTTP status the specification leaves open or lists in \xA77`
+        )
+      ];
     }
-    return [finding(
-      `${ctx.op.prefix}-HTTP-STATUS-LISTED`,
-      "#status",
-      `one of ${statuses}`,
-      String(ctx.status),
-      `status ${ctx.status} is not listed for ${ctx.operation}`
-    )];
+    return [
+      finding(
+        `${ctx.op.prefix}-HTTP-STATUS-LISTED`,
+        "#status",
+        `one of ${statuses}`,
+        String(ctx.status),
+        `status ${ctx.status} is not listed for ${ctx.operation}`
+      )
+    ];
   }
 };
 function schemaClauses(root, t, schema) {
@@ -3722,7 +4129,9 @@ var jsonBodySchema = {
     if (!schema) return NONE;
     if (ctx.parseError !== void 0) {
       if (!ctx.listed) return NONE;
-      return [finding(bodyClause(ctx, schema), "", "a JSON body", excerpt(ctx.body), `body is not JSON: ${ctx.parseError}`)];
+      return [
+        finding(bodyClause(ctx, schema), "", "a JSON body", excerpt(ctx.body), `body is not JSON: ${ctx.parseError}`)
+      ];
     }
     return schemaViolations(schema, ctx.json, ctx);
   }
@@ -3736,7 +4145,15 @@ var jsonContentType = {
     if (!ctx.schema || ctx.parseError !== void 0) return NONE;
     const type = header(ctx.headers, "content-type");
     if (type && JSON_MEDIA_TYPE.test(type)) return NONE;
-    return [finding("JSON-CONTENT-TYPE", "#header/content-type", "application/json", type ?? "(absent)", "JSON body without a JSON content type")];
+    return [
+      finding(
+        "JSON-CONTENT-TYPE",
+        "#header/content-type",
+        "application/json",
+        type ?? "(absent)",
+        "JSON body without a JSON content type"
+      )
+    ];
   }
 };
 var errorBody = {
@@ -3754,13 +4171,16 @@ var errorBody = {
     const shapeFinding = finding("ERROR-BODY-SHAPE", "", "not shown", shape, `error body of a ${ctx.status}: ${shape}`);
     const known = code ? errorCode(code) : void 0;
     if (!known || known.httpStatus === null || known.httpStatus === ctx.status) return [shapeFinding];
-    return [shapeFinding, finding(
-      "ERROR-CODE-STATUS-CONSISTENT",
-      "/errCode",
-      `HTTP ${known.httpStatus} for ${known.code}`,
-      `HTTP ${ctx.status}`,
-      `${known.code} is listed with HTTP ${known.httpStatus} but came with ${ctx.status}`
-    )];
+    return [
+      shapeFinding,
+      finding(
+        "ERROR-CODE-STATUS-CONSISTENT",
+        "/errCode",
+        `HTTP ${known.httpStatus} for ${known.code}`,
+        `HTTP ${ctx.status}`,
+        `${known.code} is listed with HTTP ${known.httpStatus} but came with ${ctx.status}`
+      )
+    ];
   }
 };
 var envelopeSemantics = {
@@ -3779,19 +4199,43 @@ var envelopeSemantics = {
     const saysFailure = success && env.success === false;
     if (!saysFailure && env.stack === void 0) return NONE;
     const out = [];
-    if (saysFailure) out.push(finding("ENVELOPE-SUCCESS-TRUE-ON-200", "/success", "true", "false", "a 200 response says success: false"));
-    if (env.stack !== void 0) out.push(finding("ENVELOPE-STACK-DEV-ONLY", "/stack", "absent outside development", excerpt(env.stack), "a stack trace is exposed"));
+    if (saysFailure)
+      out.push(
+        finding("ENVELOPE-SUCCESS-TRUE-ON-200", "/success", "true", "false", "a 200 response says success: false")
+      );
+    if (env.stack !== void 0)
+      out.push(
+        finding(
+          "ENVELOPE-STACK-DEV-ONLY",
+          "/stack",
+          "absent outside development",
+          excerpt(env.stack),
+          "a stack trace is exposed"
+        )
+      );
     return out;
   }
 };
-var CHECKS = [statusListed, jsonBodySchema, jsonContentType, errorBody, envelopeSemantics];
+var CHECKS = [
+  statusListed,
+  jsonBodySchema,
+  jsonContentType,
+  errorBody,
+  envelopeSemantics
+];
 
 // contracts/check.ts
 var PLANS = /* @__PURE__ */ Object.create(null);
 for (const operation of OPERATION_IDS) PLANS[operation] = /* @__PURE__ */ new Map();
 function planFor(operation, status) {
   const target = checkTarget(operation, status);
-  return { op: target.op, listed: target.listed, schema: target.schema, envelope: target.envelope, checks: CHECKS.filter((check) => check.appliesTo(target)) };
+  return {
+    op: target.op,
+    listed: target.listed,
+    schema: target.schema,
+    envelope: target.envelope,
+    checks: CHECKS.filter((check) => check.appliesTo(target))
+  };
 }
 function checkResponse(r) {
   const plans = PLANS[r.operation];

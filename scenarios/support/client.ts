@@ -138,7 +138,7 @@ function classifyFault(err: unknown, timeoutMs: number): { kind: string; message
     return { kind: 'protocol-error', message: `malformed HTTP response (${code}: ${detail})` };
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
     return { kind: 'timeout', message: detail };
-  return { kind: 'network-error', message: `${code ? code + ': ' : ''}${detail}` };
+  return { kind: 'network-error', message: `${code ? `${code}: ` : ''}${detail}` };
 }
 
 /** A transport error met while reading the body: the answer began and then broke off (or our deadline hit). */
@@ -444,7 +444,7 @@ export class ApiClient {
   }
 
   private saveBody(text: string): string {
-    const name = createHash('sha1').update(text).digest('hex').slice(0, 16) + '.txt';
+    const name = `${createHash('sha1').update(text).digest('hex').slice(0, 16)}.txt`;
     const dir = join(dirname(this.config.evidenceDir), 'bodies');
     const path = join(dir, name);
     if (!existsSync(path)) {

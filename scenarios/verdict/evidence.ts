@@ -119,7 +119,7 @@ export class EvidenceWriter {
     this.file = join(dir, `${name}.jsonl`);
   }
   write(record: EvidenceRecord): void {
-    appendFileSync(this.file, JSON.stringify(record) + '\n');
+    appendFileSync(this.file, `${JSON.stringify(record)}\n`);
   }
 }
 

@@ -55,7 +55,7 @@ function mdCell(text: string): string {
 }
 
 function fence(text: string): string {
-  return '```\n' + text.replace(/```/g, '``\u200b`') + '\n```';
+  return `\`\`\`\n${text.replace(/```/g, '``\u200b`')}\n\`\`\``;
 }
 
 function mdEvidence(e: EvidenceItem, i: number): string {

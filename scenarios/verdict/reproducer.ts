@@ -35,7 +35,7 @@ export function shellQuote(text: string): string {
 }
 
 export function curlFor(req: ReproRequest, baseUrl?: string): string {
-  const url = baseUrl && req.url.startsWith(baseUrl) ? '${BASE_URL}' + req.url.slice(baseUrl.length) : req.url;
+  const url = baseUrl && req.url.startsWith(baseUrl) ? `\${BASE_URL}${req.url.slice(baseUrl.length)}` : req.url;
   const args: string[] = ['curl', '-sS', '-i', '--max-time', '30', '-X', req.method, shellQuote(redactSecrets(url))];
   for (const [name, value] of Object.entries(req.headers)) {
     if (req.body?.kind === 'multipart' && name.toLowerCase() === 'content-type') continue; // curl sets the boundary
@@ -43,7 +43,7 @@ export function curlFor(req: ReproRequest, baseUrl?: string): string {
   }
   const body = req.body;
   if (body?.kind === 'text') args.push('--data-binary', shellQuote(redactSecrets(body.text)));
-  if (body?.kind === 'file') args.push('--data-binary', shellQuote('@' + body.path));
+  if (body?.kind === 'file') args.push('--data-binary', shellQuote(`@${body.path}`));
   if (body?.kind === 'multipart') {
     for (const f of body.files) args.push('-F', shellQuote(`${body.field}=@${f.name};type=${f.type}`));
   }

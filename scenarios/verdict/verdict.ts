@@ -29,7 +29,7 @@ export interface VerdictHooks {
 function show(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const text = typeof value === 'string' ? value : JSON.stringify(redactValue(value));
-  return text.length > 500 ? text.slice(0, 500) + '…' : text;
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
 export class Verdict {

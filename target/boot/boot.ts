@@ -11,7 +11,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_SEED_FILE } from '../config.ts';
 import { loadSeed } from '../seed.ts';
 import { ensureTargetImage } from './image.ts';
