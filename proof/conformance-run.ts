@@ -179,8 +179,3 @@ export function runConformance(o: ConformanceRunOptions): Promise<ConformanceRun
     });
   });
 }
-
-/** Requirement IDs by verdict, from a report. */
-export function verdictIds(report: ConformanceReport | undefined, verdict: string): string[] {
-  return (report?.requirements ?? []).filter((r) => r.verdict === verdict).map((r) => r.id);
-}

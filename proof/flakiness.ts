@@ -15,6 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
+import { idsWhere, verdictSeries, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
 import {
   scratchOutDir,
   REFERENCE_BEHIND_PROXY_ENV,
@@ -30,7 +31,7 @@ interface RunSummary {
   seed: number;
   exitCode: number | null;
   wallMs: number;
-  verdicts: Record<string, string>;
+  verdicts: Verdicts;
   tests: { total: number; passed: number; failed: number; skipped: number; unfinished: number };
   failing: string[];
   incomplete?: string;
@@ -100,31 +101,41 @@ async function oneRun(
     });
   }
   const r = run.report;
+  const verdicts = verdictsOf(r);
   return {
     seed,
     exitCode: run.exitCode,
     wallMs: run.wallMs,
-    verdicts: Object.fromEntries((r?.requirements ?? []).map((q) => [q.id, q.verdict])),
+    verdicts,
     tests: r?.summary.tests ?? { total: 0, passed: 0, failed: 0, skipped: 0, unfinished: 0 },
-    failing: (r?.requirements ?? [])
-      .filter((q) => q.verdict === 'fail' || q.verdict === 'warn')
-      .map((q) => `${q.id} (${q.verdict})`),
+    failing: idsWhere(verdicts, (v) => v === 'fail' || v === 'warn').map((id) => `${id} (${verdicts[id]})`),
     targetHow: r?.meta.targetHow,
     incomplete: r ? r.meta.incomplete : `no report: ${run.output.trim().split('\n').slice(-3).join(' | ')}`,
   };
 }
 
+/** Every requirement whose verdict is not the same in every run, with the seeds of the runs that gave each verdict. */
 function variations(runs: RunSummary[]): { id: string; level: string; verdicts: Record<string, number[]> }[] {
-  return REQUIREMENTS.flatMap((req) => {
+  const series = verdictSeries(
+    runs.map((r) => r.verdicts),
+    REQUIREMENTS.map((req) => req.id),
+  );
+  return REQUIREMENTS.flatMap((req, i) => {
     const by: Record<string, number[]> = {};
-    for (const r of runs) (by[r.verdicts[req.id] ?? '(absent)'] ??= []).push(r.seed);
+    for (const [run, v] of series[i].verdicts.entries()) {
+      by[v] ??= [];
+      by[v].push(runs[run].seed);
+    }
     return Object.keys(by).length > 1 ? [{ id: req.id, level: req.level, verdicts: by }] : [];
   });
 }
 
-/** Seeds far apart, so consecutive runs do not share derived values. */
-export function flakinessSeeds(firstSeed: number, runs: number): number[] {
-  return Array.from({ length: runs }, (_, i) => firstSeed + i * 7919);
+/** How far apart consecutive seeds are: far, so that consecutive runs do not share derived values. */
+export const SEED_STEP = 7919;
+
+/** `n` seeds from `first`, SEED_STEP apart: the runs of a flakiness check, and of one long-lived target. */
+export function seedSequence(first: number, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => first + i * SEED_STEP);
 }
 
 /** Every run, `parallel` at a time, then the verdicts compared across them. */
@@ -132,7 +143,7 @@ export async function runFlakiness(o: FlakinessOptions): Promise<FlakinessReport
   const log = o.log ?? ((l: string) => console.log(l));
   const n = o.runs;
   const parallel = Math.max(1, Math.min(o.parallel, n));
-  const seeds = flakinessSeeds(o.firstSeed, n);
+  const seeds = seedSequence(o.firstSeed, n);
   const started = Date.now();
   const slots = Array.from({ length: parallel }, (_, i) => scratchOutDir(`flakiness-${process.pid}-${i}`));
   const queue = [...seeds];

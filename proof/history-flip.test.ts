@@ -9,12 +9,12 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunChange } from '../foundation/history/diff.ts';
+import { idsWhere, verdictsOf } from '../foundation/history/verdicts.ts';
 import { startTarget } from '../target/server.ts';
 import {
   REFERENCE_BEHIND_PROXY_ENV,
   runConformance,
   scratchOutDir,
-  verdictIds,
   type ConformanceRunResult,
 } from './conformance-run.ts';
 import { mutantById, probesOf } from '../fixtures/faults/catalogue.ts';
@@ -55,7 +55,7 @@ test('a fault switched on is named newly failing, exactly; switched off, newly p
     faulty = false;
     const fixed = await run(3);
 
-    const failing = (r: ConformanceRunResult) => new Set(verdictIds(r.report, 'fail'));
+    const failing = (r: ConformanceRunResult) => new Set(idsWhere(verdictsOf(r.report), 'fail'));
     const started = [...failing(broken)].filter((id) => !failing(clean).has(id)).sort();
     expect(started, 'the bug makes clauses fail').toEqual(
       expect.arrayContaining(bug.breaks!.filter((id) => failing(broken).has(id))),

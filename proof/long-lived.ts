@@ -7,10 +7,12 @@
  */
 import { seedWithPreload } from '../target/crowded.ts';
 import { rmSync } from 'node:fs';
+import { ABSENT, compareVerdicts, idsWhere, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
 import { startTarget } from '../target/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
 import type { ConformanceReport } from '../scenarios/verdict/report.ts';
 import { footprintText } from '../scenarios/verdict/render.ts';
+import { seedSequence } from './flakiness.ts';
 
 export interface SameTargetOptions {
   runs: number;
@@ -34,6 +36,8 @@ export interface RunProfile {
   seed: number;
   exitCode: number | null;
   wallMs: number;
+  /** Every requirement's verdict before waivers (what the target did), by ID: what runs are compared on. */
+  verdicts: Verdicts;
   exercised: string[];
   warnings: string[];
   failures: string[];
@@ -53,6 +57,11 @@ export interface SameTargetReport {
   ok: boolean;
 }
 
+/** What a run exercised, warned of and failed, before waivers: a waiver must not hide a change of coverage. */
+const EXERCISED = (v: string) => v !== 'not-run' && v !== ABSENT;
+const WARNED = (v: string) => v === 'warn';
+const FAILED = (v: string) => v === 'fail';
+
 function profileOf(
   run: number,
   seed: number,
@@ -61,15 +70,16 @@ function profileOf(
   report: ConformanceReport | undefined,
   output: string,
 ): Omit<RunProfile, 'differences'> {
-  const reqs = report?.requirements ?? [];
+  const verdicts = verdictsOf(report, 'rawVerdict');
   return {
     run,
     seed,
     exitCode,
     wallMs,
-    exercised: reqs.filter((r) => r.rawVerdict !== 'not-run').map((r) => r.id),
-    warnings: reqs.filter((r) => r.rawVerdict === 'warn').map((r) => r.id),
-    failures: reqs.filter((r) => r.rawVerdict === 'fail').map((r) => r.id),
+    verdicts,
+    exercised: idsWhere(verdicts, EXERCISED),
+    warnings: idsWhere(verdicts, WARNED),
+    failures: idsWhere(verdicts, FAILED),
     incomplete: report ? report.meta.incomplete : `no report: ${output.trim().split('\n').slice(-3).join(' | ')}`,
     left: report?.footprint ? footprintText(report.footprint) : undefined,
     found: report?.discovery,
@@ -81,16 +91,17 @@ export function differencesFrom(
   first: Omit<RunProfile, 'differences'>,
   run: Omit<RunProfile, 'differences'>,
 ): string[] {
+  const changed = compareVerdicts(first.verdicts, run.verdicts);
   const out: string[] = [];
-  const diff = (label: string, a: string[], b: string[]) => {
-    const lost = a.filter((id) => !b.includes(id));
-    const gained = b.filter((id) => !a.includes(id));
+  const diff = (label: string, holds: (verdict: string) => boolean) => {
+    const lost = changed.filter((d) => holds(d.before) && !holds(d.after)).map((d) => d.id);
+    const gained = changed.filter((d) => !holds(d.before) && holds(d.after)).map((d) => d.id);
     if (lost.length) out.push(`${label} no longer: ${lost.join(', ')}`);
     if (gained.length) out.push(`${label} newly: ${gained.join(', ')}`);
   };
-  diff('exercised', first.exercised, run.exercised);
-  diff('warned', first.warnings, run.warnings);
-  diff('failed', first.failures, run.failures);
+  diff('exercised', EXERCISED);
+  diff('warned', WARNED);
+  diff('failed', FAILED);
   if (run.incomplete && !first.incomplete) out.push(`incomplete: ${run.incomplete}`);
   return out;
 }
@@ -113,8 +124,7 @@ export async function runSameTarget(o: SameTargetOptions): Promise<SameTargetRep
   };
   const runs: RunProfile[] = [];
   try {
-    for (let i = 0; i < o.runs; i++) {
-      const seed = o.firstSeed + i * 7919;
+    for (const [i, seed] of seedSequence(o.firstSeed, o.runs).entries()) {
       const r = await runConformance({
         outDir,
         baseUrl: target.baseUrl,

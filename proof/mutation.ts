@@ -38,7 +38,8 @@ import {
   type MutantKind,
 } from '../fixtures/faults/catalogue.ts';
 import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
-import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir, verdictIds } from './conformance-run.ts';
+import { idsWhere, verdictsOf } from '../foundation/history/verdicts.ts';
+import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
 import { startTarget } from '../target/server.ts';
 import type { ConformanceReport } from '../scenarios/verdict/report.ts';
 
@@ -172,26 +173,24 @@ interface RunVerdicts {
 }
 
 function readVerdicts(report: ConformanceReport | undefined): RunVerdicts {
+  const verdicts = verdictsOf(report);
   const requirements = (report?.requirements ?? []) as (ConformanceReport['requirements'][number] & {
     blockedBy?: string | string[];
   })[];
   // `blocked` arrives with the engine's root-cause work; older reports simply have none.
   const blocked = requirements
-    .filter((r) => (r.verdict as string) === 'blocked')
+    .filter((r) => verdicts[r.id] === 'blocked')
     .map((r) => ({
       id: r.id,
       by: r.blockedBy === undefined ? [] : [r.blockedBy].flat(),
       reason: r.notRunReasons?.[0],
     }));
-  const exercised = requirements
-    .filter((r) => r.verdict !== 'not-run' && (r.verdict as string) !== 'blocked')
-    .map((r) => r.id);
   return {
-    failed: verdictIds(report, 'fail'),
-    warned: verdictIds(report, 'warn'),
+    failed: idsWhere(verdicts, 'fail'),
+    warned: idsWhere(verdicts, 'warn'),
     blocked,
-    notRun: verdictIds(report, 'not-run').length,
-    exercised,
+    notRun: idsWhere(verdicts, 'not-run').length,
+    exercised: idsWhere(verdicts, (v) => v !== 'not-run' && v !== 'blocked'),
   };
 }
 

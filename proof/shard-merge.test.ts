@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { verdictsOf } from '../foundation/history/verdicts.ts';
 import { mergeShards } from '../scenarios/runner/merge.ts';
 import type { ConformanceReport } from '../scenarios/verdict/report.ts';
 import { REPO_ROOT, scratchOutDir } from './conformance-run.ts';
@@ -42,8 +43,6 @@ function conformance(outDir: string, history: string, args: string[] = []): Prom
   return new Promise((done) => child.on('close', done));
 }
 
-const verdicts = (r: ConformanceReport) => Object.fromEntries(r.requirements.map((q) => [q.id, q.verdict]));
-
 test('the merged verdict of a 3-shard run equals the unsharded run, requirement by requirement', async () => {
   test.setTimeout(900_000);
   const scratch = scratchOutDir(`shard-merge-${process.pid}-0`);
@@ -61,7 +60,7 @@ test('the merged verdict of a 3-shard run equals the unsharded run, requirement 
     const merged = mergeShards(shards, join(scratch, 'merged'), () => undefined, history);
     const unsharded = JSON.parse(readFileSync(join(whole, 'report.json'), 'utf8')) as ConformanceReport;
     expect(merged.problems).toEqual([]);
-    expect(verdicts(merged.report)).toEqual(verdicts(unsharded));
+    expect(verdictsOf(merged.report)).toEqual(verdictsOf(unsharded));
     expect(merged.report.summary.tests.total).toBe(unsharded.summary.tests.total);
     for (const file of ['report.json', 'report.md', 'report.html', 'junit.xml', join('html', 'index.html')])
       expect(existsSync(join(scratch, 'merged', file)), file).toBe(true);

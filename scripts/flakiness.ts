@@ -27,8 +27,9 @@ import { number, oneOf, positiveInt, wholeNumber } from '../foundation/environme
 import {
   FLAKINESS_OUT,
   FLAKINESS_TARGETS,
-  flakinessSeeds,
   runFlakiness,
+  SEED_STEP,
+  seedSequence,
   writeFlakinessReport,
   type FlakinessOptions,
 } from '../proof/flakiness.ts';
@@ -109,9 +110,9 @@ async function main(): Promise<number> {
   }
   if (options.kind === 'same-target') return sameTarget(options.o);
   const o = options.o;
-  const seeds = flakinessSeeds(o.firstSeed, o.runs);
+  const seeds = seedSequence(o.firstSeed, o.runs);
   console.log(
-    `flakiness: ${o.runs} conformance runs, seeds ${seeds[0]}…${seeds[o.runs - 1]} (step 7919), ${Math.min(o.parallel, o.runs)} at a time, target: ${o.target}`,
+    `flakiness: ${o.runs} conformance runs, seeds ${seeds[0]}…${seeds[o.runs - 1]} (step ${SEED_STEP}), ${Math.min(o.parallel, o.runs)} at a time, target: ${o.target}`,
   );
   const report = await runFlakiness(o);
   const md = writeFlakinessReport(report);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../target/config.ts';
 import { startTarget } from '../../target/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from '../conformance-run.ts';
-import type { ConformanceReport } from '../../scenarios/verdict/report.ts';
+import { compareVerdicts, verdictsOf, type Verdicts } from '../../foundation/history/verdicts.ts';
 
 export const DEFAULT_SPEEDS: readonly number[] = [DEFAULT_CONFIG.nodeDurationMs, 1000];
 
@@ -33,7 +33,7 @@ export interface SpeedRun {
   wallMs: number;
   exitCode: number | null;
   /** Verdict of every requirement, by ID; empty when the run wrote no report. */
-  verdicts: Record<string, string>;
+  verdicts: Verdicts;
   /** The longest tests of the run. */
   slowest: TestTime[];
   /** Why the run cannot vouch for its verdicts (deadline, no report, …). */
@@ -52,12 +52,9 @@ export function verdictDifferences(runs: readonly SpeedRun[]): string[] {
   const [first, ...others] = runs;
   if (!first) return [];
   const out: string[] = [];
-  for (const run of others) {
-    for (const id of [...new Set([...Object.keys(first.verdicts), ...Object.keys(run.verdicts)])].sort()) {
-      const [a, b] = [first.verdicts[id] ?? '(absent)', run.verdicts[id] ?? '(absent)'];
-      if (a !== b) out.push(`${id}: ${a} at ${first.nodeDurationMs} ms → ${b} at ${run.nodeDurationMs} ms`);
-    }
-  }
+  for (const run of others)
+    for (const d of compareVerdicts(first.verdicts, run.verdicts))
+      out.push(`${d.id}: ${d.before} at ${first.nodeDurationMs} ms → ${d.after} at ${run.nodeDurationMs} ms`);
   return out;
 }
 
@@ -85,10 +82,6 @@ export function slowestTests(playwrightJson: string, count: number): TestTime[] 
   };
   (root.suites ?? []).forEach(walk);
   return times.sort((a, b) => b.ms - a.ms).slice(0, count);
-}
-
-function verdictsOf(report: ConformanceReport | undefined): Record<string, string> {
-  return Object.fromEntries((report?.requirements ?? []).map((r) => [r.id, r.verdict]));
 }
 
 async function runAtSpeed(nodeDurationMs: number, o: DurationsOptions, index: number): Promise<SpeedRun> {
