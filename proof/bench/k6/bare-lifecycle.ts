@@ -3,7 +3,7 @@
  * no custom metrics, no tags), the reference the suite's lifecycle scenario is measured against. It walks
  * the same paths as load/flows/lifecycle.ts under the throughput profile — every 10th iteration aborts
  * mid-run, every 3rd uploads a file for a file variable — over the workflows the bench found runnable
- * (BENCH_PLAN, a JSON file written by scripts/bench-load.ts, in the order the suite's discovery lists
+ * (BENCH_PLAN, a JSON file written by proof/bench/load.ts, in the order the suite's discovery lists
  * them), and picks each iteration's workflow with the suite's seeded source (lib/seeded.ts, same SEED,
  * same draws per path). A slow workflow is polled hundreds of times, so a different pick sequence alone
  * would move the request rate by more than the suite's overhead.
@@ -14,6 +14,7 @@ import http from 'k6/http';
 import exec from 'k6/execution';
 import { sleep } from 'k6';
 import { pick, vuRandom } from '../../../load/lib/seeded.ts';
+import { pathBuilder } from './paths.ts';
 
 export interface BenchPlan {
   plain: { canvasId: string; variables: Record<string, unknown> }[];
@@ -31,6 +32,11 @@ const getParams = { headers: auth };
 const boundary = 'benchboundary';
 const uploadBody = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="brief.txt"\r\nContent-Type: text/plain\r\n\r\nload test brief\r\n--${boundary}--\r\n`;
 const uploadParams = { headers: { ...auth, 'Content-Type': `multipart/form-data; boundary=${boundary}` } };
+const runPath = pathBuilder('runWorkflow');
+const statusPath = pathBuilder('getExecutionStatus');
+const abortPath = pathBuilder('abortExecution');
+const outputPath = pathBuilder('getExecutionOutput');
+const uploadUrl = base + pathBuilder('uploadFiles')();
 
 export const options = {
   scenarios: { s: { executor: 'constant-vus', vus: Number(__ENV.VUS || 10), duration: __ENV.DURATION || '10s' } },
@@ -38,14 +44,14 @@ export const options = {
 };
 
 function run(canvasId: string, variables: Record<string, unknown>): string | undefined {
-  const res = http.post(`${base}/openapi/workflow/${canvasId}/run`, JSON.stringify({ variables }), jsonParams);
+  const res = http.post(base + runPath({ canvasId }), JSON.stringify({ variables }), jsonParams);
   return res.status === 200 ? (res.json() as { data: { executionId: string } }).data.executionId : undefined;
 }
 
 function poll(id: string, maxPolls: number): void {
   for (let i = 0; i < maxPolls; i++) {
     sleep(pollS);
-    const res = http.get(`${base}/openapi/workflow/${id}/status`, getParams);
+    const res = http.get(base + statusPath({ executionId: id }), getParams);
     const status = res.status === 200 ? (res.json() as { data: { status: string } }).data.status : undefined;
     if (status === 'finish' || status === 'failed') return;
   }
@@ -58,10 +64,10 @@ export default function (): void {
     const wf = pick(plan.abortable, rnd);
     const id = run(wf.canvasId, wf.variables);
     if (!id) return;
-    http.get(`${base}/openapi/workflow/${id}/status`, getParams);
-    http.post(`${base}/openapi/workflow/${id}/abort`, null, getParams);
+    http.get(base + statusPath({ executionId: id }), getParams);
+    http.post(base + abortPath({ executionId: id }), null, getParams);
     poll(id, 4);
-    http.get(`${base}/openapi/workflow/${id}/output`, getParams);
+    http.get(base + outputPath({ executionId: id }), getParams);
     return;
   }
   let canvasId: string;
@@ -69,7 +75,7 @@ export default function (): void {
   if (i % 3 === 1 && plan.withFile.length > 0) {
     const wf = pick(plan.withFile, rnd);
     rnd(); // the suite draws the sample to upload here
-    const up = http.post(`${base}/openapi/files/upload`, uploadBody, uploadParams);
+    const up = http.post(uploadUrl, uploadBody, uploadParams);
     const key = (up.json() as { data: { files: { fileKey: string }[] } }).data.files[0]!.fileKey;
     variables = { ...wf.variables };
     for (const v of wf.fileVariables) variables[v] = key;
@@ -82,7 +88,7 @@ export default function (): void {
   const id = run(canvasId, variables);
   if (!id) return;
   poll(id, 100_000);
-  http.get(`${base}/openapi/workflow/${id}/output`, getParams);
+  http.get(base + outputPath({ executionId: id }), getParams);
 }
 
 export function handleSummary(d: {

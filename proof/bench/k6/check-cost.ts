@@ -7,7 +7,7 @@
  */
 import * as bundle from '../../../contracts/generated/check.k6.js';
 import type { checkResponse as CheckResponse } from '../../../contracts/check.ts';
-import { CHECK_HEADERS, CHECK_SAMPLES, type CheckCost } from './check-samples.ts';
+import { CHECK_COST_MARKER, CHECK_HEADERS, CHECK_SAMPLES, type CheckCost } from './check-samples.ts';
 
 const checkResponse = bundle.checkResponse as typeof CheckResponse;
 
@@ -28,8 +28,6 @@ function microseconds(fn: () => unknown): number {
   rounds.sort((a, b) => a - b);
   return rounds[ROUNDS >> 1]!;
 }
-
-export const CHECK_COST_MARKER = 'CHECK-COST ';
 
 export default function (): void {
   const figures: CheckCost[] = CHECK_SAMPLES.map((s) => {

@@ -1,6 +1,6 @@
 /**
  * Response bodies for measuring what one contract check costs, shared by the k6 side
- * (check-cost.ts) and the Node side (scripts/bench-load.ts), so both time the same inputs.
+ * (check-cost.ts) and the Node side (proof/bench/load.ts, proof/bench/contracts.ts), so both time the same inputs.
  * Shapes follow what the reference target answers under load.
  */
 import type { OperationId } from '../../../load/lib/operations.ts';
@@ -8,6 +8,9 @@ import type { OperationId } from '../../../load/lib/operations.ts';
 const NOW = '2026-11-22T09:00:00.000Z';
 const nodes = (status: string) =>
   ['t1', 't2', 't3'].map((nodeId, i) => ({ nodeId, status, title: ['Collect', 'Write', 'Review'][i] }));
+
+/** Starts the one line check-cost.ts prints its figures on. */
+export const CHECK_COST_MARKER = 'CHECK-COST ';
 
 /** One response kind's figures from check-cost.ts (µs per call in k6). */
 export interface CheckCost {

@@ -1,0 +1,33 @@
+/**
+ * k6 side of `npm run bench:load`: the status reads as a bare request loop (one http.get per iteration, no
+ * suite code: no checks, no custom metrics, no tags), the reference the suite's status-read scenario is
+ * measured against; it separates what the engine costs from what the suite adds. It cycles through the
+ * executions the bench started (BENCH_IDS, a JSON file written by proof/bench/load.ts).
+ *
+ *   k6 run proof/bench/k6/bare-status.ts   (env: BASE_URL, API_KEY, BENCH_IDS, VUS, DURATION, SUMMARY_FILE)
+ */
+import http from 'k6/http';
+import { pathBuilder } from './paths.ts';
+
+const ids = JSON.parse(open(__ENV.BENCH_IDS!)) as string[];
+const base = __ENV.BASE_URL!;
+const statusPath = pathBuilder('getExecutionStatus');
+const params = { headers: { Authorization: `Bearer ${__ENV.API_KEY}` } };
+
+export const options = {
+  scenarios: { s: { executor: 'constant-vus', vus: Number(__ENV.VUS || 10), duration: __ENV.DURATION || '10s' } },
+  summaryTrendStats: ['count'],
+};
+
+let n = 0;
+
+export default function (): void {
+  n = (n + 1) % ids.length;
+  http.get(base + statusPath({ executionId: ids[n]! }), params);
+}
+
+export function handleSummary(d: {
+  metrics: Record<string, { values: Record<string, number> }>;
+}): Record<string, string> {
+  return { [__ENV.SUMMARY_FILE!]: JSON.stringify(d.metrics.http_reqs!.values) };
+}
