@@ -97,9 +97,12 @@ test('every x-requirement of openapi.yaml is a catalogued clause, for every oper
   }
 });
 
+/** The fields of an openapi.yaml operation that the next test reads. */
+type OperationObject = { operationId?: string; security?: unknown; responses: Record<string, unknown> };
+
 test('each operation of openapi.yaml has bearer security and lists 401', () => {
-  for (const item of Object.values<any>(openapi.paths)) {
-    for (const op of Object.values<any>(item)) {
+  for (const item of Object.values(openapi.paths as Record<string, Record<string, OperationObject>>)) {
+    for (const op of Object.values(item)) {
       expect(op.security, op.operationId).toEqual([{ bearerAuth: [] }]);
       expect(Object.keys(op.responses), op.operationId).toContain('401');
     }

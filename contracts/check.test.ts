@@ -68,7 +68,14 @@ const VALID_200: Record<OperationId, () => unknown> = {
   generateWorkflow: () => ({ success: true, data: { canvasId: 'c-9', workflowPlan: plan() } }),
 };
 
-type Mutation = [name: string, mutate: (body: any) => unknown, expectedId: string];
+/**
+ * A valid example body that a test edits: mutations reach into any field to break one clause, and the
+ * checker under test is what judges the result, so the shape is deliberately left open.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: mutations edit arbitrary fields of example JSON on purpose
+type EditedJson = any;
+
+type Mutation = [name: string, mutate: (body: EditedJson) => unknown, expectedId: string];
 
 /** Mutations applicable to every 200 envelope; `{op}` is the operation's requirement prefix. */
 const ENVELOPE_MUTATIONS: Mutation[] = [
@@ -120,7 +127,7 @@ const OPERATION_MUTATIONS: Record<OperationId, Mutation[]> = {
     ['data array', (b) => ({ ...b, data: [] }), 'ABORT-200-NO-DATA'],
   ],
   getExecutionOutput: [
-    ['missing data', (b) => ({ success: true }), 'OUTPUT-200-DATA'],
+    ['missing data', () => ({ success: true }), 'OUTPUT-200-DATA'],
     [
       'output not an array',
       (b) => {
@@ -211,7 +218,7 @@ const OPERATION_MUTATIONS: Record<OperationId, Mutation[]> = {
     ],
   ],
   getExecutionStatus: [
-    ['missing data', (b) => ({ success: true }), 'STATUS-200-DATA'],
+    ['missing data', () => ({ success: true }), 'STATUS-200-DATA'],
     [
       'status outside the enum',
       (b) => {
@@ -270,7 +277,7 @@ const OPERATION_MUTATIONS: Record<OperationId, Mutation[]> = {
     ],
   ],
   searchWorkflows: [
-    ['missing data', (b) => ({ success: true }), 'SEARCH-200-DATA'],
+    ['missing data', () => ({ success: true }), 'SEARCH-200-DATA'],
     ['data is an object', (b) => ({ ...b, data: { items: b.data } }), 'SEARCH-200-DATA'],
     [
       'item without canvasId',
@@ -290,7 +297,7 @@ const OPERATION_MUTATIONS: Record<OperationId, Mutation[]> = {
     ],
   ],
   getWorkflowDetail: [
-    ['missing data', (b) => ({ success: true }), 'DETAIL-200-DATA'],
+    ['missing data', () => ({ success: true }), 'DETAIL-200-DATA'],
     [
       'plan without title',
       (b) => {
@@ -365,7 +372,7 @@ const OPERATION_MUTATIONS: Record<OperationId, Mutation[]> = {
     ],
   ],
   uploadFiles: [
-    ['missing data', (b) => ({ success: true }), 'UPLOAD-200-DATA'],
+    ['missing data', () => ({ success: true }), 'UPLOAD-200-DATA'],
     ['data without files', (b) => ({ ...b, data: {} }), 'UPLOAD-200-DATA'],
     [
       'file without fileKey',
@@ -385,7 +392,7 @@ const OPERATION_MUTATIONS: Record<OperationId, Mutation[]> = {
     ],
   ],
   generateWorkflow: [
-    ['missing data', (b) => ({ success: true }), 'GENERATE-200-DATA'],
+    ['missing data', () => ({ success: true }), 'GENERATE-200-DATA'],
     ['data without workflowPlan', (b) => ({ ...b, data: { canvasId: 'c' } }), 'GENERATE-200-DATA'],
     [
       'canvasId as a number',
@@ -551,7 +558,7 @@ test.describe('generateWorkflow 400 body (§4.8)', () => {
   test('a valid 400 body passes', () => {
     expect(check('generateWorkflow', 400, valid)).toEqual([]);
   });
-  const mutations: [string, (b: any) => unknown][] = [
+  const mutations: [string, (b: EditedJson) => unknown][] = [
     [
       'missing statusCode',
       (b) => {
@@ -594,7 +601,7 @@ test.describe('generateWorkflow 400 body (§4.8)', () => {
 
 test.describe('findings carry evidence', () => {
   test('pointer, expected and actual locate the fault', () => {
-    const body = VALID_200.getExecutionStatus() as any;
+    const body = VALID_200.getExecutionStatus() as EditedJson;
     body.data.nodeExecutions[0].status = 'queued';
     const [v] = check('getExecutionStatus', 200, body);
     expect(v).toMatchObject({
@@ -606,7 +613,7 @@ test.describe('findings carry evidence', () => {
     expect(v!.expected).toContain('waiting');
   });
   test('every fault of a body is reported, not only the first', () => {
-    const body = VALID_200.getExecutionOutput() as any;
+    const body = VALID_200.getExecutionOutput() as EditedJson;
     delete body.data.files[0].name;
     body.data.output[0].messages[1].type = 'human';
     expect(ids(check('getExecutionOutput', 200, body)).sort()).toEqual(['MESSAGE-TYPE-ENUM', 'OUTPUT-FILE-FIELDS']);
@@ -624,7 +631,7 @@ test.describe('findings carry evidence', () => {
     expect(vs.map((v) => [v.requirementId, v.level])).toContainEqual(['ERROR-CODE-STATUS-CONSISTENT', 'must']);
   });
   test('legal variants pass: extra fields outside run data, unknown file types, fractional sizes', () => {
-    const body = VALID_200.getExecutionOutput() as any;
+    const body = VALID_200.getExecutionOutput() as EditedJson;
     body.data.extra = { anything: true };
     body.data.output[0].cost = 3;
     body.data.files[0].type = 'pdf';

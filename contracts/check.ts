@@ -61,7 +61,10 @@ export function checkResponse(r: ResponseUnderCheck): Violation[] {
   const plans = PLANS[r.operation];
   if (!plans) throw new Error(`unknown operation ${r.operation}`);
   let plan = plans.get(r.status);
-  if (!plan) plans.set(r.status, (plan = planFor(r.operation, r.status)));
+  if (!plan) {
+    plan = planFor(r.operation, r.status);
+    plans.set(r.status, plan);
+  }
   let json: unknown;
   let parseError: string | undefined;
   try {
@@ -138,7 +141,9 @@ export function operationFor(
     const m = route.pattern.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};
-    route.names.forEach((name, i) => (params[name] = safeDecode(m[i + 1] ?? '')));
+    route.names.forEach((name, i) => {
+      params[name] = safeDecode(m[i + 1] ?? '');
+    });
     return { operation: route.operation, params };
   }
   return undefined;

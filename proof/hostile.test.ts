@@ -77,7 +77,13 @@ async function runAgainst(kind: HostileKind): Promise<ConformanceRunResult> {
 function inPool<K, T>(keys: readonly K[], size: number, fn: (k: K) => Promise<T>): Map<K, Promise<T>> {
   let free = size;
   const waiting: (() => void)[] = [];
-  const acquire = () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((r) => waiting.push(r)));
+  const acquire = (): Promise<void> => {
+    if (free > 0) {
+      free--;
+      return Promise.resolve();
+    }
+    return new Promise<void>((r) => waiting.push(r));
+  };
   const release = () => {
     const w = waiting.shift();
     if (w) w();

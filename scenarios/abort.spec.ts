@@ -59,7 +59,10 @@ function checkStopped(
     'node statuses after an accepted abort',
     [...new Set((last?.status.nodeExecutions ?? []).map((n) => n.status))].sort().join(', '),
   );
-  if (!last) return verdict.notRun('ABORT-STOPS-NODES', `no status of ${executionId} could be read after the abort`);
+  if (!last) {
+    verdict.notRun('ABORT-STOPS-NODES', `no status of ${executionId} could be read after the abort`);
+    return;
+  }
   const executing = (last.status.nodeExecutions ?? []).filter((n) => n.status === 'executing');
   const startedLater = snaps.flatMap((s) =>
     (s.status.nodeExecutions ?? [])

@@ -56,11 +56,13 @@ function judgeRefusal(verdict: Verdict, ids: readonly string[], ex: Exchange, me
     actual: describe(ex),
     exchangeId: ex.record.id,
   });
-  if (wasServed)
-    return stopAll(verdict, ids, {
+  if (wasServed) {
+    stopAll(verdict, ids, {
       blockedBy: 'AUTH-NOT-SERVED-WITHOUT-KEY',
       reason: `${message}: served (${describe(ex)})`,
     });
+    return;
+  }
   for (const id of ids) expectStatus(verdict, id, ex, 401, message);
 }
 

@@ -94,6 +94,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         test: testRef,
         citedRequirements: cited,
         status: info.status ?? 'failed',
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colour codes of Playwright's messages
         error: error ? redactSecrets(error.replace(/\u001b\[[0-9;]*m/g, '')).slice(0, 4000) : undefined,
         skipReason: skip?.description,
         durationMs: Date.now() - started,

@@ -65,7 +65,10 @@ function judgeProbe(
     actual: exposed ? `exposed: ${describe(ex)}` : describe(ex),
     exchangeId: ex.record.id,
   });
-  if (exposed) return stopAll(verdict, [statusClause], { blockedBy: clause, reason: `${message}: ${describe(ex)}` });
+  if (exposed) {
+    stopAll(verdict, [statusClause], { blockedBy: clause, reason: `${message}: ${describe(ex)}` });
+    return;
+  }
   expectStatus(verdict, statusClause, ex, 404, message);
 }
 

@@ -236,7 +236,10 @@ function judgeFindings(verdict: Verdict, f: Findings, pageSize: number): void {
       expected: 'pages disjoint and together the listing',
       actual: `repeated: ${f.dupes.join(', ') || 'none'}; never reached: ${f.missing.join(', ') || 'none'}`,
     });
-  if (!walk.again) return stopAll(verdict, ['SEARCH-PAGES-STABLE'], walk.againStop!);
+  if (!walk.again) {
+    stopAll(verdict, ['SEARCH-PAGES-STABLE'], walk.againStop!);
+    return;
+  }
   verdict.should('SEARCH-PAGES-STABLE', same(walk.again.ids, walk.pages[0].ids), {
     message: 'page 1 read twice while the listing held still',
     expected: walk.pages[0].ids.join(', '),

@@ -21,7 +21,10 @@ function checkKeys(verdict: Verdict, sent: FileSpec[], ex: Exchange): void {
     keys.ok ? 'accepted' : describe(ex),
     ex.record.id,
   );
-  if (!keys.ok) return stopAll(verdict, ['UPLOAD-NAMES-ECHO'], keys.stop);
+  if (!keys.ok) {
+    stopAll(verdict, ['UPLOAD-NAMES-ECHO'], keys.stop);
+    return;
+  }
   const names = (dataOf<UploadData>(ex)?.files ?? []).map((f) => f.fileName);
   const sentNames = new Set(sent.map((f) => f.name));
   const strangers = names.filter((n) => !sentNames.has(n));

@@ -4,7 +4,7 @@ import { ensureTargetImage } from '../target/boot/image.ts';
 
 const USAGE = 'usage: npm run target:image   (builds the reference target image, or reuses it when it is current)';
 
-async function main(): Promise<number | void> {
+async function main(): Promise<number | undefined> {
   if (printedHelp(USAGE)) return 0;
   const { tag, built } = await ensureTargetImage({ log: (line) => console.log(line) });
   console.log(`${built ? 'built' : 'reused'} ${tag}`);

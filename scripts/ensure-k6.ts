@@ -4,7 +4,7 @@ import { ensureK6 } from '../load/node/ensure-k6.ts';
 
 const USAGE = 'usage: npx tsx scripts/ensure-k6.ts   (prints the path of the k6 binary; K6_BIN names one explicitly)';
 
-async function main(): Promise<number | void> {
+async function main(): Promise<number | undefined> {
   if (printedHelp(USAGE)) return 0;
   console.log(await ensureK6());
 }

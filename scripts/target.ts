@@ -21,7 +21,7 @@ function printTarget(target: BootedTarget): void {
   console.log('Ctrl-C stops it.');
 }
 
-async function main(): Promise<number | void> {
+async function main(): Promise<number | undefined> {
   const { values } = parseArgs({
     options: {
       mode: { type: 'string' },

@@ -17,7 +17,7 @@ interface Stats {
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
-function main(): number | void {
+function main(): number | undefined {
   const { values, positionals } = parseArgs({
     options: { help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,

@@ -10,7 +10,7 @@ export interface Reply {
   headers: Record<string, string>;
   text: string;
   // Tests read into bodies freely; the contract check has already vouched for their shape.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: tests read into contract-checked bodies without restating their types
   json: any;
 }
 
@@ -74,7 +74,9 @@ export class Client {
       json = undefined;
     }
     const responseHeaders: Record<string, string> = {};
-    res.headers.forEach((value, name) => (responseHeaders[name] = value));
+    res.headers.forEach((value, name) => {
+      responseHeaders[name] = value;
+    });
     const reply: Reply = { status: res.status, headers: responseHeaders, text, json };
     const op = operationFor(method, path);
     if (op) expectConforms(op.operation, reply);

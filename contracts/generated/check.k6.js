@@ -4241,7 +4241,10 @@ function checkResponse(r) {
   const plans = PLANS[r.operation];
   if (!plans) throw new Error(`unknown operation ${r.operation}`);
   let plan = plans.get(r.status);
-  if (!plan) plans.set(r.status, plan = planFor(r.operation, r.status));
+  if (!plan) {
+    plan = planFor(r.operation, r.status);
+    plans.set(r.status, plan);
+  }
   let json;
   let parseError;
   try {
@@ -4296,7 +4299,9 @@ function operationFor(method, pathAfterBaseUrl) {
     const m = route.pattern.exec(path);
     if (!m) continue;
     const params = {};
-    route.names.forEach((name, i) => params[name] = safeDecode(m[i + 1] ?? ""));
+    route.names.forEach((name, i) => {
+      params[name] = safeDecode(m[i + 1] ?? "");
+    });
     return { operation: route.operation, params };
   }
   return void 0;

@@ -4,7 +4,7 @@
  * (target/boot/: a container when a Docker engine is reachable, else a local process;
  * WFCHECK_TARGET_BOOT=inprocess serves it from this process; TARGET_SEED_FILE is its seed file).
  */
-import { readTargetSettings, type TargetSettings } from './config.ts';
+import { inheritedEnvironment, readTargetSettings, type TargetSettings } from './config.ts';
 
 export interface Target {
   /** Ends in /v1. */
@@ -64,7 +64,7 @@ async function boot(seedFile: string | undefined): Promise<Target> {
 async function startInProcess(seedFile: string | undefined): Promise<Target> {
   const { startTarget, configFromEnv } = await import('../../target/server.ts');
   // The same knobs as a booted target (NODE_DURATION_MS, FILE_TTL_MS, …): they come from the environment.
-  const t = await startTarget({ ...configFromEnv(process.env), ...(seedFile ? { seedFile } : {}) });
+  const t = await startTarget({ ...configFromEnv(inheritedEnvironment()), ...(seedFile ? { seedFile } : {}) });
   return {
     baseUrl: t.baseUrl,
     apiKey: t.tenants[0]?.apiKey ?? '',
@@ -84,8 +84,14 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise
   return new Promise<T>((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`${what} did not complete within ${ms / 1000} s`)), ms);
     promise.then(
-      (v) => (clearTimeout(timer), res(v)),
-      (e) => (clearTimeout(timer), rej(e)),
+      (v) => {
+        clearTimeout(timer);
+        res(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        rej(e);
+      },
     );
   });
 }

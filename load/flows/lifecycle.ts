@@ -84,7 +84,10 @@ function abortMidRun(cfg: LoadConfig, data: SetupData, rnd: () => number): void 
 export function workflowLifecycle(cfg: LoadConfig, data: SetupData): void {
   const rnd = vuRandom(cfg.seed);
   const flow = flowOf(cfg, data, exec.vu.iterationInScenario);
-  if (flow === 'abort') return abortMidRun(cfg, data, rnd);
+  if (flow === 'abort') {
+    abortMidRun(cfg, data, rnd);
+    return;
+  }
   const wf = pick(flow === 'file' ? data.withFiles : data.runnable, rnd);
   const started = Date.now();
   const variables = flow === 'file' ? withUploadedFiles(cfg, wf, rnd) : wf.variables;

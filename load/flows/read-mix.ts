@@ -10,12 +10,16 @@ const WEIGHTS = { search: 20, detail: 25, status: 35, output: 20 } as const;
 
 export function readMix(cfg: LoadConfig, data: SetupData): void {
   const rnd = vuRandom(cfg.seed);
-  let roll = rnd() * (WEIGHTS.search + WEIGHTS.detail + WEIGHTS.status + WEIGHTS.output);
-  if ((roll -= WEIGHTS.search) < 0) {
+  // Each read takes the next slice of the roll, in the order of WEIGHTS.
+  const roll = rnd() * (WEIGHTS.search + WEIGHTS.detail + WEIGHTS.status + WEIGHTS.output);
+  const afterSearch = roll - WEIGHTS.search;
+  const afterDetail = afterSearch - WEIGHTS.detail;
+  const afterStatus = afterDetail - WEIGHTS.status;
+  if (afterSearch < 0) {
     api.searchWorkflows(cfg, { keyword: pick(data.keywords, rnd), page: 1, pageSize: 20 });
-  } else if ((roll -= WEIGHTS.detail) < 0) {
+  } else if (afterDetail < 0) {
     api.getWorkflowDetail(cfg, pick(data.canvasIds, rnd));
-  } else if ((roll -= WEIGHTS.status) < 0) {
+  } else if (afterStatus < 0) {
     api.getExecutionStatus(cfg, pick(data.executionIds, rnd));
   } else {
     api.getExecutionOutput(cfg, pick(data.executionIds, rnd));

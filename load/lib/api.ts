@@ -223,7 +223,8 @@ function executionReader(operation: 'getExecutionStatus' | 'getExecutionOutput')
   let params: object | undefined;
   const prepare = (cfg: LoadConfig): object => {
     prefix = cfg.baseUrl + route.literals[0];
-    return (params = paramsFor(cfg, call));
+    params = paramsFor(cfg, call);
+    return params;
   };
   return (cfg: LoadConfig, executionId: string): Response => {
     const url = (params === undefined ? prepare(cfg) && prefix : prefix) + encodeURIComponent(executionId) + suffix;

@@ -43,7 +43,10 @@ const withExtension = new Map<string, boolean>();
 /** Whether a k6 binary has the suite's extension (it then runs load/main-native.ts). */
 export function hasWfcheckExtension(binary: string): boolean {
   let known = withExtension.get(binary);
-  if (known === undefined) withExtension.set(binary, (known = versionOf(binary)?.includes(EXTENSION_MODULE) ?? false));
+  if (known === undefined) {
+    known = versionOf(binary)?.includes(EXTENSION_MODULE) ?? false;
+    withExtension.set(binary, known);
+  }
   return known;
 }
 

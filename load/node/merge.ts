@@ -147,13 +147,19 @@ export async function mergeK6Json(files: readonly string[], thresholds: Threshol
         last = Math.max(last, t);
       }
       let acc = base.get(rec.metric);
-      if (!acc) base.set(rec.metric, (acc = newAccumulator(type)));
+      if (!acc) {
+        acc = newAccumulator(type);
+        base.set(rec.metric, acc);
+      }
       add(acc, rec.data.value);
       const tags = rec.data.tags ?? {};
       for (const { key, sel } of selectors) {
         if (!matches(sel, rec.metric, tags)) continue;
         let s = sub.get(key);
-        if (!s) sub.set(key, (s = newAccumulator(type)));
+        if (!s) {
+          s = newAccumulator(type);
+          sub.set(key, s);
+        }
         add(s, rec.data.value);
       }
     }

@@ -123,6 +123,7 @@ export function runPlaywright(
 export function playwrightErrors(path: string): string[] {
   try {
     const json = JSON.parse(readFileSync(path, 'utf8')) as { errors?: { message?: string }[] };
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colour codes of Playwright's messages
     return (json.errors ?? []).map((e) => (e.message ?? '').replace(/\u001b\[[0-9;]*m/g, ''));
   } catch {
     return [];

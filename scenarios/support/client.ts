@@ -321,7 +321,9 @@ export class ApiClient {
       });
       const read = await readCapped(res, this.config.maxBodyBytes);
       exchange.status = res.status;
-      res.headers.forEach((value, name) => (exchange.headers[name] = value));
+      res.headers.forEach((value, name) => {
+        exchange.headers[name] = value;
+      });
       exchange.text = Buffer.from(read.bytes).toString('utf8');
       response = {
         status: res.status,

@@ -52,7 +52,10 @@ test('polls come further apart while nothing changes, up to a cap, and close aga
   const opts = { intervalMs: 50 };
   const gaps: number[] = [];
   let gap = 50;
-  for (let i = 0; i < 6; i++) gaps.push((gap = nextGap(gap, false, opts)));
+  for (let i = 0; i < 6; i++) {
+    gap = nextGap(gap, false, opts);
+    gaps.push(gap);
+  }
   expect(gaps).toEqual([100, 200, 400, 400, 400, 400].map((g) => Math.min(g, MAX_BACKOFF * 50)));
   expect(nextGap(400, true, opts)).toBe(50);
   // A cap below the interval never makes polls closer than configured.
@@ -87,10 +90,23 @@ test('executions handed to followTogether are polled side by side and each is ju
   const outcomes: Outcome[] = [];
   await followTogether({ api, verdict: verdict(), config }, async (follow) => {
     for (const id of ['slow', 'quick'])
-      follow({ executionId: id }, { judge: (o) => void (judged.push(id), outcomes.push(o)) });
+      follow(
+        { executionId: id },
+        {
+          judge: (o) => {
+            judged.push(id);
+            outcomes.push(o);
+          },
+        },
+      );
     follow(
       { stop: { reason: 'the run was refused' } },
-      { judge: (o) => void (judged.push('refused'), outcomes.push(o)) },
+      {
+        judge: (o) => {
+          judged.push('refused');
+          outcomes.push(o);
+        },
+      },
     );
   });
   expect(judged).toEqual(['refused', 'quick', 'slow']);
@@ -106,7 +122,14 @@ test('followTogether waits for every execution already handed over when a later 
   const log: string[] = [];
   let judgedFirst = false;
   const run = followTogether({ api: target({ first: 3 }, log), verdict: verdict(), config }, async (follow) => {
-    follow({ executionId: 'first' }, { judge: () => void (judgedFirst = true) });
+    follow(
+      { executionId: 'first' },
+      {
+        judge: () => {
+          judgedFirst = true;
+        },
+      },
+    );
     throw new Error('upload failed');
   });
   await expect(run).rejects.toThrow('upload failed');

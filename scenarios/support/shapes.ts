@@ -136,7 +136,7 @@ export function stopAll(verdict: Verdict, ids: readonly string[], stop: Stop): v
  * Still rate limited after the client waited out Retry-After (§8: rate limits not shown, so a 429 is
  * legal): the answer says nothing about the clause, which is not run for that request.
  */
-function rateLimited(verdict: Verdict, id: string, ex: Exchange, message: string): { ok: false; stop: Stop } {
+function rateLimited(verdict: Verdict, id: string, _ex: Exchange, message: string): { ok: false; stop: Stop } {
   const reason = `${message}: still rate limited (HTTP 429) after waiting out Retry-After`;
   verdict.notRun(id, reason);
   return { ok: false, stop: { reason } };

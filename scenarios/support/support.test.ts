@@ -319,7 +319,7 @@ test('without overwrite a run generates in English and two rotated locales, and 
     expect(run.length).toBe(3);
     expect(run[0]).toBe('en');
     expect(new Set(run).size).toBe(3);
-    run.forEach((l) => seen.add(l));
+    for (const l of run) seen.add(l);
   }
   expect([...seen].sort()).toEqual([...LOCALES].sort());
 });

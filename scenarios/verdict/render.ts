@@ -93,7 +93,9 @@ function mdRequirementDetail(r: RequirementResult): string {
   if (r.why) out.push('', `Why: ${r.why}`);
   if (r.waiver) out.push('', `Waiver: ${r.waiver.reason}${r.waiver.expires ? ` (expires ${r.waiver.expires})` : ''}`);
   out.push('', `${r.failureCount} failing check(s), ${r.passes} passing.`, '');
-  r.failures.forEach((e, i) => out.push(mdEvidence(e, i)));
+  r.failures.forEach((e, i) => {
+    out.push(mdEvidence(e, i));
+  });
   return out.join('\n');
 }
 

@@ -45,7 +45,7 @@ export function parseWaivers(
     return set;
   }
   const day = today.toISOString().slice(0, 10);
-  list.forEach((entry, i) => {
+  for (const [i, entry] of list.entries()) {
     const e = (entry ?? {}) as Record<string, unknown>;
     const where = `waiver #${i + 1}`;
     const id = typeof e.id === 'string' ? e.id.trim() : '';
@@ -56,15 +56,26 @@ export function parseWaivers(
         : typeof e.expires === 'string'
           ? e.expires.trim()
           : undefined;
-    if (!id) return void set.problems.push(`${where}: missing id`);
-    if (!knownIds.has(id)) return void set.problems.push(`${where}: ${id} is not a requirement ID of the catalogue`);
-    if (!reason) return void set.problems.push(`${where} (${id}): a reason is required`);
-    if (expires !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(expires))
-      return void set.problems.push(`${where} (${id}): expires must be YYYY-MM-DD`);
+    if (!id) {
+      set.problems.push(`${where}: missing id`);
+      continue;
+    }
+    if (!knownIds.has(id)) {
+      set.problems.push(`${where}: ${id} is not a requirement ID of the catalogue`);
+      continue;
+    }
+    if (!reason) {
+      set.problems.push(`${where} (${id}): a reason is required`);
+      continue;
+    }
+    if (expires !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(expires)) {
+      set.problems.push(`${where} (${id}): expires must be YYYY-MM-DD`);
+      continue;
+    }
     const waiver: Waiver = { id, reason, ...(expires ? { expires } : {}) };
     if (expires && expires < day) set.expired.push(waiver);
     else set.active.push(waiver);
-  });
+  }
   return set;
 }
 
