@@ -7,7 +7,8 @@
  * Env: BASE_URL, API_KEY, PROFILE (smoke|average|stress|spike|soak|throughput),
  * SCENARIOS (lifecycle,generate,readMix,uploads,statusRead), WFCHECK_ALLOW_OVERWRITE,
  * WFCHECK_OVERWRITE_CANVAS_ID, WFCHECK_ABORT_CANVAS_ID, DURATION, VUS_SCALE, SEED,
- * LOAD_DATA_FILE, REPORT_DIR, CONTRACT_CHECK_SAMPLE, REQUEST_TIMEOUT, SLO_* (see lib/thresholds.ts).
+ * LOAD_DATA_FILE, REPORT_DIR, CONTRACT_CHECK_SAMPLE, REQUEST_TIMEOUT, SLO_* (see lib/thresholds.ts); every
+ * name the script reads is in K6_SCRIPT_ENV (foundation/environment/rules.ts), read by lib/config.ts.
  */
 import http from 'k6/http';
 import exec from 'k6/execution';
@@ -34,7 +35,7 @@ import { markSetupRequests, prepareRequests } from './lib/api.ts';
 import { readMix as readMixIteration, statusRead as statusReadIteration } from './flows/read-mix.ts';
 import { uploads as uploadsIteration } from './flows/uploads.ts';
 
-const cfg = loadConfig(__ENV);
+const cfg = loadConfig();
 prepareRequests(cfg);
 
 // 429 is back-pressure, not an error: it is retried with a backoff and counted in rate_limited_responses.
@@ -167,15 +168,18 @@ let plainData: SetupData | undefined;
 const plain = (data: SetupData): SetupData => JSON.parse(JSON.stringify(data)) as SetupData;
 
 export function lifecycle(data: SetupData): void {
-  workflowLifecycle(cfg, (plainData ??= plain(data)));
+  if (plainData === undefined) plainData = plain(data);
+  workflowLifecycle(cfg, plainData);
   endIteration('lifecycle');
 }
 export function generate(data: SetupData): void {
-  generateIteration(cfg, (plainData ??= plain(data)));
+  if (plainData === undefined) plainData = plain(data);
+  generateIteration(cfg, plainData);
   endIteration('generate');
 }
 export function readMix(data: SetupData): void {
-  readMixIteration(cfg, (plainData ??= plain(data)));
+  if (plainData === undefined) plainData = plain(data);
+  readMixIteration(cfg, plainData);
   endIteration('readMix');
 }
 export function uploads(): void {
@@ -183,7 +187,8 @@ export function uploads(): void {
   endIteration('uploads');
 }
 export function statusRead(data: SetupData): void {
-  statusReadOnce(cfg, (plainData ??= plain(data)));
+  if (plainData === undefined) plainData = plain(data);
+  statusReadOnce(cfg, plainData);
   endIteration('statusRead');
 }
 
@@ -218,8 +223,8 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
       durationMs: data.state.testRunDurationMs,
       scenarioSeconds: durationSeconds(cfg.duration),
       mix: describeMix(cfg.profile, cfg.scenarios, cfg.vusScale),
-      evaluation: __ENV.SEGMENT_LABEL
-        ? `segment ${__ENV.SEGMENT_LABEL} of a distributed run (gates are judged on the merged data)`
+      evaluation: cfg.segmentLabel
+        ? `segment ${cfg.segmentLabel} of a distributed run (gates are judged on the merged data)`
         : 'single',
     },
     passed: thresholds.every((t) => t.ok),

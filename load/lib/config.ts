@@ -1,6 +1,9 @@
 /**
- * Run configuration from the environment (k6 `__ENV`). The harness is pointed
+ * Run configuration from the environment (k6 `__ENV`): the k6 scripts' one reader. The harness is pointed
  * at an implementation only through env, never through code edits.
+ *
+ * Only the names of K6_SCRIPT_ENV (foundation/environment/rules.ts) are read, the list load/node/k6-env.ts
+ * writes from, so the Node side and k6 spell each name once, in one place.
  */
 import {
   durationSeconds,
@@ -11,7 +14,15 @@ import {
   type ScenarioName,
 } from './profiles.ts';
 import { sloFromEnv, type SloSettings } from './thresholds.ts';
-import { baseUrl as baseUrlRule, ENV, flag, number, text, wholeNumber } from '../../foundation/environment/rules.ts';
+import {
+  baseUrl as baseUrlRule,
+  ENV,
+  flag,
+  number,
+  text,
+  wholeNumber,
+  type EnvLike,
+} from '../../foundation/environment/rules.ts';
 
 export interface LoadConfig {
   baseUrl: string;
@@ -36,8 +47,11 @@ export interface LoadConfig {
   /** Bound on every request (REQUEST_TIMEOUT, a duration like 10s or 1500ms): a hanging target cannot stall a run. */
   requestTimeoutMs: number;
   thinkTimeS: number;
+  /** The seeded data file (LOAD_DATA_FILE); empty when unset (lib/data.ts refuses to run without it). */
   dataFile: string;
   reportDir: string;
+  /** The execution segment's label in a distributed run (SEGMENT_LABEL); unset in a single run. */
+  segmentLabel?: string;
   slo: SloSettings;
   /** Generate may overwrite a canvas (WFCHECK_ALLOW_OVERWRITE): then every call reuses one canvas. */
   allowOverwrite: boolean;
@@ -62,7 +76,20 @@ function requestTimeoutMs(raw: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
-export function loadConfig(env: Record<string, string | undefined>): LoadConfig {
+let cached: LoadConfig | undefined;
+
+/**
+ * The run's settings from k6's `__ENV`, read once per VU (the modules of a VU share them), or from `env`
+ * when given (the suite's own tests).
+ */
+export function loadConfig(env?: EnvLike): LoadConfig {
+  if (env !== undefined) return readConfig(env);
+  if (cached === undefined) cached = readConfig(__ENV);
+  return cached;
+}
+
+/** Reads the names of K6_SCRIPT_ENV, each of them and no other (load/lib/config.test.ts holds it to that). */
+function readConfig(env: EnvLike): LoadConfig {
   if (text(env[ENV.baseUrl]) === undefined) {
     throw new Error(
       `${ENV.baseUrl} is not set (it ends in /v1, e.g. http://127.0.0.1:4010/v1); \`npm run load\` sets it for the reference target`,
@@ -84,8 +111,8 @@ export function loadConfig(env: Record<string, string | undefined>): LoadConfig 
     seed: wholeNumber(env[ENV.seed], ENV.seed, 1),
     contractSample: number(env[ENV.contractSample], ENV.contractSample, 1, { min: 0, max: 1 }),
     contractMemo: flag(env[ENV.contractMemo], ENV.contractMemo, true),
-    contractSink: text(env.CONTRACT_CHECK_SINK),
-    contractBatch: wholeNumber(env.CONTRACT_CHECK_BATCH, 'CONTRACT_CHECK_BATCH', 256),
+    contractSink: text(env[ENV.contractSink]),
+    contractBatch: wholeNumber(env[ENV.contractBatch], ENV.contractBatch, 256),
     pollIntervalMs: number(env[ENV.loadPollIntervalMs], ENV.loadPollIntervalMs, 250, { positive: true }),
     workflowTimeoutMs: number(env[ENV.workflowTimeoutMs], ENV.workflowTimeoutMs, 60_000, { positive: true }),
     rateLimitRetries: wholeNumber(env[ENV.rateLimitRetries], ENV.rateLimitRetries, 4),
@@ -93,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined>): LoadConfig 
     thinkTimeS: number(env[ENV.thinkTimeS], ENV.thinkTimeS, profile.thinkTimeS, { min: 0 }),
     dataFile: env[ENV.loadDataFile] ?? '',
     reportDir: (text(env[ENV.reportDir]) ?? '.').replace(/\/+$/, ''),
+    segmentLabel: env[ENV.segmentLabel] || undefined,
     slo: sloFromEnv(env),
     allowOverwrite: flag(env[ENV.allowOverwrite], ENV.allowOverwrite, false),
     overwriteCanvasId: text(env[ENV.overwriteCanvasId]),

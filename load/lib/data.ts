@@ -3,13 +3,15 @@
  * keeps one copy in memory instead of one per VU).
  */
 import { SharedArray } from 'k6/data';
+import { ENV } from '../../foundation/environment/rules.ts';
+import { loadConfig } from './config.ts';
 import type { LoadData, UploadSample } from './data-shape.ts';
 
 function readDataFile(): LoadData {
-  const file = __ENV.LOAD_DATA_FILE;
+  const file = loadConfig().dataFile;
   if (!file)
     throw new Error(
-      'LOAD_DATA_FILE is not set: prepare data with `npm run load -- --prepare-only` (or run through `npm run load`)',
+      `${ENV.loadDataFile} is not set: prepare data with \`npm run load -- --prepare-only\` (or run through \`npm run load\`)`,
     );
   return JSON.parse(open(file)) as LoadData;
 }

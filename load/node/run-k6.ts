@@ -1,6 +1,6 @@
 /**
  * Runs the k6 entry (load/main.ts) as a child process: passes configuration
- * through env, streams its output with secrets redacted, collects contract
+ * through env (written by k6-env.ts), streams its output with secrets redacted, collects contract
  * violation lines into the report folder, and samples its memory.
  */
 import { spawn } from 'node:child_process';
@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
 import type { RunReport } from '../lib/report.ts';
-import { durationSeconds, profileByName } from '../lib/profiles.ts';
-import { k6ScriptEnv } from './k6-env.ts';
-import { dashboardPeriod } from './run-dir.ts';
+import { inheritedEnvironment, readK6ScriptSettings } from '../../foundation/environment/config.ts';
+import { K6_SCRIPT_ENV, type K6ScriptValues } from '../../foundation/environment/rules.ts';
+import { k6RunnerEnv, k6ScriptEnv } from './k6-env.ts';
 import { startCheckSink } from './check-sink.ts';
 import { hasWfcheckExtension } from './ensure-k6.ts';
 
@@ -38,8 +38,8 @@ export interface K6RunOptions {
   vusScale?: number;
   /** Share of responses checked against the contract (CONTRACT_CHECK_SAMPLE); default all. */
   contractSample?: number;
-  /** Extra env for the script (SLO_*, THINK_TIME_S, …). */
-  env?: Record<string, string>;
+  /** Settings for the script (SLO_*, THINK_TIME_S, …), in place of the command environment's; K6_SCRIPT_ENV names only. */
+  env?: K6ScriptValues;
   /** Write the web-dashboard HTML export to reportDir/dashboard.html. */
   dashboard?: boolean;
   /** Execution segment of a distributed run; label names the part in logs and report. */
@@ -99,24 +99,19 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
     args.push('--execution-segment', o.segment.segment, '--execution-segment-sequence', o.segment.sequence);
   if (o.jsonOut) args.push('--out', `json=${o.jsonOut}`);
   args.push(...(o.extraArgs ?? []), !o.portableEntry && hasWfcheckExtension(o.k6) ? K6_NATIVE_ENTRY : K6_ENTRY);
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    ...o.env,
-    ...k6ScriptEnv({ ...o, segmentLabel: o.segment?.label }),
-    K6_NO_USAGE_REPORT: 'true',
-  };
-  if (o.dashboard) {
-    env.K6_WEB_DASHBOARD = 'true';
-    // No listening port: nothing waits for a browser, and parallel runs cannot collide.
-    env.K6_WEB_DASHBOARD_PORT = '-1';
-    env.K6_WEB_DASHBOARD_EXPORT = join(resolve(o.reportDir), 'dashboard.html');
-    env.K6_WEB_DASHBOARD_PERIOD = dashboardPeriod(
-      durationSeconds(o.duration || profileByName(o.profile).defaultDuration),
-    );
-  }
   const sink = o.contractMode === 'offload' ? await startCheckSink(violationsFile) : undefined;
-  if (sink) env.CONTRACT_CHECK_SINK = sink.url;
   try {
+    const env: Record<string, string> = {
+      // The script's settings are k6ScriptEnv's alone to write: the inherited ones reach k6 through it.
+      ...inheritedEnvironment({ without: K6_SCRIPT_ENV }),
+      ...k6RunnerEnv(o),
+      ...k6ScriptEnv({
+        ...o,
+        segmentLabel: o.segment?.label,
+        contractSink: sink?.url,
+        passOn: { ...readK6ScriptSettings(), ...o.env },
+      }),
+    };
     const result = await runChild(o, args, env, { violationsFile, logFile });
     // Offload mode: the checker wrote the violating examples itself, not through k6's log.
     if (sink && existsSync(violationsFile))
