@@ -172,7 +172,7 @@ module.exports = {
         'else importing it (the verdict engine, the run orchestration, load, the target, commands) could ' +
         'only run inside a Playwright worker, and could not be reused by a command or by k6.',
       from: {
-        pathNot: ['^scenarios/(fixtures\\.ts$|[^/]+\\.spec\\.ts$|support/)', TEST, '^playwright\\.config\\.ts$'],
+        pathNot: ['^scenarios/(fixtures\\.ts$|.+\\.spec\\.ts$|support/)', TEST, '^playwright\\.config\\.ts$'],
       },
       to: { path: PLAYWRIGHT },
     },

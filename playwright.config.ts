@@ -31,7 +31,8 @@ export default defineConfig({
       testMatch: '**/*.spec.ts',
       timeout: 60_000,
       // Tests are independent (each discovers what it needs), so they spread over all workers. They
-      // start in file-name order, so the suites that wait for whole executions are numbered to start first.
+      // start in path order, so the suites that wait for whole executions live in scenarios/executions/,
+      // the first folder by name, and start first.
       fullyParallel: true,
     },
   ],

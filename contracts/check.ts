@@ -15,11 +15,11 @@ import {
   type OperationId,
   type ResponseEntry,
 } from './generated/operations.ts';
-import { CHECKS, checkTarget, type CheckContext, type ResponseCheck, type Violation } from './checks.ts';
+import { CHECKS, checkTarget, type CheckContext, type ResponseCheck, type Violation } from './response-checks.ts';
 
 export type { Level } from './requirements.ts';
 export type { OperationId } from './generated/operations.ts';
-export type { Violation } from './checks.ts';
+export type { Violation } from './response-checks.ts';
 
 export interface ResponseUnderCheck {
   operation: OperationId;
@@ -53,7 +53,7 @@ function planFor(operation: OperationId, status: number): Plan {
 }
 
 /**
- * Checks one response against its operation's contract: runs the checks of the list (checks.ts) that
+ * Checks one response against its operation's contract: runs the checks of the list (response-checks.ts) that
  * apply and concatenates their findings. An empty array means it conforms; `observe` findings never mean
  * non-conformance.
  */

@@ -5,13 +5,13 @@
  * envelope without its payload (`success: false`, no `data`) for nothing about the payload. Clauses that
  * cannot pass (`observe`) or that the catalogue lacks are left out.
  */
-import { CHECKS, checkTarget, type BodyKind } from './checks.ts';
+import { CHECKS, checkTarget, type BodyKind } from './response-checks.ts';
 import type { OperationId } from './generated/operations.ts';
 import { levelOf } from './requirements.ts';
 
 const cache = new Map<string, string[]>();
 
-export { bodyKindOf, type BodyKind } from './checks.ts';
+export { bodyKindOf, type BodyKind } from './response-checks.ts';
 
 /** Clauses a response of `operation` with `status` and a body of that kind is checked against by checkResponse. */
 export function clausesCheckedFor(operation: OperationId, status: number, body: BodyKind = 'payload'): string[] {

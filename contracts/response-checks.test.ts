@@ -3,7 +3,7 @@
  * skips the checks that do not apply, so a wrong `appliesTo` would drop findings silently).
  */
 import { test, expect } from '@playwright/test';
-import { bodyKindOf, CHECKS, checkTarget, type CheckContext } from './checks.ts';
+import { bodyKindOf, CHECKS, checkTarget, type CheckContext } from './response-checks.ts';
 import { OPERATION_IDS, OPERATIONS } from './generated/operations.ts';
 import { levelOf } from './requirements.ts';
 

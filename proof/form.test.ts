@@ -41,7 +41,7 @@ test('npm run lint: the whole tree is formatted and lint-clean', () => {
 
 test('the form check fails on a mis-formatted file and on a lint offence', () => {
   const dir = scratchWith({
-    'clean.ts': "export const answer = (x: number): number => x * 2;\n",
+    'clean.ts': 'export const answer = (x: number): number => x * 2;\n',
     'wide.ts': `export const wide = [${Array.from({ length: 40 }, (_, i) => `'item${i}'`).join(', ')}];\n`,
     'lint.ts': 'export function f(a: number): number {\n  let b;\n  return (b = a), b;\n}\n',
   });

@@ -15,7 +15,7 @@ import { loadRunConfig, type RunConfig } from '../foundation/environment/config.
 import { Verdict } from './verdict/verdict.ts';
 import type { Discovery } from './support/workflows.ts';
 import { describeDiscovery, discoverWorkflows } from './support/discovery.ts';
-import { oncePerRun } from './support/once-per-run.ts';
+import { oncePerRun } from './support/shared-by-workers.ts';
 
 export { expect };
 

@@ -3959,7 +3959,7 @@ function requirement(id) {
   return found;
 }
 
-// contracts/checks.ts
+// contracts/response-checks.ts
 function checkTarget(operation, status) {
   const op = OPERATIONS[operation];
   const listed2 = op.responses[String(status)];

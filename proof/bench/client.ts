@@ -11,7 +11,7 @@ import type { FileSpec } from '../../foundation/data/files.ts';
 import { loadRunConfig } from '../../foundation/environment/config.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
 import { ApiClient, type Exchange } from '../../scenarios/support/client.ts';
-import { dataOf } from '../../scenarios/support/shapes.ts';
+import { dataOf } from '../../scenarios/support/judging.ts';
 import { EvidenceWriter } from '../../scenarios/verdict/evidence.ts';
 import { Verdict } from '../../scenarios/verdict/verdict.ts';
 import { pathBuilder } from './k6/paths.ts';

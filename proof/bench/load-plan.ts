@@ -7,7 +7,7 @@
  */
 import { searchAll } from '../../scenarios/support/listing.ts';
 import type { components } from '../../contracts/generated/api-types.ts';
-import type { SearchItem } from '../../scenarios/support/shapes.ts';
+import type { SearchItem } from '../../scenarios/support/judging.ts';
 import type { BenchClient } from './client.ts';
 import type { BenchPlan } from './k6/bare-lifecycle.ts';
 

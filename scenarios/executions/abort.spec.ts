@@ -3,14 +3,13 @@
  * clause's business); the status that follows is
  * observed and reported (the spec leaves it open); no node keeps executing;
  * abort of an unknown or finished execution. The test that waits longest comes
- * first: the runner starts tests in file order, and this file right after the
- * numbered suites.
+ * first: the runner starts tests in path order, and executions/ comes first.
  */
-import { test } from './fixtures.ts';
-import { pollExecution, PollStopped, type Snapshot } from './support/poll.ts';
-import { followTogether, quickestFirst, startRun, type Followed } from './support/runs.ts';
-import { accepted, dataOf, describe, expectStatus, stopAll, type StatusData, type Stop } from './support/shapes.ts';
-import { candidates } from './support/workflows.ts';
+import { test } from '../fixtures.ts';
+import { pollExecution, PollStopped, type Snapshot } from '../support/poll.ts';
+import { followTogether, quickestFirst, startRun, type Followed } from '../support/runs.ts';
+import { accepted, dataOf, describe, expectStatus, stopAll, type StatusData, type Stop } from '../support/judging.ts';
+import { candidates } from '../support/workflows.ts';
 
 const SLOW_HINT = /slow|long|batch/i;
 /** How long after an accepted abort nodes may take to stop. */

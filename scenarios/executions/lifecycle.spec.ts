@@ -8,17 +8,17 @@
  * the status code itself is the status clause's. When a step deviates, what
  * depends on it is "blocked by" the clause that failed.
  *
- * The suites that wait for executions are numbered so the runner, which starts
- * files in name order, starts them first; inside, the longest waits come first, and
+ * The suites that wait for executions live in executions/, the first folder by
+ * name, so the runner, which starts files in path order, starts them first; inside, the longest waits come first, and
  * each test starts the executions it needs before following them together.
  */
-import { test } from './fixtures.ts';
-import { buildFile } from '../foundation/data/files.ts';
-import { variableValues } from '../foundation/data/variables.ts';
-import { checkExecutionHistory } from './support/analysis.ts';
-import { seg } from './support/client.ts';
-import { abortQuietly, followTogether, judgeRun, quickestFirst, startRun, type Started } from './support/runs.ts';
-import { expectStatus, served, stopAll, type OutputFile } from './support/shapes.ts';
+import { test } from '../fixtures.ts';
+import { buildFile } from '../../foundation/data/files.ts';
+import { variableValues } from '../../foundation/data/variables.ts';
+import { checkExecutionHistory } from '../support/relations.ts';
+import { seg } from '../support/client.ts';
+import { abortQuietly, followTogether, judgeRun, quickestFirst, startRun, type Started } from '../support/runs.ts';
+import { expectStatus, served, stopAll, type OutputFile } from '../support/judging.ts';
 import {
   acceptedUpload,
   candidates,
@@ -28,7 +28,7 @@ import {
   unlistedVariableTypes,
   type Discovery,
   type Workflow,
-} from './support/workflows.ts';
+} from '../support/workflows.ts';
 
 type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 

@@ -6,14 +6,14 @@
  * executing or after failure.
  * Status and output are read at every poll, so intermediate states are seen; no
  * check depends on how many polls there were (the terminal snapshot and two more
- * after it are always read). Numbered to start early: its tests wait for whole
- * executions (see 1-lifecycle.spec.ts).
+ * after it are always read). In executions/ to start early: its tests wait for
+ * whole executions (see lifecycle.spec.ts).
  */
-import { test } from './fixtures.ts';
-import { checkExecutionHistory, type ExecutionFacts } from './support/analysis.ts';
-import { followTogether, startRun } from './support/runs.ts';
-import { stopAll } from './support/shapes.ts';
-import { candidates, type Workflow } from './support/workflows.ts';
+import { test } from '../fixtures.ts';
+import { checkExecutionHistory, type ExecutionFacts } from '../support/relations.ts';
+import { followTogether, startRun } from '../support/runs.ts';
+import { stopAll } from '../support/judging.ts';
+import { candidates, type Workflow } from '../support/workflows.ts';
 
 const CLAUSES = [
   'STATUS-ECHOES-EXECUTION',

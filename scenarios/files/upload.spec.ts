@@ -2,12 +2,12 @@
  * Upload (§4.7, §2.6): one and many files, several types and sizes (seeded),
  * and the error cases.
  */
-import { test } from './fixtures.ts';
-import { buildFile, buildFileSet, FILE_KINDS, type FileSpec } from '../foundation/data/files.ts';
-import { dataOf, describe, expectStatus, stopAll, type UploadData } from './support/shapes.ts';
-import { acceptedUpload } from './support/workflows.ts';
-import type { Exchange } from './support/client.ts';
-import type { Verdict } from './verdict/verdict.ts';
+import { test } from '../fixtures.ts';
+import { buildFile, buildFileSet, FILE_KINDS, type FileSpec } from '../../foundation/data/files.ts';
+import { dataOf, describe, expectStatus, stopAll, type UploadData } from '../support/judging.ts';
+import { acceptedUpload } from '../support/workflows.ts';
+import type { Exchange } from '../support/client.ts';
+import type { Verdict } from '../verdict/verdict.ts';
 
 /**
  * One key per file [UPLOAD-KEY-PER-FILE] (accepted: any 2xx carrying them), and each returned name

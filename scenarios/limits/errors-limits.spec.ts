@@ -3,8 +3,8 @@
  * limits, unknown ids, and odd ids (very long, unicode, traversal-looking)
  * that must never be answered with a 5xx.
  */
-import { test } from './fixtures.ts';
-import { abortQuietly } from './support/runs.ts';
+import { test } from '../fixtures.ts';
+import { abortQuietly } from '../support/runs.ts';
 import {
   clientError,
   dataOf,
@@ -17,10 +17,10 @@ import {
   type RunData,
   type StatusExpectation,
   type Stop,
-} from './support/shapes.ts';
-import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from './support/workflows.ts';
-import type { ApiClient, Exchange } from './support/client.ts';
-import { LIMITS } from '../contracts/error-codes.ts';
+} from '../support/judging.ts';
+import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from '../support/workflows.ts';
+import type { ApiClient, Exchange } from '../support/client.ts';
+import { LIMITS } from '../../contracts/error-codes.ts';
 
 const PAYLOAD_LIMIT_BYTES = LIMITS.payloadBytesSurelyOver; // §8: 100KB read as KiB: the larger reading, so "over" is over in both
 const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars; // §8: 100k characters

@@ -7,15 +7,15 @@
  * Real ids are used where an operation takes one, so a 404 can never stand in
  * for the missing 401.
  */
-import { test } from './fixtures.ts';
-import { buildFile } from '../foundation/data/files.ts';
-import { OPERATION_IDS } from '../contracts/check.ts';
-import { OPERATION_PREFIX } from '../contracts/requirements.ts';
-import type { ApiClient, AuthMode, Exchange, RequestSpec } from './support/client.ts';
-import { abortQuietly, startRun } from './support/runs.ts';
-import { describe, expectStatus, served, stopAll } from './support/shapes.ts';
-import type { Verdict } from './verdict/verdict.ts';
-import { candidates } from './support/workflows.ts';
+import { test } from '../fixtures.ts';
+import { buildFile } from '../../foundation/data/files.ts';
+import { OPERATION_IDS } from '../../contracts/check.ts';
+import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
+import type { ApiClient, AuthMode, Exchange, RequestSpec } from '../support/client.ts';
+import { abortQuietly, startRun } from '../support/runs.ts';
+import { describe, expectStatus, served, stopAll } from '../support/judging.ts';
+import type { Verdict } from '../verdict/verdict.ts';
+import { candidates } from '../support/workflows.ts';
 
 interface Variant {
   requirement: string;

@@ -6,10 +6,10 @@
  * matching *-404-* clause, and only when nothing was exposed — one deviation,
  * one failure. Without API_KEY_B these clauses are "not run".
  */
-import { test } from './fixtures.ts';
-import { buildFile } from '../foundation/data/files.ts';
-import { abortQuietly, executionIdIn, startRun } from './support/runs.ts';
-import { dataOf, describe, expectStatus, served, stopAll, type WorkflowPlan } from './support/shapes.ts';
+import { test } from '../fixtures.ts';
+import { buildFile } from '../../foundation/data/files.ts';
+import { abortQuietly, executionIdIn, startRun } from '../support/runs.ts';
+import { dataOf, describe, expectStatus, served, stopAll, type WorkflowPlan } from '../support/judging.ts';
 import {
   acceptedUpload,
   candidates,
@@ -18,11 +18,11 @@ import {
   runBody,
   type Discovery,
   type Workflow,
-} from './support/workflows.ts';
-import { searchAll } from './support/listing.ts';
-import { discoverWorkflows } from './support/discovery.ts';
-import type { ApiClient, Exchange } from './support/client.ts';
-import type { Verdict } from './verdict/verdict.ts';
+} from '../support/workflows.ts';
+import { searchAll } from '../support/listing.ts';
+import { discoverWorkflows } from '../support/discovery.ts';
+import type { ApiClient, Exchange } from '../support/client.ts';
+import type { Verdict } from '../verdict/verdict.ts';
 
 const NEEDS_B = 'isolation needs a second tenant: set API_KEY_B to a key of another account';
 

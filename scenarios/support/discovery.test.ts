@@ -16,7 +16,7 @@ import { Verdict } from '../verdict/verdict.ts';
 import { ApiClient } from './client.ts';
 import { discoverWorkflows } from './discovery.ts';
 import { memoryFile } from './discovery-memory.ts';
-import { oncePerRun } from './once-per-run.ts';
+import { oncePerRun } from './shared-by-workers.ts';
 import { ROLE_NAMES } from './roles.ts';
 
 let target: StartedTarget;

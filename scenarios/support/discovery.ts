@@ -16,7 +16,7 @@ import type { ApiClient } from './client.ts';
 import { memoryFile, readMemory, writeMemory, keyFingerprint, type DiscoveryMemory } from './discovery-memory.ts';
 import { firstPageOf, listOf } from './listing.ts';
 import { HINT_KEYWORDS, hintedRoles, ROLE_NAMES, rolesOf, type Role } from './roles.ts';
-import { dataOf, type SearchItem, type WorkflowPlan } from './shapes.ts';
+import { dataOf, type SearchItem, type WorkflowPlan } from './judging.ts';
 import type { Discovery, DiscoverySummary, Workflow } from './workflows.ts';
 
 const PAGE_SIZE = 50;

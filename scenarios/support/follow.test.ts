@@ -11,7 +11,7 @@ import type { ApiClient, Exchange } from './client.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
 import { MAX_BACKOFF, nextGap, pollExecution } from './poll.ts';
 import { followTogether, quickestFirst, sequentialSteps, type Outcome } from './runs.ts';
-import type { WorkflowPlan } from './shapes.ts';
+import type { WorkflowPlan } from './judging.ts';
 
 const verdict = () => new Verdict({ write: (_r: EvidenceRecord) => undefined } as never, undefined, false, undefined);
 const config = { pollIntervalMs: 1, pollTimeoutMs: 5_000 } as RunConfig;

@@ -9,7 +9,7 @@
  * workflow "not run" for one deviation.
  */
 import type { ApiClient, Exchange } from './client.ts';
-import { bodyDeviation, dataOf, describe, served, statusDeviation, type SearchItem, type Stop } from './shapes.ts';
+import { bodyDeviation, dataOf, describe, served, statusDeviation, type SearchItem, type Stop } from './judging.ts';
 
 const DISCOVERY_PAGE_SIZE = 50;
 const MAX_PAGES = 40;

@@ -27,7 +27,7 @@ import {
   type OutputData,
   type StatusData,
   type Stop,
-} from './shapes.ts';
+} from './judging.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 
 export interface Snapshot {

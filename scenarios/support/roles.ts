@@ -4,7 +4,7 @@
  * crowded by thousands of workflows (or by the harness's own leftovers) gives the same coverage as
  * a fresh one.
  */
-import type { WorkflowPlan } from './shapes.ts';
+import type { WorkflowPlan } from './judging.ts';
 
 /** What a title says about a workflow: the suites pick by these too (the plan cannot say it). */
 export const TITLE_HINTS = {

@@ -24,7 +24,7 @@ import {
   type Judged,
   type Stop,
   type WorkflowPlan,
-} from './shapes.ts';
+} from './judging.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 import { prepareRun, runBody, unlistedVariableTypes, type Workflow } from './workflows.ts';
 

@@ -8,8 +8,9 @@ import type { CheckRecord, EvidenceRecord, ObservationRecord } from '../verdict/
 import { Verdict } from '../verdict/verdict.ts';
 import type { ApiClient, Exchange } from './client.ts';
 import type { OperationId } from '../../contracts/check.ts';
-import { accepted, clientError, expectStatus, type OutputData, type StatusData } from './shapes.ts';
-import { checkExecutionHistory, LOCALES, localesForRun } from './analysis.ts';
+import { accepted, clientError, expectStatus, type OutputData, type StatusData } from './judging.ts';
+import { checkExecutionHistory } from './relations.ts';
+import { LOCALES, localesForRun } from './locales.ts';
 import { pollExecution, PollStopped, type Snapshot } from './poll.ts';
 
 function recorder() {

@@ -6,7 +6,7 @@ import type { Faker } from '@faker-js/faker';
 import { buildFile, type FileSpec } from '../../foundation/data/files.ts';
 import { variableValues, type VariableValue } from '../../foundation/data/variables.ts';
 import type { ApiClient, Exchange } from './client.ts';
-import { accepted, VARIABLE_TYPES, type Judged, type Stop, type UploadData, type WorkflowPlan } from './shapes.ts';
+import { accepted, VARIABLE_TYPES, type Judged, type Stop, type UploadData, type WorkflowPlan } from './judging.ts';
 import type { Role } from './roles.ts';
 import type { Verdict } from '../verdict/verdict.ts';
 

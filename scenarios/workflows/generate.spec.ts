@@ -4,11 +4,12 @@
  * opted in (it replaces a workflow irreversibly).
  */
 import type { Faker } from '@faker-js/faker';
-import { test } from './fixtures.ts';
-import type { RunConfig } from '../foundation/environment/config.ts';
-import type { ApiClient } from './support/client.ts';
-import { generatePrompt } from '../foundation/data/prompts.ts';
-import { checkPlanSemantics, LOCALES, localesForRun } from './support/analysis.ts';
+import { test } from '../fixtures.ts';
+import type { RunConfig } from '../../foundation/environment/config.ts';
+import type { ApiClient } from '../support/client.ts';
+import { generatePrompt } from '../../foundation/data/prompts.ts';
+import { checkPlanSemantics } from '../support/relations.ts';
+import { LOCALES, localesForRun } from '../support/locales.ts';
 import {
   accepted,
   bodyDeviation,
@@ -22,7 +23,7 @@ import {
   type GenerateData,
   type GenerateError,
   type WorkflowPlan,
-} from './support/shapes.ts';
+} from '../support/judging.ts';
 
 /**
  * A generation is accepted when it is answered 2xx with a body that parses and carries a plan —

@@ -9,7 +9,7 @@
  * reads during which the listing held still; otherwise the clause is "not run", never failed.
  */
 import type { Faker } from '@faker-js/faker';
-import { test } from './fixtures.ts';
+import { test } from '../fixtures.ts';
 import {
   accepted,
   dataOf,
@@ -18,12 +18,12 @@ import {
   type SearchItem,
   type Stop,
   type WorkflowPlan,
-} from './support/shapes.ts';
-import { listOf, searchAll, type SearchListing } from './support/listing.ts';
-import type { Workflow } from './support/workflows.ts';
-import { checkPlanSemantics } from './support/analysis.ts';
-import type { ApiClient, Exchange } from './support/client.ts';
-import type { Verdict } from './verdict/verdict.ts';
+} from '../support/judging.ts';
+import { listOf, searchAll, type SearchListing } from '../support/listing.ts';
+import type { Workflow } from '../support/workflows.ts';
+import { checkPlanSemantics } from '../support/relations.ts';
+import type { ApiClient, Exchange } from '../support/client.ts';
+import type { Verdict } from '../verdict/verdict.ts';
 
 const ids = (items: SearchItem[] | undefined) => (items ?? []).map((i) => i.canvasId);
 const same = (a: readonly string[], b: readonly string[]) => JSON.stringify(a) === JSON.stringify(b);
