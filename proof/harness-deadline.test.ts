@@ -18,7 +18,9 @@ const HANG_OUTPUT: MutantBehaviour = {
   request: (req, ctx) => (ctx.op === 'getExecutionOutput' ? new Promise<never>(() => undefined) : req),
 };
 
-test('an operation that never answers makes its clauses "not run" with the timeout named, and fails nothing', async () => {
+test('an operation that never answers makes its clauses "not run" with the timeout named, and fails nothing', {
+  tag: '@conformance-run',
+}, async () => {
   test.setTimeout((RUN_TIMEOUT_S + 90) * 1000);
   const target = await startTarget({});
   const [a, b] = target.tenants;

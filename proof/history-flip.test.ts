@@ -23,7 +23,9 @@ import { grepFor } from './mutation.ts';
 
 const BUG = 'auth-missing-key-accepted';
 
-test('a fault switched on is named newly failing, exactly; switched off, newly passing', async () => {
+test('a fault switched on is named newly failing, exactly; switched off, newly passing', {
+  tag: '@conformance-run',
+}, async () => {
   test.setTimeout(600_000);
   const bug = mutantById(BUG);
   let faulty = false;

@@ -43,7 +43,9 @@ function conformance(outDir: string, history: string, args: string[] = []): Prom
   return new Promise((done) => child.on('close', done));
 }
 
-test('the merged verdict of a 3-shard run equals the unsharded run, requirement by requirement', async () => {
+test('the merged verdict of a 3-shard run equals the unsharded run, requirement by requirement', {
+  tag: '@conformance-run',
+}, async () => {
   test.setTimeout(900_000);
   const scratch = scratchOutDir(`shard-merge-${process.pid}-0`);
   const history = join(scratch, 'history.sqlite');

@@ -12,7 +12,7 @@ const projects = ['tsconfig.json', 'load/tsconfig.json', 'load/tsconfig.node.jso
 );
 
 for (const project of projects) {
-  test(`tsc --noEmit -p ${project} is clean`, () => {
+  test(`tsc --noEmit -p ${project} is clean`, { tag: '@slow' }, () => {
     const run = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: root, encoding: 'utf8' });
     expect(run.stdout + run.stderr, `tsc reported errors for ${project}`).toBe('');
     expect(run.status).toBe(0);
