@@ -370,9 +370,15 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Canvas/workflow ID. */
+        /**
+         * @description Canvas/workflow ID.
+         * @example c_translate_document
+         */
         CanvasId: string;
-        /** @description Workflow execution ID. */
+        /**
+         * @description Workflow execution ID.
+         * @example ex_5f2c9a1e7b3d
+         */
         ExecutionId: string;
     };
     requestBodies: never;
@@ -386,7 +392,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Canvas/workflow ID. */
+                /**
+                 * @description Canvas/workflow ID.
+                 * @example c_translate_document
+                 */
                 canvasId: components["parameters"]["CanvasId"];
             };
             cookie?: never;
@@ -425,7 +434,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution ID. */
+                /**
+                 * @description Workflow execution ID.
+                 * @example ex_5f2c9a1e7b3d
+                 */
                 executionId: components["parameters"]["ExecutionId"];
             };
             cookie?: never;
@@ -450,7 +462,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution ID. */
+                /**
+                 * @description Workflow execution ID.
+                 * @example ex_5f2c9a1e7b3d
+                 */
                 executionId: components["parameters"]["ExecutionId"];
             };
             cookie?: never;
@@ -475,7 +490,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution ID. */
+                /**
+                 * @description Workflow execution ID.
+                 * @example ex_5f2c9a1e7b3d
+                 */
                 executionId: components["parameters"]["ExecutionId"];
             };
             cookie?: never;
@@ -498,13 +516,22 @@ export interface operations {
     searchWorkflows: {
         parameters: {
             query?: {
-                /** @description Keyword searched in workflow titles. */
+                /**
+                 * @description Keyword searched in workflow titles.
+                 * @example translate
+                 */
                 keyword?: string;
                 /** @description Sort order. Allowed values are not shown by the specification. */
                 order?: string;
-                /** @description Page number, 1-based. */
+                /**
+                 * @description Page number, 1-based.
+                 * @example 1
+                 */
                 page?: number;
-                /** @description Items per page. Default and maximum are not shown by the specification. */
+                /**
+                 * @description Items per page. Default and maximum are not shown by the specification.
+                 * @example 20
+                 */
                 pageSize?: number;
             };
             header?: never;
@@ -530,7 +557,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Canvas/workflow ID. */
+                /**
+                 * @description Canvas/workflow ID.
+                 * @example c_translate_document
+                 */
                 canvasId: components["parameters"]["CanvasId"];
             };
             cookie?: never;
