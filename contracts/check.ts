@@ -84,7 +84,7 @@ export function checkResponse(r: ResponseUnderCheck): Violation[] {
     json,
     parseError,
   };
-  // Indexed loops and push rather than for…of, concat or push(...spread): each costs microseconds per call under k6's runtime.
+  // Indexed loops and push rather than for…of, concat or push(...spread): each of those is costly per call in k6's interpreter.
   const checks = plan.checks;
   const out: Violation[] = [];
   for (let i = 0; i < checks.length; i++) {

@@ -87,7 +87,7 @@ export interface ResponseCheck {
   name: string;
   /**
    * Whether `run` can find anything in a response of (operation, status). Decided once per pair, so a
-   * response is not handed to checks that would find nothing: under k6 each such call costs about 0.5 µs.
+   * response is not handed to checks that would find nothing: in k6's interpreter every call costs.
    */
   appliesTo(target: CheckTarget): boolean;
   /** Clause IDs this check judges for (operation, status) in a body of that kind: used to credit passes. */

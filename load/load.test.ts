@@ -232,21 +232,21 @@ for (const { operation, method, path } of LIFECYCLE_OPERATIONS) {
 /** Samples of a rate metric (its passes and fails). */
 const samples = (r: RunReport, metric: string) => count(r, metric, 'passes') + count(r, metric, 'fails');
 
-/** Offload mode's two hand-overs: by the suite's k6 extension (its own build), and by the VUs' JavaScript (any k6). */
-const HANDOVERS = [
+/** The two batchers of offloaded checks: the suite's k6 extension (its own build), and the VUs' JavaScript (any k6). */
+const BATCHERS = [
   { by: 'the k6 extension', portableEntry: false },
   { by: "the VUs' JavaScript", portableEntry: true },
 ] as const;
 
-for (const { by, portableEntry } of HANDOVERS) {
-  test(`offloaded checks handed over by ${by}: every API response checked in Node, and a violation still fails the run naming its operation`, async ({}, info) => {
+for (const { by, portableEntry } of BATCHERS) {
+  test(`offloaded checks batched by ${by}: every API response checked in Node, and a violation still fails the run naming its operation`, async ({}, info) => {
     info.setTimeout(180_000);
     test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
     const clean = await run(outDir('offload'), target.baseUrl, { contractMode: 'offload', portableEntry });
     expect(failing(clean.report!)).toEqual([]);
     expect(clean.exitCode).toBe(K6_EXIT.ok);
     expect(checkedResponses(clean.report!)).toBe(apiResponses(clean.report!));
-    // Hand-overs are not requests to the target: the failure rate and its gate count the target's requests only.
+    // Batches sent to the checker are not requests to the target: the failure rate and its gate count the target's only.
     expect(samples(clean.report!, 'http_req_failed')).toBe(apiResponses(clean.report!));
     if (portableEntry) expect(count(clean.report!, 'contract_handovers')).toBeGreaterThan(0);
     else expect(count(clean.report!, 'http_reqs')).toBe(apiResponses(clean.report!)); // posted outside k6's HTTP client
@@ -274,11 +274,11 @@ for (const { by, portableEntry } of HANDOVERS) {
     expect(readFileSync(broken.violationsFile, 'utf8')).not.toContain(target.tenants[0].apiKey);
   });
 
-  test(`responses the Node checker cannot take, handed over by ${by}, are counted unchecked and fail the run, never pass`, async ({}, info) => {
+  test(`responses the Node checker cannot take, batched by ${by}, are counted unchecked and fail the run, never pass`, async ({}, info) => {
     info.setTimeout(120_000);
     test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
-    // A checker address nobody listens on: every hand-over fails.
-    const result = await run(outDir('offload-no-sink'), target.baseUrl, {
+    // A checker address nobody listens on: every batch fails.
+    const result = await run(outDir('offload-no-checker'), target.baseUrl, {
       scenarios: 'readMix',
       duration: '3s',
       portableEntry,
@@ -294,11 +294,11 @@ for (const { by, portableEntry } of HANDOVERS) {
   });
 }
 
-/** Where a response is checked: in the VU, or in Node handed over by either hand-over. */
+/** Where a response is checked: in the VU, or in Node, batched by either batcher. */
 const CHECK_PLACES = [
   { where: 'in the VU', contractMode: 'vu', portableEntry: true },
-  ...HANDOVERS.map(({ by, portableEntry }) => ({
-    where: `in Node, handed over by ${by}`,
+  ...BATCHERS.map(({ by, portableEntry }) => ({
+    where: `in Node, batched by ${by}`,
     contractMode: 'offload' as const,
     portableEntry,
   })),
@@ -329,7 +329,7 @@ for (const { where, contractMode, portableEntry } of CHECK_PLACES) {
 
 test('offloaded checks over a ramping profile: responses of VUs stopped during the ramp-down are checked too', async ({}, info) => {
   info.setTimeout(180_000);
-  // The JavaScript hand-over buffers per VU (the extension's buffer is the process's, drained in teardown).
+  // The JavaScript batcher buffers per VU (the extension's buffer is the process's, sent in teardown).
   const result = await run(outDir('offload-ramp'), target.baseUrl, {
     contractMode: 'offload',
     portableEntry: true,

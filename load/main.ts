@@ -30,7 +30,7 @@ import {
 import { workflowLifecycle } from './flows/lifecycle.ts';
 import { generate as generateIteration, generateOnce } from './flows/generate.ts';
 import { seededRandom } from './lib/seeded.ts';
-import { drainContractChecks, flushContractChecks, settleContractChecks } from './lib/contract.ts';
+import { finishContractChecks, flushContractChecks, flushContractChecksIfDue } from './lib/contract.ts';
 import { markSetupRequests, prepareRequests } from './lib/api.ts';
 import { readMix as readMixIteration, statusRead as statusReadIteration } from './flows/read-mix.ts';
 import { uploads as uploadsIteration } from './flows/uploads.ts';
@@ -62,7 +62,12 @@ export const options: Options = {
       } as Scenario,
     ]),
   ),
-  thresholds: buildThresholds(operations, cfg.scenarios.includes('lifecycle'), cfg.slo, cfg.contractSink !== undefined),
+  thresholds: buildThresholds(
+    operations,
+    cfg.scenarios.includes('lifecycle'),
+    cfg.slo,
+    cfg.nodeCheckerUrl !== undefined,
+  ),
   summaryTrendStats: TREND_STATS,
   // No `url` tag: it carries execution and canvas ids, one series per id in any output;
   // `name` (the path template) and `operation` identify requests instead. Fewer tags also
@@ -73,7 +78,7 @@ export const options: Options = {
 
 /** Ends the whole run with its reason; `npm run load` repeats the reason as its closing message. */
 function abortRun(reason: string): never {
-  drainContractChecks(cfg);
+  finishContractChecks(cfg);
   exec.test.abort(reason);
   throw new Error(reason); // not reached: abort() ends the run
 }
@@ -85,7 +90,7 @@ export function setup(): SetupData {
   );
   console.log(`mix: ${describeMix(cfg.profile, cfg.scenarios, cfg.vusScale)}`);
   console.log(
-    `contract checks: ${cfg.contractSink ? `every response handed to the Node checker in batches of ${cfg.contractBatch}` : 'every response checked in the VU'}${cfg.contractSample < 1 ? ` (sample ${cfg.contractSample})` : ''}`,
+    `contract checks: ${cfg.nodeCheckerUrl ? `every response handed to the Node checker in batches of ${cfg.contractBatch}` : 'every response checked in the VU'}${cfg.contractSample < 1 ? ` (sample ${cfg.contractSample})` : ''}`,
   );
   const needsExecutions = cfg.scenarios.some((s) => s === 'readMix' || s === 'statusRead');
   const data = discover(cfg, strings, keywords, uploadSamples);
@@ -137,7 +142,7 @@ function spansOf(scenario: ScenarioName): [number, number][] {
   ]);
 }
 
-/** Called after every iteration: an indexed loop, as for…of with destructuring costs ~6 µs in k6's runtime. */
+/** Called after every iteration: an indexed loop, as for…of with destructuring is costly in k6's interpreter. */
 function mayStopAt(now: number): boolean {
   const spans = stopSpans!;
   for (let i = 0; i < spans.length; i++) if (now >= spans[i]![0] && now <= spans[i]![1]) return true;
@@ -145,18 +150,18 @@ function mayStopAt(now: number): boolean {
 }
 
 // Module-local names for what every iteration calls: in k6's runtime an imported name is looked up by name on every use.
-const settle = settleContractChecks;
+const flushIfDue = flushContractChecksIfDue;
 const statusReadOnce = statusReadIteration;
 
 /** After every iteration: buffered contract-check work is flushed when it is due or the VU may stop now. */
 function endIteration(scenario: ScenarioName): void {
   stopSpans ??= spansOf(scenario);
-  settle(cfg, mayStopAt);
+  flushIfDue(cfg, mayStopAt);
 }
 
-/** Every response handed over is checked and recorded before the summary (the extension's batches are the process's). */
+/** Every offloaded response is checked and recorded before the summary (the extension's batches are the process's). */
 export function teardown(): void {
-  drainContractChecks(cfg);
+  finishContractChecks(cfg);
 }
 
 /**

@@ -10,6 +10,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inheritedEnvironment } from '../foundation/environment/config.ts';
+import { ENV } from '../foundation/environment/rules.ts';
 import type { ConformanceReport } from '../scenarios/verdict/report.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -111,19 +113,20 @@ function installSignalHandlers(): void {
 export function runConformance(o: ConformanceRunOptions): Promise<ConformanceRunResult> {
   const reportDir = resolve(o.outDir);
   const started = Date.now();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  const inherited = inheritedEnvironment();
+  const env: Record<string, string> = {
+    ...inherited,
     ...o.env,
-    BASE_URL: o.baseUrl,
-    API_KEY: o.apiKey,
-    SEED: String(o.seed),
-    CI: process.env.CI ?? '',
+    [ENV.baseUrl]: o.baseUrl,
+    [ENV.apiKey]: o.apiKey,
+    [ENV.seed]: String(o.seed),
+    CI: inherited.CI ?? '',
     FORCE_COLOR: '0',
   };
   // Proof runs (mutants behind proxies, repeated seeds) stay out of the user's run history unless a test names one.
-  env.WFCHECK_HISTORY = o.env?.WFCHECK_HISTORY ?? join(reportDir, 'history.sqlite');
-  if (o.apiKeyB) env.API_KEY_B = o.apiKeyB;
-  else delete env.API_KEY_B;
+  env[ENV.history] = o.env?.[ENV.history] ?? join(reportDir, 'history.sqlite');
+  if (o.apiKeyB) env[ENV.apiKeyB] = o.apiKeyB;
+  else delete env[ENV.apiKeyB];
   const args = [
     '--import',
     'tsx',

@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../load/node/run-dir.ts';
+import { inheritedEnvironment, PACKAGE_ROOT } from '../foundation/environment/config.ts';
+import { ENV } from '../foundation/environment/rules.ts';
 
 export interface LoadCliRun {
   code: number | null;
@@ -29,9 +30,9 @@ export interface LoadCliOptions {
 export function runLoadCli(opts: LoadCliOptions): Promise<LoadCliRun> {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'load.ts'), ...opts.args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...opts.env, BASE_URL: opts.baseUrl, API_KEY: opts.apiKey },
+    const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'scripts', 'load.ts'), ...opts.args], {
+      cwd: PACKAGE_ROOT,
+      env: { ...inheritedEnvironment(), ...opts.env, [ENV.baseUrl]: opts.baseUrl, [ENV.apiKey]: opts.apiKey },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

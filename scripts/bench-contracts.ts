@@ -11,14 +11,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { printedHelp, runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { positiveInt } from '../foundation/environment/rules.ts';
+import { readBenchSettings } from '../foundation/environment/config.ts';
 import { benchContracts } from '../proof/bench/contracts.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 async function main(): Promise<number> {
   if (printedHelp(USAGE)) return 0;
-  await benchContracts(positiveInt(process.env.BENCH_MS, 'BENCH_MS', 1500));
+  await benchContracts(readBenchSettings().contractsMs);
   return 0;
 }
 

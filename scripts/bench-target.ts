@@ -10,7 +10,7 @@
  * Env: BENCH_SECONDS (per wrk run, default 5), BENCH_CONNECTIONS (default 50), BENCH_EXECUTIONS (default 100000).
  */
 import { printedHelp, runCommand } from '../foundation/environment/command.ts';
-import { ENV, positiveInt } from '../foundation/environment/rules.ts';
+import { readBenchSettings } from '../foundation/environment/config.ts';
 import { benchTarget } from '../proof/bench/target.ts';
 
 const USAGE =
@@ -18,11 +18,7 @@ const USAGE =
 
 async function main(): Promise<number> {
   if (printedHelp(USAGE)) return 0;
-  await benchTarget({
-    seconds: positiveInt(process.env[ENV.benchSeconds], ENV.benchSeconds, 5),
-    connections: positiveInt(process.env[ENV.benchConnections], ENV.benchConnections, 50),
-    executions: positiveInt(process.env[ENV.benchExecutions], ENV.benchExecutions, 100_000),
-  });
+  await benchTarget(readBenchSettings().target);
   return 0;
 }
 

@@ -173,8 +173,8 @@ function cjsDefault<T>(mod: T): T {
  * (Z or ±hh[[:]mm] with hh ≤ 23, mm ≤ 59), T, t or a space between date and time.
  *
  * Why not ajv-formats' own: it splits the string with a regular expression and matches both halves with two
- * more, capturing groups, case-insensitively. Under k6's JavaScript runtime that costs ~20 µs per value, about
- * two thirds of validating an output response (six date-times), which costs ~1 µs in Node. Here one capture-free
+ * more, capturing groups, case-insensitively. In k6's interpreter that is costly enough to be most of the time
+ * spent validating an output response (six date-times), though Node barely notices it. Here one capture-free
  * test settles almost every real value (days 01–28, no leap second: every such string is valid), and only
  * the rest goes through the exact, capturing check. The generated validators carry this function's source
  * (see formatsModule), so it uses nothing but the two expressions.

@@ -1,6 +1,7 @@
 /**
  * Every setting is read through one reader: in Node, foundation/environment/config.ts (the only module
- * that touches `process.env`); in k6, load/lib/config.ts (the only module that touches `__ENV`).
+ * that touches `process.env`); in k6, load/lib/config.ts (the only module of the suite that touches `__ENV`;
+ * the benchmark's k6 scripts have proof/bench/k6/settings.ts).
  *
  * The source tree is parsed, not searched as text, so a comment or a string naming `process.env` is
  * not a read. Tests are left out: they set the environment of the processes they start.
@@ -9,15 +10,21 @@ import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
-import { REPO_ROOT } from './config.ts';
+import { PACKAGE_ROOT } from './config.ts';
 
 /** Where the environment may be read, and why. */
 const READERS: Record<string, string> = {
   'foundation/environment/config.ts': 'the configuration reader of the Node commands and suites',
   'load/lib/config.ts': "the k6 scripts' reader: every name of K6_SCRIPT_ENV, nothing else",
+  'proof/bench/k6/settings.ts':
+    "the benchmark's k6 scripts' reader (bare loops, check cost): their own settings, which the suite's " +
+    'reader refuses, read by the same rules',
   'scripts/bootstrap.mjs':
     'runs before the dependencies are installed, so it cannot import the reader; it hands the whole ' +
     'environment on to the command it starts (with PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD)',
+  'bin/wfcheck.mjs':
+    'the `wfcheck` command runs before TypeScript is loaded, so it cannot import the reader; it hands the whole ' +
+    'environment on to the subcommand it starts, adding the TypeScript loader to NODE_OPTIONS',
   'playwright.config.ts':
     "CI is the test runner's own convention (forbid .only, write the JSON report), read by Playwright " +
     'before any code of the harness',
@@ -31,20 +38,6 @@ const READERS: Record<string, string> = {
 const NOT_YET_MOVED: Record<string, string> = {
   'scripts/load.ts': 'WFCHECK_ALLOW_OVERWRITE: readK6ScriptSettings()[ENV.allowOverwrite]',
   'scripts/load-distributed.ts': 'SLO_*: sloFromEnv(readK6ScriptSettings())',
-  'load/node/history.ts': 'SLO_*: sloFromEnv(readK6ScriptSettings())',
-  'load/node/archive.ts': "PATH, HOME for k6 archive: inheritedEnvironment({ only: ['PATH', 'HOME'] })",
-  'load/node/ensure-k6.ts': 'K6_BIN, PATH: a reader in config.ts and inheritedEnvironment()',
-  'foundation/history/store.ts': 'WFCHECK_HISTORY: a reader in config.ts',
-  'scenarios/runner/run.ts': "the suites' child environment: inheritedEnvironment()",
-  'scenarios/runner/merge.ts': "the merge's child environment: inheritedEnvironment()",
-  'proof/conformance-run.ts': 'the child environment and CI: inheritedEnvironment()',
-  'proof/load-run.ts': 'the child environment: inheritedEnvironment()',
-  'proof/bench/load.ts': 'the child environment: inheritedEnvironment()',
-  'proof/bench/k6/bare-lifecycle.ts': 'bare k6 benchmark settings: a reader built on rules.ts',
-  'proof/bench/k6/bare-status.ts': 'bare k6 benchmark settings: a reader built on rules.ts',
-  'proof/bench/k6/check-cost.ts': 'CHECK_COST_CALLS: a reader built on rules.ts',
-  'scripts/bench-contracts.ts': 'BENCH_MS: a reader in config.ts',
-  'scripts/bench-target.ts': 'BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_EXECUTIONS: a reader in config.ts',
 };
 
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;
@@ -60,10 +53,10 @@ function sources(dir: string): string[] {
       const skipped =
         entry.name.startsWith('.') ||
         SKIPPED_DIRS.has(entry.name) ||
-        (dir === REPO_ROOT && OTHER_PRODUCTS.has(entry.name));
+        (dir === PACKAGE_ROOT && OTHER_PRODUCTS.has(entry.name));
       return skipped ? [] : sources(path);
     }
-    return SOURCE.test(entry.name) && !TEST_FILE.test(entry.name) ? [relative(REPO_ROOT, path)] : [];
+    return SOURCE.test(entry.name) && !TEST_FILE.test(entry.name) ? [relative(PACKAGE_ROOT, path)] : [];
   });
 }
 
@@ -106,8 +99,8 @@ test('the reader finds every way of reading the environment, and not a mention o
 
 test('the environment is read only by the readers', () => {
   const reads = new Map<string, number[]>();
-  for (const file of sources(REPO_ROOT)) {
-    const lines = environmentReads(file, readFileSync(join(REPO_ROOT, file), 'utf8'));
+  for (const file of sources(PACKAGE_ROOT)) {
+    const lines = environmentReads(file, readFileSync(join(PACKAGE_ROOT, file), 'utf8'));
     if (lines.length > 0) reads.set(file, lines);
   }
   const outside = [...reads]

@@ -13,7 +13,7 @@ import type { LoadConfig } from './config.ts';
 import { OPERATIONS } from '../../contracts/generated/operations.ts';
 import { OPERATION_IDS, type OperationId } from './operations.ts';
 import type { UploadSample } from './data-shape.ts';
-import { checkContract, nativeCapture } from './contract.ts';
+import { checkContract, extensionCapture } from './contract.ts';
 import { rateLimited, setupRequests } from './metrics.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
@@ -38,8 +38,8 @@ const MAX_BACKOFF_S = 8;
 
 /**
  * An operation's method and path template, the template split once into literal parts and parameter
- * names, so building a URL per request is plain concatenation (a regex replace with a callback costs
- * microseconds per request in k6's runtime).
+ * names, so building a URL per request is plain concatenation (a regex replace with a callback is costly
+ * per request in k6's interpreter).
  */
 interface Route {
   method: string;
@@ -159,18 +159,18 @@ function paramsFor(cfg: LoadConfig, call: Call): object {
 const request = http.request;
 const get = http.get;
 const checkResponse = checkContract;
-/** The extension's capture when it takes every response (load/lib/contract.ts nativeCapture). */
-let capture: ReturnType<typeof nativeCapture>;
+/** The extension's capture when it takes every response (load/lib/contract.ts extensionCapture). */
+let capture: ReturnType<typeof extensionCapture>;
 
 /**
- * Settles, once per VU in the init context, whether responses go to the extension's capture: after the
- * entry has installed the extension's hand-over (load/main-native.ts), before any request.
+ * Decides, once per VU in the init context, whether responses go to the extension's capture: after the
+ * entry has installed the extension's batcher (load/main-native.ts), before any request.
  */
 export function prepareRequests(cfg: LoadConfig): void {
-  capture = nativeCapture(cfg);
+  capture = extensionCapture(cfg);
 }
 
-/** Hands the response to the extension or checks it; status 0 is no response (a transport failure k6 counts), nothing to check. */
+/** Gives the response to the extension or checks it; status 0 is no response (a transport failure k6 counts), nothing to check. */
 function record(cfg: LoadConfig, call: Call, method: string, url: string, res: Response, status: number): void {
   if (setupPhase) setupRequests.add(1);
   if (status === 0) return;
@@ -210,7 +210,7 @@ export function send(cfg: LoadConfig, call: Call): Response {
 
 /**
  * A reader of one execution's status or output, the reads the scenarios repeat most: URL parts and
- * parameters resolved on its first call, and the common case — one request, the response handed over or
+ * parameters resolved on its first call, and the common case — one request, the response batched or
  * checked — done in the reader itself. k6's runtime drops its value stack after every iteration, so each
  * level of calls under an iteration is allocated again in every iteration; a 429 goes on in exchange.
  */
@@ -242,7 +242,7 @@ function executionReader(operation: 'getExecutionStatus' | 'getExecutionOutput')
 /**
  * One string field of a JSON body by its path (k6's selector syntax, e.g. `data.status` or
  * `data.files.0.fileKey`), read by k6 natively; undefined when the body is not JSON or holds no string
- * there. Cheaper than JSON.parse in k6's runtime (~30 µs for a status body), which builds every object.
+ * there. Cheaper than JSON.parse, which is costly in k6's interpreter: it builds every object of the body.
  */
 export function jsonField(res: Response, path: string): string | undefined {
   if (res.body === null || res.body === undefined) return undefined;

@@ -34,13 +34,13 @@ test('the settings that used to be read outside the reader come from it', () => 
     [ENV.loadDataFile]: '/data/load-data.json',
   });
   expect(cfg).toMatchObject({
-    contractSink: 'http://127.0.0.1:9/check',
+    nodeCheckerUrl: 'http://127.0.0.1:9/check',
     contractBatch: 64,
     segmentLabel: '2/3',
     dataFile: '/data/load-data.json',
   });
   const unset = loadConfig({ [ENV.baseUrl]: 'http://127.0.0.1:4010/v1', [ENV.apiKey]: 'key', [ENV.segmentLabel]: '' });
-  expect(unset).toMatchObject({ contractSink: undefined, contractBatch: 256, segmentLabel: undefined, dataFile: '' });
+  expect(unset).toMatchObject({ nodeCheckerUrl: undefined, contractBatch: 256, segmentLabel: undefined, dataFile: '' });
   expect(() => loadConfig({ [ENV.baseUrl]: 'http://x/v1', [ENV.apiKey]: 'k', [ENV.contractBatch]: 'many' })).toThrow(
     'CONTRACT_CHECK_BATCH must be a non-negative integer, got "many"',
   );

@@ -37,9 +37,9 @@ export interface LoadConfig {
   contractSample: number;
   /** Reuse verdicts for byte-identical responses (exact: the check is a pure function of them). */
   contractMemo: boolean;
-  /** Offload mode: the address of the Node check sink the responses are handed to (CONTRACT_CHECK_SINK). */
-  contractSink?: string;
-  /** Responses per hand-over in offload mode, and per contract_checked sample in the VU (CONTRACT_CHECK_BATCH). */
+  /** Offloaded checks: the address of the Node checker the responses are sent to (CONTRACT_CHECK_SINK). */
+  nodeCheckerUrl?: string;
+  /** Responses per batch sent to the Node checker, and per contract_checked sample in the VU (CONTRACT_CHECK_BATCH). */
   contractBatch: number;
   pollIntervalMs: number;
   workflowTimeoutMs: number;
@@ -111,7 +111,7 @@ function readConfig(env: EnvLike): LoadConfig {
     seed: wholeNumber(env[ENV.seed], ENV.seed, 1),
     contractSample: number(env[ENV.contractSample], ENV.contractSample, 1, { min: 0, max: 1 }),
     contractMemo: flag(env[ENV.contractMemo], ENV.contractMemo, true),
-    contractSink: text(env[ENV.contractSink]),
+    nodeCheckerUrl: text(env[ENV.contractSink]),
     contractBatch: wholeNumber(env[ENV.contractBatch], ENV.contractBatch, 256),
     pollIntervalMs: number(env[ENV.loadPollIntervalMs], ENV.loadPollIntervalMs, 250, { positive: true }),
     workflowTimeoutMs: number(env[ENV.workflowTimeoutMs], ENV.workflowTimeoutMs, 60_000, { positive: true }),

@@ -2,35 +2,36 @@
  * Contract checks on load traffic. Every response is checked, in one of two places:
  *  - in the VU, with the checking API bundled for k6 (contracts/generated/check.k6.js; k6 cannot import
  *    node_modules, so it is a dependency-free ES module imported by relative path);
- *  - in Node (offload mode, CONTRACT_CHECK_SINK set by the runner): the responses are handed over in
- *    batches to load/node/check-sink.ts, whose verdict is recorded. With the suite's k6 build the
- *    extension `k6/x/wfcheck` (load/xk6) does the hand-over in Go (handOverNatively, from
- *    load/main-native.ts); with any other k6 this module's JavaScript does it.
+ *  - in Node (offloaded checks, CONTRACT_CHECK_SINK set by the runner): the responses are sent in batches
+ *    to load/node/node-checker.ts, whose verdict is recorded. With the suite's k6 build the extension
+ *    `k6/x/wfcheck` (load/xk6) batches and sends them in Go (useExtensionBatcher, from load/main-native.ts);
+ *    with any other k6 this module's JavaScript does it.
  *
- * Cost decides the shape of this module. In k6's JavaScript runtime (an interpreter) one check of a
- * status response takes ~80–150 µs, JSON.parse alone ~30 µs, against ~4 µs in Node; a metric sample
- * costs ~5–10 µs, a call through an imported name or a native function about a microsecond. So:
- *  - the JavaScript hand-over does per response only what it must: read status, content type and body,
- *    and push them onto the VU's batch (load/lib/handover.ts); the extension's takes one native call;
+ * Cost decides the shape of this module. k6's JavaScript runtime is an interpreter: a check of a response
+ * costs there many times what it costs in Node (JSON.parse alone, which no checking code can avoid, is a
+ * large share of it), and a metric sample is costly too, far more than a call through an imported name or
+ * into a native function. So:
+ *  - batching in JavaScript does per response only what it must: read status, content type and body,
+ *    and push them onto the VU's batch (load/lib/check-batch.ts); the extension takes one native call;
  *  - checked responses are counted per operation and added to `contract_checked` once per batch, not
  *    with a sample each; a response violating a must clause in the VU is recorded at once
  *    (`contract_violations`), so a violation found there never waits in a buffer;
  *  - in the VU, verdicts are memoised per VU for byte-identical responses (CONTRACT_CHECK_MEMO, on by
  *    default): the check is a pure function of operation, status, content type and body.
- * What a VU buffers is flushed when a batch is full, when it is older than 1 s at the end of an
+ * What a VU buffers is flushed when a batch is full, when it is older than FLUSH_AFTER_MS at the end of an
  * iteration, and at the end of every iteration after which the VU may be stopped (load/lib/profiles.ts
  * stopWindows), so no checked response goes unrecorded when a VU ends. The extension's batches are the
- * process's and are drained in teardown, or before an abort.
+ * process's: finishContractChecks waits for their verdicts in teardown, or before an abort.
  * Sampling (CONTRACT_CHECK_SAMPLE < 1) remains available but is off by default.
  */
 import * as bundle from '../../contracts/generated/check.k6.js';
 import type { checkResponse as CheckResponse, Violation } from '../../contracts/check.ts';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { OPERATION_IDS, type OperationId } from './operations.ts';
-import { batchText, pushFrame, type BatchVerdict } from './handover.ts';
+import { batchText, pushFrame, type BatchVerdict } from './check-batch.ts';
 import {
   contractChecked,
-  contractHandovers,
+  contractBatchesSent,
   contractUnchecked,
   contractViolations,
   contractWarnings,
@@ -67,16 +68,16 @@ const TAGS = Object.fromEntries(OPERATION_IDS.map((op) => [op, { operation: op }
 export interface CheckSettings {
   contractSample: number;
   contractMemo: boolean;
-  /** Where responses are handed over to be checked in Node (offload mode); undefined: checked in the VU. */
-  contractSink?: string;
-  /** Responses per hand-over in offload mode, and per contract_checked sample in the VU. */
+  /** The Node checker's address when the checks are offloaded (CONTRACT_CHECK_SINK); undefined: checked in the VU. */
+  nodeCheckerUrl?: string;
+  /** Responses per batch sent to the Node checker, and per contract_checked sample in the VU. */
   contractBatch: number;
 }
 
 let logged = 0;
 let seen = 0;
 const memo = new Map<string, Violation[]>();
-/** Offload mode: the fields of the responses not yet handed over (load/lib/handover.ts), and how many. */
+/** Offloaded checks: the fields of the responses not yet sent to the Node checker (load/lib/check-batch.ts), and how many. */
 let frames: unknown[] = [];
 let framed = 0;
 /** Checked in the VU, not yet added to contract_checked: per operation, and in all. */
@@ -84,37 +85,42 @@ let uncounted: Partial<Record<OperationId, number>> = {};
 let uncountedTotal = 0;
 /** When the oldest buffered response (of either kind) came in. */
 let bufferedSince = 0;
-let sinkFailureLogged = false;
+let checkerFailureLogged = false;
 
-/** The hand-over built into the suite's k6 binary (load/xk6, `k6/x/wfcheck`), when the entry installed it. */
-export interface NativeHandover {
-  configure(sink: string, batch: number): void;
+/**
+ * The batcher built into the suite's k6 binary (load/xk6, `k6/x/wfcheck`), when the entry installed it:
+ * `configure(checkerUrl, batchSize)`, `capture(operation, res)` per response, and `drain()`, which sends
+ * what is left and waits for every verdict.
+ */
+export interface ExtensionBatcher {
+  configure(checkerUrl: string, batch: number): void;
   capture(operation: OperationId, res: Response): void;
   drain(): void;
 }
-let native: NativeHandover | undefined;
-let nativeConfigured = false;
+let extension: ExtensionBatcher | undefined;
+let extensionConfigured = false;
 
 /**
- * Hands responses over through the k6 extension instead of this module's JavaScript (load/main-native.ts
- * calls it): one native call per response, the batches shared by all VUs and posted outside k6's HTTP
- * client. Called in the init context, before any response.
+ * Sends responses to the Node checker through the k6 extension instead of this module's JavaScript
+ * (load/lib/use-extension-batcher.ts calls it for load/main-native.ts): one native call per response, the
+ * batches shared by all VUs and posted outside k6's HTTP client. Called in the init context, before any
+ * response.
  */
-export function handOverNatively(handover: NativeHandover): void {
-  native = handover;
+export function useExtensionBatcher(batcher: ExtensionBatcher): void {
+  extension = batcher;
 }
 
 /**
- * The extension's capture when every response of these settings goes to it (offload mode, no sampling),
- * else undefined: the request helpers then call it directly, one call level less per request than
- * checkContract (k6's runtime drops its value stack after every iteration, so each level is allocated
- * again in every iteration).
+ * The extension's capture when every response of these settings goes to it (offloaded checks, no
+ * sampling), else undefined: the request helpers then call it directly, one call level less per request
+ * than checkContract (k6's runtime drops its value stack after every iteration, so each level is
+ * allocated again in every iteration).
  */
-export function nativeCapture(settings: CheckSettings): NativeHandover['capture'] | undefined {
-  if (native === undefined || settings.contractSink === undefined || settings.contractSample < 1) return undefined;
-  if (!nativeConfigured) native.configure(settings.contractSink, settings.contractBatch);
-  nativeConfigured = true;
-  return native.capture;
+export function extensionCapture(settings: CheckSettings): ExtensionBatcher['capture'] | undefined {
+  if (extension === undefined || settings.nodeCheckerUrl === undefined || settings.contractSample < 1) return undefined;
+  if (!extensionConfigured) extension.configure(settings.nodeCheckerUrl, settings.contractBatch);
+  extensionConfigured = true;
+  return extension.capture;
 }
 
 /**
@@ -128,7 +134,7 @@ function selected(sample: number): boolean {
 }
 
 /**
- * The content type when k6 did not hand it over in canonical case (`Content-Type`), '' when there is none
+ * The content type when k6 did not give it in canonical case (`Content-Type`), '' when there is none
  * (an empty header says no more than a missing one). No entry destructuring: it is slow in k6's runtime.
  */
 function contentType(headers: Record<string, string>): string {
@@ -148,7 +154,7 @@ function bodyOf(res: Response): string {
 
 /**
  * The memo key holds every input the check reads: the content type is the only header the checking
- * API inspects, so it is handed over alone, under the lower-case name the checks look up first.
+ * API inspects, so it is passed alone, under the lower-case name the checks look up first.
  */
 function check(operation: OperationId, status: number, type: string, body: string, useMemo: boolean): Violation[] {
   const headers: Record<string, string> = type ? { 'content-type': type } : {};
@@ -212,18 +218,19 @@ function countChecked(): void {
   for (const op in counts) checked.add(counts[op as OperationId]!, TAGS[op as OperationId]);
 }
 
-// ---- offload mode: responses are checked in Node (load/node/check-sink.ts) -------------------------
+// ---- offloaded checks: responses are checked in Node (load/node/node-checker.ts) -------------------
 
-// No responseCallback: a hand-over is not a request to the API under test, so it adds no http_req_failed
-// sample (that rate and its gate are the target's); no operation tag, so it is in no per-operation figure.
-const SINK_PARAMS = {
+// No responseCallback: a batch sent to the checker is not a request to the API under test, so it adds no
+// http_req_failed sample (that rate and its gate are the target's); no operation tag, so it is in no
+// per-operation figure. The tags name it in k6's own output.
+const BATCH_PARAMS = {
   headers: { 'Content-Type': 'text/plain; charset=utf-8' },
   tags: { name: 'contract-check-sink', handover: 'contract-check' },
   timeout: '60s',
   responseCallback: null,
 };
 
-function sinkVerdict(res: Response): BatchVerdict | undefined {
+function checkerVerdict(res: Response): BatchVerdict | undefined {
   if (res.status !== 200) return undefined;
   try {
     const verdict = JSON.parse(res.body as string) as BatchVerdict;
@@ -234,18 +241,18 @@ function sinkVerdict(res: Response): BatchVerdict | undefined {
 }
 
 /**
- * Hands the pending responses to the sink and records its verdict per operation: responses checked,
- * violating (the gated count) and with warnings. Responses the sink did not check are counted in
- * contract_unchecked (a harness failure, gated at 0), never as conforming.
+ * Sends the pending responses to the Node checker and records its verdict per operation: responses
+ * checked, violating (the gated count) and with warnings. Responses the checker did not check are counted
+ * in contract_unchecked (a harness failure, gated at 0), never as conforming.
  */
-function handOver(sink: string): void {
+function sendBatch(checkerUrl: string): void {
   const count = framed;
   const text = batchText(frames);
   frames = [];
   framed = 0;
-  const res = post(sink, text, SINK_PARAMS as never) as Response;
-  contractHandovers.add(1);
-  const verdict = sinkVerdict(res);
+  const res = post(checkerUrl, text, BATCH_PARAMS as never) as Response;
+  contractBatchesSent.add(1);
+  const verdict = checkerVerdict(res);
   let judged = 0;
   if (verdict) {
     for (const op in verdict.checked) {
@@ -258,16 +265,16 @@ function handOver(sink: string): void {
   }
   if (judged >= count) return;
   contractUnchecked.add(count - judged);
-  if (!sinkFailureLogged)
+  if (!checkerFailureLogged)
     console.error(`contract check sink answered ${res.status} ${res.error}: ${count - judged} responses not checked`);
-  sinkFailureLogged = true;
+  checkerFailureLogged = true;
 }
 
 // ---- the API ----------------------------------------------------------------------------------------
 
-/** Records everything buffered: hands the pending responses over (offload) and adds the checked counts. */
+/** Records everything buffered: sends the pending responses to the Node checker (offloaded) and adds the checked counts. */
 export function flushContractChecks(settings: CheckSettings): void {
-  if (framed > 0 && settings.contractSink !== undefined) handOver(settings.contractSink);
+  if (framed > 0 && settings.nodeCheckerUrl !== undefined) sendBatch(settings.nodeCheckerUrl);
   if (uncountedTotal > 0) countChecked();
 }
 
@@ -275,26 +282,26 @@ export function flushContractChecks(settings: CheckSettings): void {
  * At the end of the run (teardown, or before an abort, after which teardown does not run): records the
  * VU's buffer and waits until the extension's batches are checked. The extension takes nothing afterwards.
  */
-export function drainContractChecks(settings: CheckSettings): void {
+export function finishContractChecks(settings: CheckSettings): void {
   flushContractChecks(settings);
-  native?.drain();
+  extension?.drain();
 }
 
 /**
  * At the end of an iteration: flushes what is buffered when it is older than the flush interval, or
  * when the VU may be stopped before its next iteration (`mayStopAt`), so nothing buffered is lost with it.
  */
-export function settleContractChecks(settings: CheckSettings, mayStopAt: (now: number) => boolean): void {
+export function flushContractChecksIfDue(settings: CheckSettings, mayStopAt: (now: number) => boolean): void {
   if (framed + uncountedTotal === 0) return;
   const now = Date.now();
   if (now - bufferedSince >= FLUSH_AFTER_MS || mayStopAt(now)) flushContractChecks(settings);
 }
 
 /**
- * Checks one response against its operation's contract, or hands it over to be checked in Node.
+ * Checks one response against its operation's contract, or batches it to be checked in Node.
  * A response with a must-level finding is recorded at once in contract_violations (tagged with the
  * operation, so a breach names it); checked responses are counted in contract_checked per batch.
- * Returns the findings when checked in the VU (none when handed over).
+ * Returns the findings when checked in the VU (none when offloaded).
  */
 export function checkContract(
   operation: OperationId,
@@ -306,12 +313,12 @@ export function checkContract(
   openPoint?: string,
 ): readonly Violation[] {
   if (settings.contractSample < 1 && !selected(settings.contractSample)) return NO_FINDINGS;
-  const sink = settings.contractSink;
-  const offloaded = sink !== undefined && openPoint === undefined;
-  if (offloaded && native !== undefined) {
-    if (!nativeConfigured) native.configure(sink, settings.contractBatch);
-    nativeConfigured = true;
-    native.capture(operation, res);
+  const checkerUrl = settings.nodeCheckerUrl;
+  const offloaded = checkerUrl !== undefined && openPoint === undefined;
+  if (offloaded && extension !== undefined) {
+    if (!extensionConfigured) extension.configure(checkerUrl, settings.contractBatch);
+    extensionConfigured = true;
+    extension.capture(operation, res);
     return NO_FINDINGS;
   }
   if (framed + uncountedTotal === 0) bufferedSince = Date.now();
@@ -321,7 +328,7 @@ export function checkContract(
   const type = headers['Content-Type'] ?? contentType(headers);
   if (offloaded) {
     pushResponse(frames, operation, status, method, type, url, body);
-    if (++framed >= settings.contractBatch) handOver(sink);
+    if (++framed >= settings.contractBatch) sendBatch(checkerUrl);
     return NO_FINDINGS;
   }
   const violations = underOpenPoint(check(operation, status, type, body, settings.contractMemo), openPoint);

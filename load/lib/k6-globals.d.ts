@@ -7,9 +7,9 @@ declare const console: {
   debug(...data: unknown[]): void;
 };
 
-/** The suite's k6 extension (load/xk6/wfcheck): offload mode's hand-over, done in Go. */
+/** The suite's k6 extension (load/xk6/wfcheck): the batches of offloaded checks, built and sent in Go. */
 declare module 'k6/x/wfcheck' {
-  import type { NativeHandover } from './contract.ts';
-  const wfcheck: NativeHandover;
+  import type { ExtensionBatcher } from './contract.ts';
+  const wfcheck: ExtensionBatcher;
   export default wfcheck;
 }

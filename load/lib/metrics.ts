@@ -3,8 +3,8 @@ import { Counter, Rate, Trend } from 'k6/metrics';
 
 /**
  * Responses that went through the contract checks, tagged with the operation. Counted in batches (per
- * operation, at most every 250 ms and at the end of a VU's work), not with one sample per response:
- * a metric sample costs ~5–10 µs in k6's runtime, a share of a saturated generator's time.
+ * operation and batch, and at the end of a VU's work), not with one sample per response: a metric sample
+ * is costly in k6's interpreter, a share of a saturated generator's time.
  */
 export const contractChecked = new Counter('contract_checked');
 /** Checked responses with a must-level contract violation, tagged with the operation (gated at 0); added at once. */
@@ -21,9 +21,12 @@ export const workflowCompleted = new Rate('workflow_completed');
 export const executionsAborted = new Counter('executions_aborted');
 /** Canvases generate created on the target (its footprint); 0 when every call overwrites one canvas. */
 export const canvasesCreated = new Counter('canvases_created');
-/** Responses handed to the Node check sink that it could not check (a harness failure: gated at 0). */
+/** Responses sent to the Node checker that it could not check (a harness failure: gated at 0). */
 export const contractUnchecked = new Counter('contract_unchecked');
-/** Hand-over requests to the Node checker (offload mode): in http_reqs, but not requests to the API under test. */
-export const contractHandovers = new Counter('contract_handovers');
+/**
+ * Batches the VUs' JavaScript sent to the Node checker (offloaded checks): in http_reqs, but not requests to
+ * the API under test. The extension's batches go outside k6's HTTP client, so neither count has them.
+ */
+export const contractBatchesSent = new Counter('contract_handovers');
 /** Requests setup() made (discovery, trial runs): in http_reqs, but in no per-operation figure (lib/api.ts). */
 export const setupRequests = new Counter('setup_requests');

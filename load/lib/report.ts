@@ -104,19 +104,16 @@ export function operationRows(
 const unitOf = (metric: string, expression: string) =>
   expression.startsWith('rate') ? '%' : /duration/.test(metric) ? 'ms' : '';
 
-/** Responses that went through the contract checks (older reports: the sample count of the contract_violations rate). */
+/** Responses that went through the contract checks (no contract_checked: none was checked). */
 export function checkedResponses(r: RunReport): number {
-  const checked = r.metrics.contract_checked?.values.count;
-  if (checked !== undefined) return checked;
-  const values = r.metrics.contract_violations?.values;
-  return (values?.passes ?? 0) + (values?.fails ?? 0);
+  return r.metrics.contract_checked?.values.count ?? 0;
 }
 
-/** Checked responses that break a must clause (older reports kept them as the passes of a rate). */
+/** Checked responses that break a must clause, in all or of one operation. */
 export function violatingResponses(r: RunReport, operation?: string): number {
-  const m = r.metrics[operation ? `contract_violations{operation:${operation}}` : 'contract_violations'];
-  if (!m) return 0;
-  return m.type === 'rate' ? (m.values.passes ?? 0) : (m.values.count ?? 0);
+  return (
+    r.metrics[operation ? `contract_violations{operation:${operation}}` : 'contract_violations']?.values.count ?? 0
+  );
 }
 
 /** Share of checked responses that break a must clause. */
@@ -125,12 +122,12 @@ export function violationShare(r: RunReport): number {
   return checked > 0 ? violatingResponses(r) / checked : 0;
 }
 
-/** Responses of the API under test: every HTTP request except the hand-overs to the Node checker (offload mode). */
+/** Responses of the API under test: every HTTP request except the batches sent to the Node checker (offloaded checks). */
 export function apiResponses(r: RunReport): number {
   return (r.metrics.http_reqs?.values.count ?? 0) - (r.metrics.contract_handovers?.values.count ?? 0);
 }
 
-/** Requests per second to the API under test, over the whole test as k6 counts http_reqs' rate (hand-overs left out). */
+/** Requests per second to the API under test, over the whole test as k6 counts http_reqs' rate (batches to the checker left out). */
 export function apiRequestRate(r: RunReport): number | undefined {
   const reqs = r.metrics.http_reqs?.values;
   if (reqs?.rate === undefined || !reqs.count) return reqs?.rate;
@@ -152,14 +149,14 @@ export function renderText(r: RunReport): string {
   lines.push(...operationsTable(r));
   lines.push('');
   const v = (name: string, key: string) => m[name]?.values[key];
-  const handovers = m.contract_handovers
+  const batchesSent = m.contract_handovers
     ? ` (besides ${fmtNumber(v('contract_handovers', 'count'))} hand-overs to the Node checker, in no figure of the target)`
     : '';
   const setup = m.setup_requests
     ? `, of which ${fmtNumber(v('setup_requests', 'count'))} made by setup (discovery, trial runs) and in no per-operation figure`
     : '';
   lines.push(
-    `API requests ${fmtNumber(apiResponses(r))} (${fmtNumber(apiRequestRate(r))}/s${setup})${handovers}; failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`,
+    `API requests ${fmtNumber(apiResponses(r))} (${fmtNumber(apiRequestRate(r))}/s${setup})${batchesSent}; failed ${fmtNumber(v('http_req_failed', 'rate'), '%')}; 429 answers ${fmtNumber(v('rate_limited_responses', 'count') ?? 0)}`,
   );
   lines.push(
     `contract: ${fmtNumber(checkedResponses(r))} of ${fmtNumber(apiResponses(r))} API responses checked, ${fmtNumber(violatingResponses(r))} violating (${fmtNumber(violationShare(r), '%')}), responses with warnings ${fmtNumber(v('contract_warnings', 'count') ?? 0)}`,

@@ -6,6 +6,7 @@
  * Budgets can be tuned per environment through env variables; the defaults
  * are what a release of the service is expected to meet on modest hardware.
  */
+import { ENV, number, type EnvLike } from '../../foundation/environment/rules.ts';
 import type { OperationId } from './operations.ts';
 
 export interface LatencyBudget {
@@ -43,20 +44,17 @@ export const DEFAULT_SLO: SloSettings = {
   workflowP95Ms: 30_000,
 };
 
-/** Reads SLO overrides from an env-like record (k6 `__ENV` or Node `process.env`). */
-export function sloFromEnv(env: Record<string, string | undefined>): SloSettings {
-  const num = (key: string, fallback: number) => {
-    const raw = env[key];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`${key} must be a non-negative number, got "${raw}"`);
-    return n;
-  };
+/**
+ * The SLO overrides among a run's settings (k6 `__ENV` through load/lib/config.ts, or the Node side's
+ * readK6ScriptSettings()), each a non-negative number; unset or blank keeps the default.
+ */
+export function sloFromEnv(env: EnvLike): SloSettings {
+  const num = (name: string, fallback: number) => number(env[name], name, fallback, { min: 0 });
   return {
-    latencyScale: num('SLO_LATENCY_SCALE', DEFAULT_SLO.latencyScale),
-    maxFailedRate: num('SLO_MAX_FAILED_RATE', DEFAULT_SLO.maxFailedRate),
-    minCompletionRate: num('SLO_MIN_COMPLETION_RATE', DEFAULT_SLO.minCompletionRate),
-    workflowP95Ms: num('SLO_WORKFLOW_P95_MS', DEFAULT_SLO.workflowP95Ms),
+    latencyScale: num(ENV.sloLatencyScale, DEFAULT_SLO.latencyScale),
+    maxFailedRate: num(ENV.sloMaxFailedRate, DEFAULT_SLO.maxFailedRate),
+    minCompletionRate: num(ENV.sloMinCompletionRate, DEFAULT_SLO.minCompletionRate),
+    workflowP95Ms: num(ENV.sloWorkflowP95Ms, DEFAULT_SLO.workflowP95Ms),
   };
 }
 

@@ -8,6 +8,7 @@
  * at run time (from a Kubernetes Secret) and never stored in the archive.
  */
 import { execFileSync } from 'node:child_process';
+import { inheritedEnvironment } from '../../foundation/environment/config.ts';
 import { k6ScriptEnv, type K6ScriptSettings } from './k6-env.ts';
 import { K6_ENTRY } from './run-k6.ts';
 
@@ -36,6 +37,11 @@ export function buildArchive(o: ArchiveOptions): void {
   // Only the baked values reach the init code: the caller's environment (which may hold a real key) is not passed.
   execFileSync(o.k6, args, {
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', K6_NO_USAGE_REPORT: 'true' },
+    env: {
+      PATH: '',
+      HOME: '/tmp',
+      ...inheritedEnvironment({ only: ['PATH', 'HOME'] }),
+      K6_NO_USAGE_REPORT: 'true',
+    },
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Finds a k6 binary, building the suite's own k6 when none is available: k6 with the extension
  * `k6/x/wfcheck` (load/xk6), every Go module pinned to what the k6 release requires, into
- * <repo>/.tools/bin, when Go is there; a k6 on PATH otherwise. Any k6 runs the suite; the suite's build
+ * <repo>/.tools/bin (an installed package: $XDG_CACHE_HOME/wfcheck/bin, else ~/.cache/wfcheck/bin),
+ * when Go is there; a k6 on PATH otherwise. Any k6 runs the suite; the suite's build
  * also hands offload mode's responses over in Go (load/main-native.ts), which a saturated generator needs
  * to keep up (`npm run bench:load`).
  *
@@ -11,19 +12,20 @@ import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { inheritedEnvironment, PACKAGE_ROOT, readK6Lookup, readToolsBin } from '../../foundation/environment/config.ts';
+import type { EnvLike } from '../../foundation/environment/rules.ts';
 
 export const K6_VERSION = 'v1.8.1';
 export const K6_MODULE = 'go.k6.io/k6';
-export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const TOOLS_BIN = join(REPO_ROOT, '.tools', 'bin');
-/** The Go module of the suite's k6 build. */
-export const XK6_DIR = join(REPO_ROOT, 'load', 'xk6');
+/** Where the build goes: <repo>/.tools/bin in a clone, the user's cache for an installed package. */
+export const TOOLS_BIN = readToolsBin();
+/** The Go module of the suite's k6 build (read only: `go build` writes to TOOLS_BIN and Go's own caches). */
+export const XK6_DIR = join(PACKAGE_ROOT, 'load', 'xk6');
 /** The module k6 loads for the extension; `k6 version` lists it. */
 export const EXTENSION_MODULE = 'k6/x/wfcheck';
 
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
+function onPath(name: string, path: string): string | undefined {
+  for (const dir of path.split(delimiter)) {
     const candidate = join(dir, name);
     if (dir && existsSync(candidate)) return candidate;
   }
@@ -83,9 +85,9 @@ function isCurrentBuild(binary: string): boolean {
  * both). It is rebuilt when its sources changed (or it predates the extension) and Go is available.
  */
 export interface EnsureK6Options {
-  /** Environment to resolve K6_BIN and PATH from (default process.env). */
-  env?: NodeJS.ProcessEnv;
-  /** Where the project-local build lives (default <repo>/.tools/bin). */
+  /** Environment to resolve K6_BIN and PATH from, and for a build of k6 to inherit (default the process's). */
+  env?: EnvLike;
+  /** Where the project-local build lives (default TOOLS_BIN). */
   toolsBin?: string;
 }
 
@@ -93,19 +95,18 @@ export async function ensureK6(
   log: (line: string) => void = (l) => console.error(l),
   options: EnsureK6Options = {},
 ): Promise<string> {
-  const env = options.env ?? process.env;
   const toolsBin = options.toolsBin ?? TOOLS_BIN;
-  const explicit = env.K6_BIN;
-  if (explicit) {
-    if (!versionOf(explicit)) throw new Error(`K6_BIN=${explicit} is not a working k6 binary`);
-    return explicit;
+  const { k6Bin, path } = readK6Lookup(options.env);
+  if (k6Bin) {
+    if (!versionOf(k6Bin)) throw new Error(`K6_BIN=${k6Bin} is not a working k6 binary`);
+    return k6Bin;
   }
   const local = join(toolsBin, 'k6');
-  const go = onPath('go', env);
+  const go = onPath('go', path);
   const localRuns = existsSync(local) && versionOf(local) !== undefined;
   if (localRuns && (isCurrentBuild(local) || !go)) return local;
   if (!go) {
-    const fromPath = onPath('k6', env);
+    const fromPath = onPath('k6', path);
     if (fromPath && versionOf(fromPath)) {
       if (!hasWfcheckExtension(fromPath))
         log(
@@ -119,12 +120,17 @@ export async function ensureK6(
         `or install Go (https://go.dev/dl/) and rerun: the harness then builds ${K6_MODULE}@${K6_VERSION} with its extension into ${toolsBin}.`,
     );
   }
-  await buildK6(go, local, env, log);
+  await buildK6(go, local, inheritedEnvironment({}, options.env), log);
   return local;
 }
 
 /** `go build` of load/xk6/cmd/k6 (k6 with the extension) into `out`, with the digest of its sources beside it. */
-async function buildK6(go: string, out: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+async function buildK6(
+  go: string,
+  out: string,
+  env: Record<string, string>,
+  log: (line: string) => void,
+): Promise<void> {
   mkdirSync(resolve(out, '..'), { recursive: true });
   log(
     `building ${K6_MODULE}@${K6_VERSION} with ${EXTENSION_MODULE} (load/xk6) with ${go} into ${out} (the first build takes a few minutes)…`,

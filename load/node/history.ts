@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { loadTrend } from '../../foundation/history/queries.ts';
 import { harnessVersion, targetFingerprint, type LoadRunRecord } from '../../foundation/history/records.ts';
 import { historyPath, recordLoadRun, withHistory } from '../../foundation/history/store.ts';
+import { readK6ScriptSettings } from '../../foundation/environment/config.ts';
 import type { Target } from '../../foundation/environment/target.ts';
 import { apiRequestRate, apiResponses, operationRows, type RunReport } from '../lib/report.ts';
 import { sloFromEnv } from '../lib/thresholds.ts';
@@ -27,7 +28,7 @@ export function loadRecord(report: RunReport, target: string, exitCode: number):
     exitCode,
     profile: report.meta.profile,
     passed: report.passed,
-    // The target's requests: hand-overs to the Node checker (offload mode) are not among them.
+    // The target's requests: batches sent to the Node checker (offloaded checks) are not among them.
     requests: report.metrics.http_reqs ? apiResponses(report) : undefined,
     throughputRps: apiRequestRate(report),
     failedRate: figure('http_req_failed', 'rate'),
@@ -60,6 +61,6 @@ export function recordLoadHistory(
     return undefined;
   }
   const page = join(dir, 'trend.html');
-  writeFileSync(page, renderLoadTrendPage(value, sloFromEnv(process.env)));
+  writeFileSync(page, renderLoadTrendPage(value, sloFromEnv(readK6ScriptSettings())));
   return page;
 }

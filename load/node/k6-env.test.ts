@@ -25,7 +25,7 @@ test('the script environment uses the names of K6_SCRIPT_ENV only', () => {
     vusScale: 2,
     contractSample: 0.5,
     segmentLabel: '1/2',
-    contractSink: 'http://127.0.0.1:9/check',
+    nodeCheckerUrl: 'http://127.0.0.1:9/check',
     passOn: { [ENV.thinkTimeS]: '0.5', [ENV.sloLatencyScale]: '2' },
   });
   for (const name of Object.keys(env)) expect(K6_SCRIPT_ENV).toContain(name);
@@ -54,7 +54,7 @@ test("settings passed on as given yield to the run's own, and a name k6 does not
     CONTRACT_CHECK_SINK: 'http://elsewhere/check',
     WFCHECK_ALLOW_OVERWRITE: '1',
   });
-  expect(k6ScriptEnv({ ...required, passOn, contractSink: 'http://sink/check' }).CONTRACT_CHECK_SINK).toBe(
+  expect(k6ScriptEnv({ ...required, passOn, nodeCheckerUrl: 'http://sink/check' }).CONTRACT_CHECK_SINK).toBe(
     'http://sink/check',
   );
   const misspelt = { THINK_TIME: '1' } as K6ScriptValues;

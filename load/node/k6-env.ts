@@ -26,8 +26,8 @@ export interface K6ScriptSettings {
   contractSample?: number;
   /** The execution segment's label in a distributed run. */
   segmentLabel?: string;
-  /** Offload mode: the address of the Node check sink (check-sink.ts) the VUs hand their responses to. */
-  contractSink?: string;
+  /** Offloaded checks: the address of the Node checker (node-checker.ts) the VUs send their responses to. */
+  nodeCheckerUrl?: string;
   /**
    * Settings passed on as given (the command's environment's, SLO_*, THINK_TIME_S, …, and a caller's
    * own); the ones above take their place where both are given.
@@ -58,7 +58,7 @@ export function k6ScriptEnv(s: K6ScriptSettings): Record<string, string> {
     [ENV.vusScale, s.vusScale],
     [ENV.contractSample, s.contractSample],
     [ENV.segmentLabel, s.segmentLabel],
-    [ENV.contractSink, s.contractSink],
+    [ENV.contractSink, s.nodeCheckerUrl],
   ];
   for (const [name, value] of optional) if (value !== undefined && value !== '') env[name] = String(value);
   return env;

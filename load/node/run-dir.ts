@@ -1,8 +1,8 @@
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { WORK_DIR } from '../../foundation/environment/config.ts';
 
-export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const REPORTS_ROOT = join(REPO_ROOT, 'reports', 'load');
+/** Under the directory the command was started in, never in the harness's own files. */
+export const REPORTS_ROOT = join(WORK_DIR, 'reports', 'load');
 
 /** reports/load/<name>, default name: UTC timestamp plus profile (sortable, unique enough per machine). */
 export function runDir(name: string | undefined, profile: string): string {

@@ -13,12 +13,12 @@ import type { RunReport } from '../lib/report.ts';
 import { inheritedEnvironment, readK6ScriptSettings } from '../../foundation/environment/config.ts';
 import { K6_SCRIPT_ENV, type K6ScriptValues } from '../../foundation/environment/rules.ts';
 import { k6RunnerEnv, k6ScriptEnv } from './k6-env.ts';
-import { startCheckSink } from './check-sink.ts';
+import { startNodeChecker } from './node-checker.ts';
 import { hasWfcheckExtension } from './ensure-k6.ts';
 
 export const LOAD_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const K6_ENTRY = join(LOAD_DIR, 'main.ts');
-/** The entry for a k6 with the suite's extension: offload mode's hand-over done in Go (load/xk6). */
+/** The entry for a k6 with the suite's extension: the batches of offloaded checks built and sent in Go (load/xk6). */
 export const K6_NATIVE_ENTRY = join(LOAD_DIR, 'main-native.ts');
 const VIOLATION_MARKER = 'CONTRACT-VIOLATION ';
 
@@ -53,13 +53,13 @@ export interface K6RunOptions {
   extraArgs?: string[];
   /**
    * Where the contract checks run: in k6's VUs (default), or `offload` — in this Node process, the
-   * responses handed over in batches (load/node/check-sink.ts; by the extension when the binary has it):
+   * responses sent in batches to load/node/node-checker.ts (by the extension when the binary has it):
    * the generator then sends at nearly its bare speed with every response still checked.
    */
   contractMode?: 'vu' | 'offload';
   /**
-   * Run load/main.ts even on a k6 with the suite's extension: offload mode then hands responses over in
-   * the VUs' JavaScript, as it does on a stock k6 (the suite's tests run both ways).
+   * Run load/main.ts even on a k6 with the suite's extension: offloaded checks are then batched in the
+   * VUs' JavaScript, as they are on a stock k6 (the suite's tests run both ways).
    */
   portableEntry?: boolean;
   /** Called with every (redacted) output line, e.g. to act once setup() is done. */
@@ -99,7 +99,7 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
     args.push('--execution-segment', o.segment.segment, '--execution-segment-sequence', o.segment.sequence);
   if (o.jsonOut) args.push('--out', `json=${o.jsonOut}`);
   args.push(...(o.extraArgs ?? []), !o.portableEntry && hasWfcheckExtension(o.k6) ? K6_NATIVE_ENTRY : K6_ENTRY);
-  const sink = o.contractMode === 'offload' ? await startCheckSink(violationsFile) : undefined;
+  const checker = o.contractMode === 'offload' ? await startNodeChecker(violationsFile) : undefined;
   try {
     const env: Record<string, string> = {
       // The script's settings are k6ScriptEnv's alone to write: the inherited ones reach k6 through it.
@@ -108,17 +108,17 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
       ...k6ScriptEnv({
         ...o,
         segmentLabel: o.segment?.label,
-        contractSink: sink?.url,
+        nodeCheckerUrl: checker?.url,
         passOn: { ...readK6ScriptSettings(), ...o.env },
       }),
     };
     const result = await runChild(o, args, env, { violationsFile, logFile });
     // Offload mode: the checker wrote the violating examples itself, not through k6's log.
-    if (sink && existsSync(violationsFile))
+    if (checker && existsSync(violationsFile))
       result.violationCount = readFileSync(violationsFile, 'utf8').split('\n').filter(Boolean).length;
     return result;
   } finally {
-    await sink?.close();
+    await checker?.close();
   }
 }
 

@@ -9,16 +9,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkResponse } from '../../contracts/check.ts';
+import { inheritedEnvironment, PACKAGE_ROOT } from '../../foundation/environment/config.ts';
+import { ENV } from '../../foundation/environment/rules.ts';
 import { resolveTarget } from '../../foundation/environment/target.ts';
 import { LOAD_PROFILES } from '../../load/lib/profiles.ts';
 import { operationRows } from '../../load/lib/report.ts';
 import { ensureK6 } from '../../load/node/ensure-k6.ts';
 import { writeLoadData } from '../../load/node/prepare-data.ts';
 import { runK6 } from '../../load/node/run-k6.ts';
-import { REPO_ROOT } from '../../load/node/run-dir.ts';
 import { BenchClient, operationPath } from './client.ts';
 import type { BenchPlan } from './k6/bare-lifecycle.ts';
 import { CHECK_COST_MARKER, CHECK_HEADERS, CHECK_SAMPLES, type CheckCost } from './k6/check-samples.ts';
+import { BENCH_K6_ENV } from './k6/setting-names.ts';
 import {
   HIGH_VUS,
   LOW_VUS,
@@ -43,7 +45,7 @@ export interface LoadBenchOptions {
 }
 
 const SEED = 4242;
-const K6_SCRIPTS = join(REPO_ROOT, 'proof', 'bench', 'k6');
+const K6_SCRIPTS = join(PACKAGE_ROOT, 'proof', 'bench', 'k6');
 
 /** Poll pause of both lifecycle loops: short, so they measure the generator rather than the workflows' pace. */
 const LIFECYCLE_POLL_MS = 1;
@@ -67,14 +69,14 @@ async function bareK6(b: Bench, script: string, env: Record<string, string>): Pr
   const code = await new Promise<number | null>((done, fail) =>
     spawn(b.k6, ['run', '--quiet', join(K6_SCRIPTS, script)], {
       env: {
-        ...process.env,
+        ...inheritedEnvironment(),
         ...env,
         K6_NO_USAGE_REPORT: 'true',
-        BASE_URL: b.baseUrl,
-        API_KEY: b.key,
-        VUS: String(b.connections),
-        DURATION: `${b.seconds}s`,
-        SUMMARY_FILE: summary,
+        [ENV.baseUrl]: b.baseUrl,
+        [ENV.apiKey]: b.key,
+        [BENCH_K6_ENV.vus]: String(b.connections),
+        [ENV.duration]: `${b.seconds}s`,
+        [BENCH_K6_ENV.summaryFile]: summary,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     })
@@ -89,7 +91,7 @@ async function bareK6(b: Bench, script: string, env: Record<string, string>): Pr
 function k6Bare(b: Bench): Promise<number> {
   const ids = join(b.dir, 'ids.json');
   writeFileSync(ids, JSON.stringify(b.ids), { mode: 0o600 });
-  return bareK6(b, 'bare-status.ts', { BENCH_IDS: ids });
+  return bareK6(b, 'bare-status.ts', { [BENCH_K6_ENV.ids]: ids });
 }
 
 /** The lifecycle mix as a bare k6 loop, same VUs, same poll pause, same seeded picks. */
@@ -97,9 +99,9 @@ function k6BareLifecycle(b: Bench): Promise<number> {
   const plan = join(b.dir, 'plan.json');
   writeFileSync(plan, JSON.stringify(b.plan), { mode: 0o600 });
   return bareK6(b, 'bare-lifecycle.ts', {
-    BENCH_PLAN: plan,
-    SEED: String(SEED),
-    POLL_S: String(LIFECYCLE_POLL_MS / 1000),
+    [BENCH_K6_ENV.plan]: plan,
+    [ENV.seed]: String(SEED),
+    [BENCH_K6_ENV.pollS]: String(LIFECYCLE_POLL_MS / 1000),
   });
 }
 
@@ -123,7 +125,7 @@ interface SuiteRun {
   vusScale?: number;
   scenarios?: string;
   contractMode?: 'vu' | 'offload';
-  /** load/main.ts even on the suite's k6 build: offload mode's hand-over in the VUs' JavaScript, as on a stock k6. */
+  /** load/main.ts even on the suite's k6 build: offloaded checks batched in the VUs' JavaScript, as on a stock k6. */
   portableEntry?: boolean;
 }
 
@@ -145,7 +147,7 @@ async function k6Suite(b: Bench, name: string, env: Record<string, string>, run:
     contractMode: run.contractMode ?? 'vu',
     portableEntry: run.portableEntry,
     // Short trial waits: the status-read scenario only needs execution ids.
-    env: { WORKFLOW_TIMEOUT_MS: '3000', ...env },
+    env: { [ENV.workflowTimeoutMs]: '3000', ...env },
   });
   if (!r.report) throw new Error(`k6 run ${name} wrote no report (exit ${r.exitCode}); see ${reportDir}/k6.log`);
   if (run.scenarios === 'lifecycle') sameWorkflowsAsPlan(b, reportDir);
@@ -176,7 +178,7 @@ function k6CheckCost(k6: string): CheckCost[] {
     ['run', '--quiet', '--summary-mode=disabled', '--no-color', join(K6_SCRIPTS, 'check-cost.ts')],
     {
       encoding: 'utf8',
-      env: { ...process.env, K6_NO_USAGE_REPORT: 'true' },
+      env: { ...inheritedEnvironment(), K6_NO_USAGE_REPORT: 'true' },
     },
   );
   const marker = `msg="${CHECK_COST_MARKER}`;
@@ -228,11 +230,11 @@ async function throughputRounds(b: Bench, withWrk: boolean): Promise<Rounds> {
     lifecycleOffload: [],
     loadAverage: [],
   };
-  const noMemo = { CONTRACT_CHECK_SAMPLE: '1', CONTRACT_CHECK_MEMO: '0' };
+  const noMemo = { [ENV.contractSample]: '1', [ENV.contractMemo]: '0' };
   const lifecycleEnv = {
     ...noMemo,
-    POLL_INTERVAL_MS: String(LIFECYCLE_POLL_MS),
-    WORKFLOW_TIMEOUT_MS: String(TRIAL_TIMEOUT_MS),
+    [ENV.loadPollIntervalMs]: String(LIFECYCLE_POLL_MS),
+    [ENV.workflowTimeoutMs]: String(TRIAL_TIMEOUT_MS),
   };
   const lifecycle = { vusScale: b.connections / LOAD_PROFILES.throughput.vus.lifecycle, scenarios: 'lifecycle' };
   for (let round = 1; round <= b.rounds; round++) {
@@ -262,8 +264,8 @@ async function throughputRounds(b: Bench, withWrk: boolean): Promise<Rounds> {
       flip,
     );
     if (withWrk) await measure('wrk', r.wrk, () => wrkStatus(b))();
-    await measure('k6 suite, checks on (memo)', r.on, suite('on', { CONTRACT_CHECK_SAMPLE: '1' }))();
-    await measure('k6 suite, checks off', r.off, suite('off', { CONTRACT_CHECK_SAMPLE: '0' }))();
+    await measure('k6 suite, checks on (memo)', r.on, suite('on', { [ENV.contractSample]: '1' }))();
+    await measure('k6 suite, checks off', r.off, suite('off', { [ENV.contractSample]: '0' }))();
     await measure('k6 suite, checks on, no memo, in the VU', r.raw, suite('raw', noMemo))();
     await measure(
       "k6 suite, checks on, no memo, checked in Node, handed over by the VUs' JavaScript",
@@ -283,8 +285,8 @@ async function throughputRounds(b: Bench, withWrk: boolean): Promise<Rounds> {
 
 /** Memory per VU: idle-ish VUs (think time) at two counts; the difference divided by the VU difference. */
 async function memoryPerVu(b: Bench): Promise<Memory> {
-  const low = (await k6Suite(b, 'mem-low', { THINK_TIME_S: '0.5' }, { vusScale: LOW_VUS / 10 })).peakRssKb;
-  const high = (await k6Suite(b, 'mem-high', { THINK_TIME_S: '0.5' }, { vusScale: HIGH_VUS / 10 })).peakRssKb;
+  const low = (await k6Suite(b, 'mem-low', { [ENV.thinkTimeS]: '0.5' }, { vusScale: LOW_VUS / 10 })).peakRssKb;
+  const high = (await k6Suite(b, 'mem-high', { [ENV.thinkTimeS]: '0.5' }, { vusScale: HIGH_VUS / 10 })).peakRssKb;
   return { low, high, perVuKb: low && high ? (high - low) / (HIGH_VUS - LOW_VUS) : undefined };
 }
 

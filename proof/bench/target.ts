@@ -8,20 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import type { BenchSettings } from '../../foundation/environment/config.ts';
 import { DEFAULT_CONFIG } from '../../target/config.ts';
 import { seedFrom } from '../../target/seed.ts';
 import { startTarget } from '../../target/server.ts';
 import { BenchClient, operationPath } from './client.ts';
 import { wrk } from './wrk.ts';
 
-/** How long and how hard each measurement runs. */
-export interface TargetBenchSettings {
-  /** Length of every wrk run. */
-  seconds: number;
-  connections: number;
-  /** Executions the memory measurement runs. */
-  executions: number;
-}
+/** How long and how hard each measurement runs (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_EXECUTIONS). */
+export type TargetBenchSettings = BenchSettings['target'];
 
 const API_KEY = 'bench-key';
 

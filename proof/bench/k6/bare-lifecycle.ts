@@ -15,6 +15,7 @@ import exec from 'k6/execution';
 import { sleep } from 'k6';
 import { pick, vuRandom } from '../../../load/lib/seeded.ts';
 import { pathBuilder } from './paths.ts';
+import { readBareLifecycleSettings } from './settings.ts';
 
 export interface BenchPlan {
   plain: { canvasId: string; variables: Record<string, unknown> }[];
@@ -22,11 +23,12 @@ export interface BenchPlan {
   abortable: { canvasId: string; variables: Record<string, unknown> }[];
 }
 
-const plan = JSON.parse(open(__ENV.BENCH_PLAN!)) as BenchPlan;
-const base = __ENV.BASE_URL!;
-const pollS = Number(__ENV.POLL_S || '0.001');
-const seed = Number(__ENV.SEED);
-const auth = { Authorization: `Bearer ${__ENV.API_KEY}` };
+const settings = readBareLifecycleSettings();
+const plan = JSON.parse(open(settings.planFile)) as BenchPlan;
+const base = settings.baseUrl;
+const pollS = settings.pollS;
+const seed = settings.seed;
+const auth = { Authorization: `Bearer ${settings.apiKey}` };
 const jsonParams = { headers: { ...auth, 'Content-Type': 'application/json' } };
 const getParams = { headers: auth };
 const boundary = 'benchboundary';
@@ -39,7 +41,7 @@ const outputPath = pathBuilder('getExecutionOutput');
 const uploadUrl = base + pathBuilder('uploadFiles')();
 
 export const options = {
-  scenarios: { s: { executor: 'constant-vus', vus: Number(__ENV.VUS || 10), duration: __ENV.DURATION || '10s' } },
+  scenarios: { s: { executor: 'constant-vus', vus: settings.vus, duration: settings.duration } },
   summaryTrendStats: ['count'],
 };
 
@@ -94,5 +96,5 @@ export default function (): void {
 export function handleSummary(d: {
   metrics: Record<string, { values: Record<string, number> }>;
 }): Record<string, string> {
-  return { [__ENV.SUMMARY_FILE!]: JSON.stringify(d.metrics.http_reqs!.values) };
+  return { [settings.summaryFile]: JSON.stringify(d.metrics.http_reqs!.values) };
 }

@@ -8,14 +8,16 @@
  */
 import http from 'k6/http';
 import { pathBuilder } from './paths.ts';
+import { readBareStatusSettings } from './settings.ts';
 
-const ids = JSON.parse(open(__ENV.BENCH_IDS!)) as string[];
-const base = __ENV.BASE_URL!;
+const settings = readBareStatusSettings();
+const ids = JSON.parse(open(settings.idsFile)) as string[];
+const base = settings.baseUrl;
 const statusPath = pathBuilder('getExecutionStatus');
-const params = { headers: { Authorization: `Bearer ${__ENV.API_KEY}` } };
+const params = { headers: { Authorization: `Bearer ${settings.apiKey}` } };
 
 export const options = {
-  scenarios: { s: { executor: 'constant-vus', vus: Number(__ENV.VUS || 10), duration: __ENV.DURATION || '10s' } },
+  scenarios: { s: { executor: 'constant-vus', vus: settings.vus, duration: settings.duration } },
   summaryTrendStats: ['count'],
 };
 
@@ -29,5 +31,5 @@ export default function (): void {
 export function handleSummary(d: {
   metrics: Record<string, { values: Record<string, number> }>;
 }): Record<string, string> {
-  return { [__ENV.SUMMARY_FILE!]: JSON.stringify(d.metrics.http_reqs!.values) };
+  return { [settings.summaryFile]: JSON.stringify(d.metrics.http_reqs!.values) };
 }

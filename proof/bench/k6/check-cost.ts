@@ -8,13 +8,14 @@
 import * as bundle from '../../../contracts/generated/check.k6.js';
 import type { checkResponse as CheckResponse } from '../../../contracts/check.ts';
 import { CHECK_COST_MARKER, CHECK_HEADERS, CHECK_SAMPLES, type CheckCost } from './check-samples.ts';
+import { readCheckCostCalls } from './settings.ts';
 
 const checkResponse = bundle.checkResponse as typeof CheckResponse;
 
 export const options = { vus: 1, iterations: 1 };
 
 const ROUNDS = 5;
-const CALLS = Number(__ENV.CHECK_COST_CALLS || 1000);
+const CALLS = readCheckCostCalls();
 
 /** Median over rounds of the mean µs per call (Date.now() has ms resolution, so each round makes many calls). */
 function microseconds(fn: () => unknown): number {

@@ -1,18 +1,19 @@
 /**
- * How a VU hands responses over to the Node checker in offload mode (load/node/check-sink.ts reads it).
- * Pure TypeScript, no k6 imports: both sides use it.
+ * A batch of responses sent to the Node checker when the contract checks are offloaded (load/lib/contract.ts
+ * builds it in the VU, load/node/node-checker.ts reads it), and the checker's verdict on it. Pure TypeScript,
+ * no k6 imports: both sides use it.
  *
  * A batch is the fields of its responses joined with TAB. Each response gives nine fields: operation,
  * status, method, then the lengths of its content type, URL and body, then the content type, URL and
  * body themselves. Lengths are in UTF-16 code units (JavaScript string length) and let the reader take
- * the last three fields whatever they contain, so nothing is escaped. Why this shape: in k6's runtime
- * `JSON.stringify` of a body costs ~20 µs, a `replace` ~4 µs and each string concatenation about half a
- * microsecond, while one `push` of the fields and one `join` per batch cost a few microseconds per response.
+ * the last three fields whatever they contain, so nothing is escaped. Why this shape: in k6's interpreter
+ * escaping a body (`JSON.stringify`, a `replace`) and concatenating strings cost far more per response than
+ * pushing the fields onto an array and joining the whole batch once.
  */
 import type { OperationId } from './operations.ts';
 
-/** One handed-over response: [operation, status, content type, body, "METHOD url"]. */
-export type HandedOver = [OperationId, number, string, string, string];
+/** One response of a batch as the checker reads it: [operation, status, content type, body, "METHOD url"]. */
+export type BatchedResponse = [OperationId, number, string, string, string];
 
 const FIELDS_BEFORE_TEXTS = 6;
 
@@ -41,7 +42,7 @@ function malformed(at: number): Error {
 }
 
 /** Reads one frame starting at `at`; returns it and where the next one starts. */
-function readFrame(text: string, at: number): { frame: HandedOver; next: number } {
+function readFrame(text: string, at: number): { frame: BatchedResponse; next: number } {
   const fields: string[] = [];
   let cursor = at;
   for (let i = 0; i < FIELDS_BEFORE_TEXTS; i++) {
@@ -63,7 +64,7 @@ function readFrame(text: string, at: number): { frame: HandedOver; next: number 
     (end < text.length && text[end] !== '\t')
   )
     throw malformed(at);
-  const frame: HandedOver = [
+  const frame: BatchedResponse = [
     fields[0] as OperationId,
     Number(fields[1]),
     text.slice(cursor, typeEnd),
@@ -73,8 +74,8 @@ function readFrame(text: string, at: number): { frame: HandedOver; next: number 
   return { frame, next: end + 1 };
 }
 
-export function parseFrames(text: string): HandedOver[] {
-  const out: HandedOver[] = [];
+export function parseFrames(text: string): BatchedResponse[] {
+  const out: BatchedResponse[] = [];
   let at = 0;
   while (at < text.length) {
     const { frame, next } = readFrame(text, at);

@@ -1,5 +1,5 @@
 /**
- * Offload mode's two hand-overs — the VUs' JavaScript (load/lib/contract.ts, any k6) and the suite's
+ * The two batchers of offloaded checks — the VUs' JavaScript (load/lib/contract.ts, any k6) and the suite's
  * extension (load/xk6, `k6/x/wfcheck`) — deliver to the Node checker exactly what the VU saw of each
  * response, whatever it holds: tabs and newlines, non-ASCII text, bytes that are not UTF-8, no body, no
  * content type, a content type with a tab.
@@ -12,9 +12,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureK6, hasWfcheckExtension } from './ensure-k6.ts';
-import { startCheckSink } from './check-sink.ts';
+import { startNodeChecker } from './node-checker.ts';
 import { LOAD_DIR } from './run-k6.ts';
-import type { HandedOver } from '../lib/handover.ts';
+import type { BatchedResponse } from '../lib/check-batch.ts';
 
 interface Case {
   status: number;
@@ -56,16 +56,16 @@ async function serveCases(): Promise<{ url: string; close: () => Promise<void> }
   };
 }
 
-/** A k6 script requesting every case and handing each response over one way, flushing at the end. */
+/** A k6 script requesting every case and batching each response one way, flushing at the end. */
 function probeScript(native: boolean): string {
   const contract = JSON.stringify(join(LOAD_DIR, 'lib', 'contract.ts'));
   return [
     `import http from 'k6/http';`,
     native ? `import wfcheck from 'k6/x/wfcheck';` : `import { checkContract, flushContractChecks } from ${contract};`,
     `export const options = { vus: 1, iterations: 1 };`,
-    `const settings = { contractSample: 1, contractMemo: false, contractSink: __ENV.SINK, contractBatch: 1000 };`,
+    `const settings = { contractSample: 1, contractMemo: false, nodeCheckerUrl: __ENV.CHECKER, contractBatch: 1000 };`,
     `export default function () {`,
-    `  if (${native}) wfcheck.configure(__ENV.SINK, 1000);`,
+    `  if (${native}) wfcheck.configure(__ENV.CHECKER, 1000);`,
     `  for (let i = 0; i < ${CASES.length}; i++) {`,
     `    const url = __ENV.CASES + '/' + i;`,
     `    const res = http.get(url);`,
@@ -77,16 +77,16 @@ function probeScript(native: boolean): string {
   ].join('\n');
 }
 
-async function handOver(k6: string, native: boolean, casesUrl: string): Promise<HandedOver[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-handover-'));
-  const seen: HandedOver[] = [];
-  const sink = await startCheckSink(join(dir, 'violations.ndjson'), (batch) => seen.push(...batch));
+async function batched(k6: string, native: boolean, casesUrl: string): Promise<BatchedResponse[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-offloaded-'));
+  const seen: BatchedResponse[] = [];
+  const checker = await startNodeChecker(join(dir, 'violations.ndjson'), (batch) => seen.push(...batch));
   try {
     const script = join(dir, 'probe.js');
     writeFileSync(script, probeScript(native));
-    // Not spawnSync: the sink answers from this process while k6 runs.
+    // Not spawnSync: the checker answers from this process while k6 runs.
     const child = spawn(k6, ['run', '--quiet', script], {
-      env: { ...process.env, SINK: sink.url, CASES: casesUrl, K6_NO_USAGE_REPORT: 'true' },
+      env: { ...process.env, CHECKER: checker.url, CASES: casesUrl, K6_NO_USAGE_REPORT: 'true' },
     });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
@@ -94,25 +94,25 @@ async function handOver(k6: string, native: boolean, casesUrl: string): Promise<
     expect(code, stderr).toBe(0);
     return seen;
   } finally {
-    await sink.close();
+    await checker.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-test('both hand-overs deliver status, content type, URL and body of every response as the VU saw them', async ({}, info) => {
+test('both batchers deliver status, content type, URL and body of every response as the VU saw them', async ({}, info) => {
   info.setTimeout(15 * 60_000); // the first k6 build from source takes minutes
   const k6 = await ensureK6();
   const cases = await serveCases();
   try {
     const expected = CASES.map(
-      (c, i): HandedOver => ['getExecutionStatus', c.status, c.type ?? '', c.seen, `GET ${cases.url}/${i}`],
+      (c, i): BatchedResponse => ['getExecutionStatus', c.status, c.type ?? '', c.seen, `GET ${cases.url}/${i}`],
     );
-    expect(await handOver(k6, false, cases.url)).toEqual(expected);
+    expect(await batched(k6, false, cases.url)).toEqual(expected);
     test.skip(
       !hasWfcheckExtension(k6),
-      `${k6} has no k6/x/wfcheck extension (a stock k6: only the JavaScript hand-over exists)`,
+      `${k6} has no k6/x/wfcheck extension (a stock k6: only the JavaScript batcher exists)`,
     );
-    expect(await handOver(k6, true, cases.url)).toEqual(expected);
+    expect(await batched(k6, true, cases.url)).toEqual(expected);
   } finally {
     await cases.close();
   }

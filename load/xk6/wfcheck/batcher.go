@@ -1,7 +1,8 @@
-// Package wfcheck is the k6 extension `k6/x/wfcheck`: the hand-over of offload mode done in Go.
+// Package wfcheck is the k6 extension `k6/x/wfcheck`: the batches of offloaded contract checks, built and
+// sent in Go.
 //
-// In offload mode every response is checked by the Node checker of the runner (load/node/check-sink.ts).
-// Done in the VU's JavaScript, handing a response over costs tens of microseconds in k6's interpreter
+// When the checks are offloaded every response is checked by the Node checker of the runner
+// (load/node/node-checker.ts). Done in the VU's JavaScript, batching a response is costly in k6's interpreter
 // (reading the response, framing it, joining a batch, an instrumented HTTP request per batch); here a VU
 // makes one call per response, `capture(operation, res)`, which reads the response's Go fields and appends
 // one frame to a batch shared by all VUs of the process. Full or older than the flush interval, a batch is
@@ -10,7 +11,7 @@
 // `drain()`, called from teardown, posts what is left and waits for every verdict, so each response is
 // checked and recorded before the test ends.
 //
-// The frame format is load/lib/handover.ts's: nine TAB-separated fields per response, lengths in UTF-16
+// The frame format is load/lib/check-batch.ts's: nine TAB-separated fields per response, lengths in UTF-16
 // code units.
 package wfcheck
 
@@ -36,10 +37,10 @@ func init() {
 	modules.Register("k6/x/wfcheck", new(RootModule))
 }
 
-// RootModule holds the one hand-over of the k6 process: every VU's responses share its batches.
+// RootModule holds the one batcher of the k6 process: every VU's responses share its batches.
 type RootModule struct {
-	once     sync.Once
-	handover *handover
+	once    sync.Once
+	batcher *batcher
 }
 
 // ModuleInstance is the module as one VU sees it.
@@ -55,7 +56,7 @@ var (
 
 // NewModuleInstance runs in each VU's init context, where the metric registry is available.
 func (r *RootModule) NewModuleInstance(vu modules.VU) modules.Instance {
-	r.once.Do(func() { r.handover = newHandover(vu.InitEnv().Registry) })
+	r.once.Do(func() { r.batcher = newBatcher(vu.InitEnv().Registry) })
 	return &ModuleInstance{vu: vu, root: r}
 }
 
@@ -68,13 +69,13 @@ func (mi *ModuleInstance) Exports() modules.Exports {
 	}}
 }
 
-// configure(sinkUrl, batchSize): where batches go and how many responses each holds; the first call counts.
-func (mi *ModuleInstance) configure(sink string, batch int) {
-	mi.root.handover.configure(sink, batch)
+// configure(checkerUrl, batchSize): where batches go and how many responses each holds; the first call counts.
+func (mi *ModuleInstance) configure(checker string, batch int) {
+	mi.root.batcher.configure(checker, batch)
 }
 
 // capture(operation, res): one response handed over. A FunctionCall signature: sobek then converts no
-// argument, which keeps the call to well under a microsecond.
+// argument, which keeps the call cheap.
 func (mi *ModuleInstance) capture(call sobek.FunctionCall) sobek.Value {
 	rt := mi.vu.Runtime()
 	res, ok := call.Argument(1).Export().(*k6http.Response)
@@ -85,16 +86,16 @@ func (mi *ModuleInstance) capture(call sobek.FunctionCall) sobek.Value {
 	if state == nil {
 		common.Throw(rt, fmt.Errorf("capture: called outside a VU's execution"))
 	}
-	mi.root.handover.add(state.Samples, state.Logger, call.Argument(0).String(), res)
+	mi.root.batcher.add(state.Samples, state.Logger, call.Argument(0).String(), res)
 	return sobek.Undefined()
 }
 
 // drain(): posts what is buffered and waits until every batch has been checked and recorded. For teardown.
 func (mi *ModuleInstance) drain() {
-	mi.root.handover.drain()
+	mi.root.batcher.drain()
 }
 
-// ---- the shared hand-over --------------------------------------------------------------------------
+// ---- the shared batcher ----------------------------------------------------------------------------
 
 const (
 	flushAfter  = 250 * time.Millisecond
@@ -103,12 +104,12 @@ const (
 
 type contractMetrics struct{ checked, violations, warnings, unchecked *metrics.Metric }
 
-type handover struct {
+type batcher struct {
 	registry *metrics.Registry
 	metrics  contractMetrics
 
 	mu       sync.Mutex
-	sink     string
+	checker  string
 	batch    int
 	buf      *bytes.Buffer
 	count    int
@@ -123,8 +124,8 @@ type handover struct {
 	client   *http.Client
 }
 
-func newHandover(registry *metrics.Registry) *handover {
-	return &handover{
+func newBatcher(registry *metrics.Registry) *batcher {
+	return &batcher{
 		registry: registry,
 		metrics: contractMetrics{
 			checked:    registry.MustNewMetric("contract_checked", metrics.Counter),
@@ -142,15 +143,15 @@ func newHandover(registry *metrics.Registry) *handover {
 // fresh one for every batch would allocate as much again as the responses themselves.
 var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-func (h *handover) configure(sink string, batch int) {
+func (h *batcher) configure(checker string, batch int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.sink == "" {
-		h.sink, h.batch = sink, max(batch, 1)
+	if h.checker == "" {
+		h.checker, h.batch = checker, max(batch, 1)
 	}
 }
 
-func (h *handover) add(samples chan<- metrics.SampleContainer, logger interface{ Errorf(string, ...any) }, operation string, res *k6http.Response) {
+func (h *batcher) add(samples chan<- metrics.SampleContainer, logger interface{ Errorf(string, ...any) }, operation string, res *k6http.Response) {
 	method, url := "", res.URL
 	if res.Request != nil {
 		method, url = res.Request.Method, res.Request.URL
@@ -176,7 +177,7 @@ func (h *handover) add(samples chan<- metrics.SampleContainer, logger interface{
 	}
 }
 
-func (h *handover) tick(ticker *time.Ticker) {
+func (h *batcher) tick(ticker *time.Ticker) {
 	for range ticker.C {
 		h.mu.Lock()
 		if h.drained {
@@ -191,7 +192,7 @@ func (h *handover) tick(ticker *time.Ticker) {
 }
 
 // sendLocked hands the current batch to a goroutine; at most maxInFlight batches are checked at a time.
-func (h *handover) sendLocked() {
+func (h *batcher) sendLocked() {
 	payload, count := h.buf, h.count
 	h.buf = buffers.Get().(*bytes.Buffer)
 	h.count = 0
@@ -207,7 +208,7 @@ func (h *handover) sendLocked() {
 	}()
 }
 
-func (h *handover) drain() {
+func (h *batcher) drain() {
 	h.mu.Lock()
 	if h.count > 0 {
 		h.sendLocked()
@@ -220,15 +221,15 @@ func (h *handover) drain() {
 	h.inFlight.Wait()
 }
 
-// verdict is load/lib/handover.ts's BatchVerdict.
+// verdict is load/lib/check-batch.ts's BatchVerdict.
 type verdict struct {
 	Checked map[string]float64 `json:"checked"`
 	Must    map[string]float64 `json:"must"`
 	Should  map[string]float64 `json:"should"`
 }
 
-func (h *handover) post(payload []byte) *verdict {
-	res, err := h.client.Post(h.sink, "text/plain; charset=utf-8", bytes.NewReader(payload))
+func (h *batcher) post(payload []byte) *verdict {
+	res, err := h.client.Post(h.checker, "text/plain; charset=utf-8", bytes.NewReader(payload))
 	if err != nil {
 		h.warn("contract check sink unreachable: %v", err)
 		return nil
@@ -247,7 +248,7 @@ func (h *handover) post(payload []byte) *verdict {
 	return &v
 }
 
-func (h *handover) warn(format string, args ...any) {
+func (h *batcher) warn(format string, args ...any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.warned && h.logger != nil {
@@ -257,7 +258,7 @@ func (h *handover) warn(format string, args ...any) {
 }
 
 // record adds the verdict's counts per operation; responses the checker did not count are unchecked.
-func (h *handover) record(count int, v *verdict) {
+func (h *batcher) record(count int, v *verdict) {
 	now := time.Now()
 	root := h.registry.RootTagSet()
 	var out metrics.Samples
@@ -288,7 +289,7 @@ func (h *handover) record(count int, v *verdict) {
 }
 
 // push hands samples to k6's metrics engine; after the test has ended (the channel closed) they are dropped.
-func (h *handover) push(samples metrics.Samples) {
+func (h *batcher) push(samples metrics.Samples) {
 	defer func() { _ = recover() }()
 	if len(samples) > 0 {
 		h.samples <- samples

@@ -1,5 +1,5 @@
 /**
- * The Node checker of offload mode: frames survive any content type, URL and body (newlines, tabs,
+ * The Node checker of offloaded checks: frames survive any content type, URL and body (newlines, tabs,
  * non-ASCII), and a batch's verdict counts per operation the responses checked, breaking a must clause
  * and carrying warnings, with a redacted example of each kept.
  */
@@ -7,9 +7,9 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { batchText, parseFrames, pushFrame, type BatchVerdict } from '../lib/handover.ts';
+import { batchText, parseFrames, pushFrame, type BatchVerdict } from '../lib/check-batch.ts';
 import type { OperationId } from '../lib/operations.ts';
-import { startCheckSink } from './check-sink.ts';
+import { startNodeChecker } from './node-checker.ts';
 import { registerSecret } from '../../foundation/environment/redact.ts';
 
 const STATUS_OK = JSON.stringify({
@@ -48,10 +48,10 @@ test('frames round-trip content types, URLs and bodies with newlines, tabs and n
 });
 
 test('the checker counts per operation what it checked and what breaks the contract, and keeps a redacted example', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-sink-'));
-  const secret = 'wfk_sink_test_secret_key_0123456789';
+  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-node-checker-'));
+  const secret = 'wfk_checker_test_secret_key_0123456789';
   registerSecret(secret, 'API_KEY');
-  const sink = await startCheckSink(join(dir, 'violations.ndjson'));
+  const checker = await startNodeChecker(join(dir, 'violations.ndjson'));
   try {
     const batch = batchOf([
       ['getExecutionStatus', 200, 'application/json', 'http://h/v1/ok', STATUS_OK],
@@ -72,14 +72,14 @@ test('the checker counts per operation what it checked and what breaks the contr
       ],
       ['getExecutionStatus', 200, '', 'http://h/v1/untyped', STATUS_OK],
     ]);
-    const res = await fetch(sink.url, { method: 'POST', body: batch });
+    const res = await fetch(checker.url, { method: 'POST', body: batch });
     const verdict = (await res.json()) as BatchVerdict;
     expect(verdict).toEqual({
       checked: { getExecutionStatus: 4, getExecutionOutput: 1 },
       must: { getExecutionStatus: 1, getExecutionOutput: 1 },
       should: { getExecutionStatus: 2 },
     });
-    expect(sink.totals()).toEqual({
+    expect(checker.totals()).toEqual({
       getExecutionStatus: { checked: 4, violating: 1 },
       getExecutionOutput: { checked: 1, violating: 1 },
     });
@@ -105,9 +105,9 @@ test('the checker counts per operation what it checked and what breaks the contr
       logged.find((l) => l.request === 'GET http://h/v1/warned')!.violations.every((v) => v.level === 'should'),
     ).toBe(true);
     expect(readFileSync(join(dir, 'violations.ndjson'), 'utf8')).not.toContain(secret);
-    expect((await fetch(sink.url, { method: 'POST', body: 'garbage' })).status).toBe(400);
+    expect((await fetch(checker.url, { method: 'POST', body: 'garbage' })).status).toBe(400);
   } finally {
-    await sink.close();
+    await checker.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,23 +1,26 @@
 /**
- * The contract checks of a load run, done in Node instead of in k6's VUs (CONTRACT_CHECK_MODE=offload).
+ * The contract checks of a load run, done in Node instead of in k6's VUs. The runner starts this checker
+ * when the checks are offloaded — runK6's `contractMode: 'offload'`, set by `npm run load -- --contract-mode
+ * offload` (its default) — and gives the VUs its address in CONTRACT_CHECK_SINK.
  *
- * Why: in k6's interpreter one check of a status response costs ~120 µs (JSON.parse alone ~45 µs), about
- * as much as k6's own work for the request, so checking inside the VU loop halves what a generator can
- * send. In Node the same check costs ~4 µs. The VUs hand their responses over in batches (one POST of
- * up to CONTRACT_CHECK_BATCH responses framed as load/lib/handover.ts says); this server checks each with the same
- * checking API (contracts/check.ts) and answers, per operation, how many it checked, how many break a
- * `must` clause and how many carry warnings (the VU records these counts in contract_checked,
- * contract_violations and contract_warnings, so the same gates judge both modes). It keeps a redacted
- * example of the first responses with findings per operation, with the clauses they break, in violations.ndjson.
+ * Why: JSON.parse and schema validation are costly in k6's interpreter, about as costly as k6's own work
+ * for a request, so checking inside the VU loop cuts what a generator can send; Node runs the same check
+ * far faster. The VUs send their responses in batches (one POST of up to CONTRACT_CHECK_BATCH responses,
+ * in the format of load/lib/check-batch.ts); this server checks each with the same checking API
+ * (contracts/check.ts) and answers, per operation, how many it checked, how many break a `must` clause
+ * and how many carry warnings (the VU records these counts in contract_checked, contract_violations and
+ * contract_warnings, so the same gates judge both places). It keeps a redacted example of the first
+ * responses with findings per operation, with the clauses they break, in violations.ndjson.
  */
 import http from 'node:http';
 import { appendFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { checkResponse } from '../../contracts/check.ts';
-import { parseFrames, type BatchVerdict, type HandedOver } from '../lib/handover.ts';
+import { parseFrames, type BatchVerdict, type BatchedResponse } from '../lib/check-batch.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 
-export interface CheckSink {
+export interface NodeChecker {
+  /** Where the VUs POST their batches. */
   url: string;
   /** Responses checked and responses with a must-level finding, per operation. */
   totals(): Record<string, { checked: number; violating: number }>;
@@ -43,7 +46,7 @@ const increment = (counts: Partial<Record<string, number>>, key: string) => {
   counts[key] = (counts[key] ?? 0) + 1;
 };
 
-function judge(batch: HandedOver[], record: (entry: HandedOver, findings: Findings) => void): BatchVerdict {
+function judge(batch: BatchedResponse[], record: (entry: BatchedResponse, findings: Findings) => void): BatchVerdict {
   const verdict: BatchVerdict = { checked: {}, must: {}, should: {} };
   for (const entry of batch) {
     const [operation, status, contentType, body] = entry;
@@ -64,13 +67,13 @@ function judge(batch: HandedOver[], record: (entry: HandedOver, findings: Findin
 }
 
 /** `observe` sees every batch as parsed (the suite's own tests compare it with what was sent). */
-export async function startCheckSink(
+export async function startNodeChecker(
   violationsFile: string,
-  observe?: (batch: HandedOver[]) => void,
-): Promise<CheckSink> {
+  observe?: (batch: BatchedResponse[]) => void,
+): Promise<NodeChecker> {
   const totals: Record<string, { checked: number; violating: number }> = {};
   const logged: Record<string, number> = {};
-  const record = ([operation, status, , body, request]: HandedOver, findings: Findings) => {
+  const record = ([operation, status, , body, request]: BatchedResponse, findings: Findings) => {
     const reported = findings.filter((f) => f.level !== 'observe');
     if (reported.length === 0 || (logged[operation] ?? 0) >= MAX_LOGGED_PER_OPERATION) return;
     logged[operation] = (logged[operation] ?? 0) + 1;
@@ -80,8 +83,11 @@ export async function startCheckSink(
     );
   };
   const count = (verdict: BatchVerdict) => {
-    for (const [operation, n] of Object.entries(verdict.checked))
-      (totals[operation] ??= { checked: 0, violating: 0 }).checked += n ?? 0;
+    for (const [operation, n] of Object.entries(verdict.checked)) {
+      const total = totals[operation] ?? { checked: 0, violating: 0 };
+      total.checked += n ?? 0;
+      totals[operation] = total;
+    }
     for (const [operation, n] of Object.entries(verdict.must)) totals[operation]!.violating += n ?? 0;
   };
   const server = http.createServer((req, res) => {
