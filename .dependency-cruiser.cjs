@@ -28,7 +28,7 @@ const NPM_PACKAGE = '(^|/)node_modules/(?!@types/k6/)';
 const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright|playwright-core)/';
 
 /** Code that runs inside k6: its module loader knows k6's own modules and plain files, nothing of Node or npm. */
-const K6_CODE = '^(load/(main(-native)?\\.ts$|native-handover\\.ts$|lib/|flows/)|proof/bench/k6/)';
+const K6_CODE = '^(load/(main(-native)?\\.ts$|lib/|flows/)|proof/bench/k6/)';
 
 /**
  * Modules k6 code may import besides its own: the contract checks with their generated validators
