@@ -28,12 +28,6 @@ export function shardOf(extra: readonly string[]): string | undefined {
   return extra[i].includes('=') ? extra[i].slice('--shard='.length) : extra[i + 1];
 }
 
-/** The clause(s) a blocked requirement waited on, as one text (the report lists them). */
-function blockingClauses(r: ConformanceReport['requirements'][number]): string | undefined {
-  const by = (r as unknown as { blockedBy?: string | string[] }).blockedBy;
-  return (Array.isArray(by) ? by.join(', ') : by) || undefined;
-}
-
 export function historyRecord(report: ConformanceReport, target: string, evidenceDirs: string[]): ConformanceRunRecord {
   const tests = evidenceDirs
     .flatMap((dir) => readEvidence(dir).records)
@@ -51,10 +45,19 @@ export function historyRecord(report: ConformanceReport, target: string, evidenc
       verdict: r.verdict,
       rawVerdict: r.rawVerdict,
       waived: Boolean(r.waiver),
-      blockedBy: blockingClauses(r),
+      blockedBy: r.blockedBy.join(', ') || undefined,
       evidence: r.passes + r.failureCount,
     })),
     tests,
+    findings: report.findings.map((f) => ({
+      id: f.id,
+      signature: f.signature,
+      strength: f.strength,
+      severity: f.severity,
+      waived: f.waived,
+      behaviour: f.behaviour,
+      clauses: f.clauses,
+    })),
   };
 }
 

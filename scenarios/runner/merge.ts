@@ -8,13 +8,14 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync 
 import { join } from 'node:path';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
-import { REPO_ROOT } from '../../foundation/environment/config.ts';
+import { inheritedEnvironment, WORK_DIR } from '../../foundation/environment/config.ts';
 import { recordAndCompare, type ConformanceHistory } from '../../foundation/history/conformance.ts';
 import { historyPath } from '../../foundation/history/store.ts';
 import { readEvidence } from '../verdict/evidence.ts';
 import { buildReport, type ConformanceReport, type RunMeta } from '../verdict/report.ts';
 import { emptyWaivers, loadWaivers } from '../verdict/waivers.ts';
 import { historyRecord, readShardMeta } from './history.ts';
+import { PLAYWRIGHT_CLI } from './playwright.ts';
 import { prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
 
 export interface MergeOutcome {
@@ -64,15 +65,14 @@ function mergePlaywrightReports(dirs: string[], outDir: string): string[] {
   const blobs = join(outDir, 'blob-report');
   if (gather(dirs, 'blob-report', blobs, (n) => n.endsWith('.zip')) === 0)
     return ['no shard has a blob report (run the shards with --shard i/n)'];
-  const cli = join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
   const env = {
-    ...process.env,
+    ...inheritedEnvironment(),
     PLAYWRIGHT_HTML_OUTPUT_DIR: join(outDir, 'html'),
     PLAYWRIGHT_HTML_OPEN: 'never',
     PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(outDir, 'junit.xml'),
   };
-  const res = spawnSync(process.execPath, [cli, 'merge-reports', '--reporter=html,junit', blobs], {
-    cwd: REPO_ROOT,
+  const res = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'merge-reports', '--reporter=html,junit', blobs], {
+    cwd: WORK_DIR,
     env,
     encoding: 'utf8',
   });

@@ -1,19 +1,21 @@
 /**
  * The files of a conformance run: its output directory cleared of a previous run's outputs, the
- * report written as JSON, Markdown and HTML, and every text artifact scrubbed of keys last.
+ * report written as JSON, Markdown, HTML and JUnit (one test case per finding, and per clause), and
+ * every text artifact scrubbed of keys last.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { containsSecret, redactSecrets } from '../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import type { ConformanceReport } from '../verdict/report.ts';
-import { renderHtml, renderMarkdown } from '../verdict/render.ts';
+import { renderHtml, renderJunit, renderMarkdown } from '../verdict/render.ts';
 
 /** What a run writes into its output directory (and clears there first; nothing else in it is touched). */
 const OUTPUTS = [
   'report.json',
   'report.md',
   'report.html',
+  'report.junit.xml',
   'html',
   'junit.xml',
   'playwright.json',
@@ -30,6 +32,7 @@ export function outputPaths(outDir: string) {
     markdown: join(outDir, 'report.md'),
     html: join(outDir, 'report.html'),
     json: join(outDir, 'report.json'),
+    verdictJunit: join(outDir, 'report.junit.xml'),
     playwright: join(outDir, 'html', 'index.html'),
     junit: join(outDir, 'junit.xml'),
     evidence: join(outDir, 'evidence'),
@@ -52,6 +55,7 @@ export function writeReportFiles(report: ConformanceReport, paths: OutputPaths, 
   writeFileSync(paths.json, redactSecrets(JSON.stringify(history ? { ...report, history: change } : report, null, 2)));
   writeFileSync(paths.markdown, renderMarkdown(report, history));
   writeFileSync(paths.html, renderHtml(report, history));
+  writeFileSync(paths.verdictJunit, renderJunit(report));
 }
 
 /** Final safety net: no artifact may contain a key. Scrubs text artifacts; returns the files it changed. */

@@ -4,8 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type ConformanceSettings, REPO_ROOT } from '../../foundation/environment/config.ts';
+import { type ConformanceSettings, PACKAGE_ROOT, WORK_DIR } from '../../foundation/environment/config.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
 import type { Target } from '../../foundation/environment/target.ts';
@@ -50,9 +51,14 @@ export function runnerEnv(
   return env;
 }
 
+/** Resolved as Node resolves it: an installed harness finds it hoisted beside itself, not in its own folder. */
+export const PLAYWRIGHT_CLI = createRequire(import.meta.url).resolve('@playwright/test/cli');
+
 export function playwrightArgs(settings: ConformanceSettings, outDir: string): string[] {
   return [
     'test',
+    // Named, since the runner runs in the work dir, not beside its configuration.
+    `--config=${join(PACKAGE_ROOT, 'playwright.config.ts')}`,
     '--project=conformance',
     `--reporter=list,html,junit,json${shardOf(settings.extra) ? ',blob' : ''}`,
     `--workers=${settings.workers}`,
@@ -74,9 +80,8 @@ export function runPlaywright(
   warn: (line: string) => void,
 ): Promise<RunnerResult> {
   return new Promise((res) => {
-    const cli = join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: REPO_ROOT,
+    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], {
+      cwd: WORK_DIR,
       env,
       stdio: ['ignore', 'inherit', 'pipe'],
       detached: true,

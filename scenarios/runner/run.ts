@@ -7,7 +7,11 @@
 import { join } from 'node:path';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
-import { CONFORMANCE_OUT_DIR, type ConformanceSettings } from '../../foundation/environment/config.ts';
+import {
+  CONFORMANCE_OUT_DIR,
+  inheritedEnvironment,
+  type ConformanceSettings,
+} from '../../foundation/environment/config.ts';
 import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
 import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
@@ -41,7 +45,7 @@ interface Exercise {
 export async function runConformanceSuite(
   settings: ConformanceSettings,
   log: RunLog,
-  baseEnv: NodeJS.ProcessEnv = process.env,
+  baseEnv: NodeJS.ProcessEnv = inheritedEnvironment(),
 ): Promise<ConformanceOutcome> {
   const started = Date.now();
   const paths = prepareOutputs(settings.outDir);

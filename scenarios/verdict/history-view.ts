@@ -1,21 +1,31 @@
 /**
  * The history sections of a conformance report: what changed since the previous run on the same
  * target (Markdown, HTML, console), the trend chart of the last runs and the per-requirement strip.
- * render.ts places them; `npm run history` prints the same text for any two runs.
+ * The renderers (render/) place them; `npm run history` prints the same text for any two runs.
  */
 import { chartBlock, inlineChartJs } from '../../foundation/history/chart-asset.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import type { RunChange, VerdictChange } from '../../foundation/history/diff.ts';
-import type { ConformanceTrend, RunRow } from '../../foundation/history/queries.ts';
+import type { ConformanceTrend, FindingRow, RunRow } from '../../foundation/history/queries.ts';
 
 const runName = (r: RunRow) => `run #${r.id} (${r.startedAt}, seed ${r.seed}, harness ${r.harnessVersion})`;
 
 const describeChange = (c: VerdictChange) =>
   `${c.id} (${c.from ?? 'absent'} → ${c.to}${c.blockedBy ? `, blocked by ${c.blockedBy}` : ''})`;
 
+const describeFinding = (f: FindingRow) =>
+  `${f.strength === 'warning' ? '[WARN] ' : ''}${f.behaviour} (${f.clauses.join(', ')})`;
+
 /** The change as titled lists of lines; shared by every rendering. */
 export function changeSections(change: RunChange): { title: string; items: string[] }[] {
   return [
+    // Runs recorded before findings existed have none to compare.
+    ...(change.to.findings !== null && change.from && change.from.findings !== null
+      ? [
+          { title: 'New findings', items: change.newFindings.map(describeFinding) },
+          { title: 'Findings no longer seen', items: change.goneFindings.map(describeFinding) },
+        ]
+      : []),
     { title: 'Newly failing', items: change.newlyFailing.map(describeChange) },
     { title: 'Newly passing', items: change.newlyPassing.map(describeChange) },
     { title: 'Newly blocked or not run', items: change.newlyBlockedOrNotRun.map(describeChange) },
@@ -46,6 +56,8 @@ export function historyMarkdown(h: ConformanceHistory | undefined): string[] {
   const out = ['## What changed since the previous run', ''];
   if (!c.from) return [...out, 'First recorded run of this target: nothing to compare with.', ''];
   out.push(`Compared with ${runName(c.from)}.`, '');
+  const findings = findingsChange(c);
+  if (findings) out.push(findings, '');
   for (const s of changeSections(c)) out.push(`- **${s.title}**: ${s.items.join('; ') || 'none'}`);
   out.push('');
   return out;
@@ -53,7 +65,9 @@ export function historyMarkdown(h: ConformanceHistory | undefined): string[] {
 
 const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function changeHtml(h: ConformanceHistory): string {
+/** What changed since the previous run, as an HTML section (empty without a history). */
+export function historyChangeHtml(h: ConformanceHistory | undefined): string {
+  if (!h) return '';
   if (h.skipped)
     return `<h2>What changed since the previous run</h2><p class="dim">History skipped: ${esc(h.skipped)}</p>`;
   const c = h.change;
@@ -63,7 +77,16 @@ function changeHtml(h: ConformanceHistory): string {
   const items = changeSections(c).map(
     (s) => `<li><b>${esc(s.title)}</b>: ${s.items.map((i) => `<code>${esc(i)}</code>`).join(', ') || 'none'}</li>`,
   );
-  return `<h2>What changed since the previous run</h2><p>Compared with ${esc(runName(c.from))}.</p><ul id="history-change">${items.join('')}</ul>`;
+  const findings = findingsChange(c);
+  return `<h2>What changed since the previous run</h2><p>Compared with ${esc(runName(c.from))}.</p>${findings ? `<p>${esc(findings)}</p>` : ''}<ul id="history-change">${items.join('')}</ul>`;
+}
+
+/** The findings of the two runs, when both recorded them: "Findings: 6 (previous run 4)". */
+function findingsChange(c: RunChange): string | undefined {
+  const now = c.to.findings;
+  if (now === null || now === undefined) return undefined;
+  const before = c.from?.findings;
+  return `Findings: ${now}${before === null || before === undefined ? '' : ` (previous run ${before})`}`;
 }
 
 /** Colours of the trend: verdicts as in the report's tables. */
@@ -77,6 +100,7 @@ export const VERDICT_COLOURS: Record<string, string> = {
   observed: '#4a7fd6',
 };
 const CHARTED = ['pass', 'fail', 'warn', 'blocked'];
+const FINDINGS_COLOUR = '#a01818';
 
 function trendChartConfig(trend: ConformanceTrend): unknown {
   const labels = trend.runs.map((r) => `#${r.id} ${r.startedAt.slice(0, 10)}`);
@@ -97,8 +121,19 @@ function trendChartConfig(trend: ConformanceTrend): unknown {
     yAxisID: 'seconds',
     order: 0,
   }; // drawn over the bars
+  // Findings (deviations) are few beside the clause counts: their own axis keeps the line readable.
+  const findings = {
+    type: 'line',
+    label: 'findings (failures)',
+    data: trend.runs.map((r) => r.findings),
+    borderColor: FINDINGS_COLOUR,
+    backgroundColor: FINDINGS_COLOUR,
+    borderDash: [6, 3],
+    yAxisID: 'findings',
+    order: 0,
+  };
   return {
-    data: { labels, datasets: [...bars, wall] },
+    data: { labels, datasets: [...bars, wall, findings] },
     // No animation: the page is complete when it loads (screenshots, printing, the browser test).
     options: {
       animation: false,
@@ -107,6 +142,13 @@ function trendChartConfig(trend: ConformanceTrend): unknown {
       scales: {
         y: { stacked: true, title: { display: true, text: 'requirements' } },
         seconds: { position: 'right', title: { display: true, text: 'seconds' }, grid: { drawOnChartArea: false } },
+        findings: {
+          position: 'right',
+          beginAtZero: true,
+          ticks: { precision: 0 },
+          title: { display: true, text: 'findings' },
+          grid: { drawOnChartArea: false },
+        },
         x: { stacked: true },
       },
     },
@@ -122,11 +164,9 @@ function stripHtml(trend: ConformanceTrend): string {
   return `<details><summary>Per requirement, one cell per run (oldest left)</summary><table class="strip"><tr><th>requirement</th>${head}</tr>${rows.join('')}</table></details>`;
 }
 
-export function historyHtml(h: ConformanceHistory | undefined): string {
-  if (!h) return '';
-  const trend = h.trend && h.trend.runs.length > 0 ? h.trend : undefined;
-  const trendPart = trend
-    ? `<h2>Trend over the last ${trend.runs.length} run(s) of this target</h2>${inlineChartJs()}${chartBlock('trend-chart', trendChartConfig(trend))}${stripHtml(trend)}`
-    : '';
-  return `<section id="history"><style>table.strip td.cell{width:14px;height:14px;padding:0;border:1px solid #fff} table.strip{width:auto}</style>${changeHtml(h)}${trendPart}</section>`;
+/** The trend chart of the last runs and the per-requirement strip, as an HTML section (empty without runs). */
+export function historyTrendHtml(h: ConformanceHistory | undefined): string {
+  const trend = h?.trend && h.trend.runs.length > 0 ? h.trend : undefined;
+  if (!trend) return '';
+  return `<style>table.strip td.cell{width:14px;height:14px;padding:0;border:1px solid #fff} table.strip{width:auto}</style><h2>Trend over the last ${trend.runs.length} run(s) of this target</h2>${inlineChartJs()}${chartBlock('trend-chart', trendChartConfig(trend))}${stripHtml(trend)}`;
 }

@@ -3,7 +3,7 @@ import { buildReport, coverageOf, footprintOf, rawVerdictOf, type CatalogueEntry
 import type { CheckRecord, EvidenceRecord, ExchangeRecord, TestEndRecord, TestRef } from './evidence.ts';
 import { citedRequirements } from './evidence.ts';
 import { emptyWaivers, parseWaivers } from './waivers.ts';
-import { headline, renderConsoleSummary, renderHtml, renderMarkdown } from './render.ts';
+import { headline, renderConsoleSummary, renderHtml, renderJunit, renderMarkdown } from './render.ts';
 
 const CATALOGUE: CatalogueEntry[] = [
   { id: 'A-MUST', section: '1', level: 'must', text: 'a must clause' },
@@ -168,7 +168,7 @@ test('after a failure, the clauses the test could not reach are blocked by it, n
   }
   expect(r.summary.byVerdict).toMatchObject({ fail: 1, blocked: 3 });
   expect(r.summary.exercised).toBe(1);
-  expect(headline(r)).toBe('FAIL — 1 unwaived failure(s) (root causes), 3 clause(s) blocked by them');
+  expect(headline(r)).toBe('FAIL — 1 finding; 1 clause failing, 3 blocked');
 });
 
 test("a blocking failure is the test's first must failure, else its first should failure; clauses with a record keep it", () => {
@@ -294,16 +294,24 @@ test('failures are reported by severity: security, then server errors (5xx or a 
   const md = renderMarkdown(r);
   const order = ['### S-EXPOSE', '### S-5XX', '### S-RESET', '### S-STATUS'].map((h) => md.indexOf(h));
   expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]))).toBe(true);
-  expect(md).toContain('### S-EXPOSE — ❌ FAIL (must, §5) — security');
+  expect(md).toContain('### S-EXPOSE [FAIL] (must, §5) — security');
+  // Findings come first, security first; each is one deviation here (no two share what their evidence shows).
+  expect(r.findings.map((f) => [f.id, f.severity, f.clauses.join()])).toEqual([
+    ['F1', 'security', 'S-EXPOSE'],
+    ['F2', 'server-error', 'S-5XX'],
+    ['F3', 'server-error', 'S-RESET'],
+    ['F4', 'deviation', 'S-STATUS'],
+  ]);
+  expect(r.findings[2].blocked).toEqual(['S-BLOCKED']);
+  expect(md.indexOf('## Findings (4)')).toBeLessThan(md.indexOf('## Requirements'));
+  expect(md).not.toMatch(/[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]/u);
   expect(md).toContain('- S-BLOCKED — blocked by [S-RESET](#req-S-RESET)');
   expect(md).toContain('<a id="req-S-RESET"></a>');
   expect(renderHtml(r)).toContain('blocked by <a href="#req-S-RESET"><code>S-RESET</code></a>');
   const consoleText = renderConsoleSummary(r, {});
-  expect(consoleText).toContain('4 unwaived failure(s) (root causes), 1 clause(s) blocked by them');
-  expect(consoleText.indexOf('FAIL S-EXPOSE [security]')).toBeLessThan(
-    consoleText.indexOf('FAIL S-5XX [server error]'),
-  );
-  expect(consoleText).toContain('blocked S-BLOCKED: by S-RESET');
+  expect(consoleText).toContain('FAIL — 4 findings (1 security); 4 clauses failing, 1 blocked');
+  expect(consoleText.indexOf('F1 FAIL [security]')).toBeLessThan(consoleText.indexOf('F2 FAIL [server error]'));
+  expect(consoleText).toContain('blocked  S-BLOCKED by S-RESET');
 });
 
 test('an explicit not-run never counts as a pass', () => {
@@ -346,7 +354,8 @@ test('coverage counts statuses and transport faults and lists unseen listed stat
   expect(row.listedUnseen).toEqual([404]);
   expect(r.summary.faults).toBe(1);
   const md = renderMarkdown(r);
-  expect(md).toContain('## New failures (1)');
+  expect(md).toContain('## Findings (1)');
+  expect(md).toContain('### F1 [FAIL] Not met: a must clause');
   expect(md).toContain('curl -X POST');
   expect(renderHtml(r)).toContain('A-MUST');
 });
@@ -417,4 +426,36 @@ test('the footprint counts what the run left on the target: canvases created or 
     x('getExecutionStatus', 200),
   ]);
   expect(f).toEqual({ canvasesCreated: 2, canvasesOverwritten: 1, executionsStarted: 1, filesUploaded: 2 });
+});
+
+test('renderings open with the findings, list failing clauses first, mark verdicts in words, and JUnit counts findings', () => {
+  const r = build([
+    check('D-MUST', 'must', 'pass', T2),
+    check('A-MUST', 'must', 'fail'),
+    check('B-SHOULD', 'should', 'fail'),
+  ]);
+  expect(headline(r)).toBe('FAIL — 1 finding, 1 warning; 1 clause failing, 0 blocked');
+  const html = renderHtml(r);
+  const at = (text: string) => html.indexOf(text);
+  expect(at('id="findings"')).toBeGreaterThan(0);
+  expect(at('id="findings"')).toBeLessThan(at('id="requirements"'));
+  expect(at('id="warnings"')).toBeLessThan(at('id="requirements"'));
+  // Failures, then warnings, then the rest.
+  const rows = [...html.matchAll(/<tr id="req-([^"]+)" data-verdict="([^"]+)"/g)].map((m) => m[2]);
+  expect(rows.slice(0, 3)).toEqual(['fail', 'warn', 'not-run']);
+  expect(rows.at(-1)).toBe('pass');
+  expect(html).toContain('<span class="mark m-fail">FAIL</span>');
+  expect(html).not.toMatch(/[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]/u);
+  const md = renderMarkdown(r);
+  expect(md.indexOf('## Findings (1)')).toBeLessThan(md.indexOf('## Warnings (1)'));
+  expect(md.indexOf('## Warnings (1)')).toBeLessThan(md.indexOf('## Requirements'));
+  expect(md).toMatch(/\| \[FAIL\] \| <a id="req-A-MUST"><\/a>A-MUST \| must \| 0 \/ 1 \| F1 \|/);
+
+  const junit = renderJunit(r);
+  expect(junit).toMatch(/<testsuites [^>]*tests="6" failures="1"/);
+  expect(junit).toMatch(/<testsuite name="findings" tests="2" failures="1"/);
+  expect(junit.match(/<failure /g)).toHaveLength(1);
+  expect(junit).toContain('<testcase classname="findings.deviation" name="F1 Not met: a must clause"');
+  expect(junit).toContain('<skipped message="fail; counted as F1"/>');
+  expect(junit).toContain('<system-out>warning: Not met: a should clause');
 });

@@ -1,9 +1,10 @@
 /**
- * Builds the conformance verdict from the evidence the suites wrote: each
- * requirement of the catalogue → pass / fail / warn / waived / blocked /
- * observed / not run, with evidence; waivers applied; failures in order of
- * severity; operation × status coverage; the values observed for every point
- * the spec leaves open.
+ * Builds the conformance verdict from the evidence the suites wrote: the
+ * findings (one per deviation, however many clauses and operations show it;
+ * findings.ts), and under them each requirement of the catalogue → pass /
+ * fail / warn / waived / blocked / observed / not run, with evidence; waivers
+ * applied; failures in order of severity; operation × status coverage; the
+ * values observed for every point the spec leaves open.
  *
  * One deviation, one failure: only an explicit verdict on evidence fails a
  * clause. A clause a test could not reach after a failure is "blocked by"
@@ -22,7 +23,21 @@ import type {
   ObservationRecord,
   TestEndRecord,
 } from './evidence.ts';
+import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
+import {
+  findingsOf,
+  SEVERITY_ORDER,
+  summariseFindings,
+  type EvidenceItem,
+  type FailedCheck,
+  type Finding,
+  type FindingsSummary,
+  type Severity,
+} from './findings.ts';
 import type { Waiver, WaiverSet } from './waivers.ts';
+
+export { SEVERITY_ORDER };
+export type { EvidenceItem, Finding, FindingsSummary, Severity };
 
 export interface CatalogueEntry {
   id: string;
@@ -35,24 +50,6 @@ export interface CatalogueEntry {
 }
 
 export type VerdictValue = 'pass' | 'fail' | 'warn' | 'waived' | 'blocked' | 'observed' | 'not-run';
-
-/**
- * The group a failure is reported in, most urgent first: exposure, then the server breaking (a 5xx or a
- * transport fault in its evidence), then the contract and status deviations.
- */
-export type Severity = 'security' | 'server-error' | 'deviation';
-export const SEVERITY_ORDER: readonly Severity[] = ['security', 'server-error', 'deviation'];
-
-export interface EvidenceItem {
-  test?: string;
-  source: CheckRecord['source'];
-  message: string;
-  expected?: string;
-  actual?: string;
-  request?: string;
-  response?: string;
-  curl?: string;
-}
 
 export interface ObservedValue {
   key: string;
@@ -113,9 +110,12 @@ export interface Footprint {
 export interface ConformanceReport {
   meta: RunMeta;
   summary: {
+    /** What the headline counts: deviations, not clauses. */
+    findings: FindingsSummary;
     catalogue: number;
     exercised: number;
     byVerdict: Record<VerdictValue, number>;
+    /** Unwaived failing clauses (and failures against IDs the catalogue lacks). */
     newFailures: number;
     waivedFailures: number;
     waiversNowPassing: number;
@@ -131,6 +131,8 @@ export interface ConformanceReport {
     exchanges: number;
     faults: number;
   };
+  /** One per deviation, in report order (see findings.ts); the clause verdicts stay in `requirements`. */
+  findings: Finding[];
   requirements: RequirementResult[];
   waivers: {
     source?: string;
@@ -294,6 +296,37 @@ function excerptOf(x: ExchangeRecord): { request: string; response: string } {
   return { request, response };
 }
 
+/** The contract violation a check reports, found on the exchange it names: it holds the JSON pointer. */
+function violationOf(c: CheckRecord, x: ExchangeRecord): ExchangeRecord['violations'][number] | undefined {
+  const mine = x.violations.filter((v) => v.requirementId === c.requirementId);
+  return mine.find((v) => v.expected === c.expected && v.actual === c.actual) ?? mine[0];
+}
+
+/** A check as the report shows it: its words, and what the exchange it names holds (excerpts, status, pointer). */
+function evidenceItemOf(c: CheckRecord, ix: EvidenceIndex): EvidenceItem {
+  const x = c.exchangeId ? ix.exchanges.get(c.exchangeId) : undefined;
+  const pointer = x && c.source === 'contract' ? violationOf(c, x)?.pointer : undefined;
+  return {
+    test: c.test?.title,
+    source: c.source,
+    message: c.message,
+    expected: c.expected,
+    actual: c.actual,
+    ...(x
+      ? {
+          ...excerptOf(x),
+          curl: x.curl,
+          exchangeId: x.id,
+          ...(x.operation ? { operation: x.operation } : {}),
+          ...(x.response ? { status: x.response.status } : {}),
+          ...(x.fault ? { fault: x.fault.kind } : {}),
+          ...(pointer !== undefined ? { pointer } : {}),
+          ...(x.label ? { probe: x.label } : {}),
+        }
+      : {}),
+  };
+}
+
 /** The evidence grouped the ways the verdict reads it. */
 interface EvidenceIndex {
   /** Checks the suites recorded, then those derived from how tests ended. */
@@ -384,17 +417,7 @@ function requirementResult(
   const fails = mine.filter((c) => c.outcome === 'fail');
   const obs = ix.observationsById.get(entry.id) ?? [];
   const raw = rawVerdictOf(mine, obs.length > 0, strict);
-  const failures = fails.slice(0, MAX_FAILURE_EVIDENCE).map((c): EvidenceItem => {
-    const x = c.exchangeId ? ix.exchanges.get(c.exchangeId) : undefined;
-    return {
-      test: c.test?.title,
-      source: c.source,
-      message: c.message,
-      expected: c.expected,
-      actual: c.actual,
-      ...(x ? { ...excerptOf(x), curl: x.curl } : {}),
-    };
-  });
+  const failures = fails.slice(0, MAX_FAILURE_EVIDENCE).map((c) => evidenceItemOf(c, ix));
   const reasons = [...new Set(mine.filter((c) => c.outcome === 'not-run').map((c) => c.message))];
   if (raw === 'not-run' && reasons.length === 0)
     reasons.push(ix.testsById.has(entry.id) ? 'no result recorded' : 'no suite exercised this requirement in this run');
@@ -521,6 +544,20 @@ function waiverOutcome(
   };
 }
 
+/**
+ * Every failing check of a must or should clause (also of an ID the catalogue lacks), as the findings
+ * read it: a failure when it counts against the run (must, or should under strict), else a warning.
+ */
+function failedChecks(ix: EvidenceIndex, strict: boolean): FailedCheck[] {
+  return ix.checks
+    .filter((c) => c.outcome === 'fail' && c.level !== 'observe')
+    .map((c) => ({
+      requirementId: c.requirementId,
+      strength: c.level === 'must' || strict ? 'failure' : 'warning',
+      evidence: evidenceItemOf(c, ix),
+    }));
+}
+
 export function buildReport(input: BuildInput): ConformanceReport {
   const { catalogue, records, waivers, meta } = input;
   const ix = indexEvidence(catalogue, records);
@@ -554,6 +591,12 @@ export function buildReport(input: BuildInput): ConformanceReport {
   const waiverReport = waiverOutcome(requirements, unknownFailures, waivers);
   const { coverage, faults } = coverageOf(ix.exchanges.values(), input.listedStatuses);
   const { tests, failedTests } = testOutcomes(records);
+  const findings = findingsOf({
+    checks: failedChecks(ix, meta.strict),
+    clauses: requirements,
+    listedStatuses: input.listedStatuses,
+    prefixes: OPERATION_PREFIX,
+  });
   // Tests that stopped for the harness's own reasons judged nothing: the run cannot vouch for their clauses.
   const incomplete =
     meta.incomplete ??
@@ -564,6 +607,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
   return {
     meta: incomplete ? { ...meta, incomplete } : meta,
     summary: {
+      findings: summariseFindings(findings),
       catalogue: catalogue.length,
       // Judged on evidence of their own: a blocked clause was reached but not judged.
       exercised: requirements.filter((r) => r.rawVerdict !== 'not-run' && r.rawVerdict !== 'blocked').length,
@@ -575,6 +619,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
       exchanges: ix.exchanges.size,
       faults,
     },
+    findings,
     requirements,
     waivers: waiverReport,
     coverage,
