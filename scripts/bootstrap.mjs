@@ -5,6 +5,7 @@
  * changed), then runs the command. Plain JavaScript on purpose: it must run before TypeScript tooling exists.
  *
  *   node scripts/bootstrap.mjs <program> [args…]     program: a node_modules/.bin name (tsx, playwright, …)
+ *                                                    or a JavaScript file of the repository (bin/wfcheck.mjs)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -43,7 +44,10 @@ if (!program) {
   process.exit(2);
 }
 const bin = join(root, 'node_modules', '.bin', program);
-const res = spawnSync(existsSync(bin) ? bin : program, args, { cwd: process.cwd(), stdio: 'inherit' });
+const [command, commandArgs] = /\.m?js$/.test(program)
+  ? [process.execPath, [resolve(root, program), ...args]]
+  : [existsSync(bin) ? bin : program, args];
+const res = spawnSync(command, commandArgs, { cwd: process.cwd(), stdio: 'inherit' });
 if (res.error) {
   console.error(`wfcheck: could not run ${program}: ${res.error.message}`);
   process.exit(1);

@@ -13,7 +13,7 @@
  * incomplete (deadline hit, runner crashed, nothing ran, target unreachable) or could not start.
  */
 import { parseArgs } from 'node:util';
-import { readConformanceSettings, REPO_ROOT } from '../foundation/environment/config.ts';
+import { readConformanceSettings, WORK_DIR } from '../foundation/environment/config.ts';
 import { runCommand, splitAtTerminator } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { BootError } from '../foundation/environment/target.ts';
@@ -70,7 +70,8 @@ async function main(): Promise<number> {
 
   const { report, paths, scrubbed } = await runConformanceSuite(settings, log);
   if (scrubbed.length) log.error(`removed API keys found in ${scrubbed.length} artifact(s): ${scrubbed.join(', ')}`);
-  const rel = (p: string) => p.replace(`${REPO_ROOT}/`, '');
+  // Outputs under the directory the command was started in are named from there.
+  const rel = (p: string) => p.replace(`${WORK_DIR}/`, '');
   console.log(renderConsoleSummary(report, Object.fromEntries(Object.entries(paths).map(([k, v]) => [k, rel(v)]))));
   if (report.waivers.problems.length) console.log(`  waiver file problems: ${report.waivers.problems.join('; ')}`);
   return report.exitCode;

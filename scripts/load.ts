@@ -36,7 +36,7 @@ import { runShape } from '../load/node/k6-env.ts';
 import { recordLoadHistory } from '../load/node/history.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
-import { REPO_ROOT, runDir } from '../load/node/run-dir.ts';
+import { runDir } from '../load/node/run-dir.ts';
 import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
 import { clausesInExamples, describeClauses } from '../load/node/violations.ts';
 
@@ -73,7 +73,7 @@ async function main(): Promise<number> {
   profileByName(settings.profile); // fails early with the list of known profiles
   const dir = runDir(settings.run, settings.profile);
   const dataFile = prepareRunData(dir, settings.seed);
-  console.error(`seed ${settings.seed} (replay with SEED=${settings.seed}); reports in ${relative(REPO_ROOT, dir)}/`);
+  console.error(`seed ${settings.seed} (replay with SEED=${settings.seed}); reports in ${rel(dir)}/`);
   if (values['prepare-only']) {
     console.log(dataFile);
     return 0;

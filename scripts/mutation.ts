@@ -21,7 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../foundation/environment/config.ts';
+import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { number, positiveInt, wholeNumber } from '../foundation/environment/rules.ts';
 import { kindOf, MUTANTS } from '../fixtures/faults/catalogue.ts';
@@ -91,7 +91,7 @@ async function main(): Promise<number> {
   const paths = writeMutationReport(report);
   console.log(`\n${renderTable(report)}`);
   console.log(
-    `\nreports: ${relative(REPO_ROOT, paths.md)}, ${relative(REPO_ROOT, paths.json)} (each run under reports/mutation/runs/<mutant>/)`,
+    `\nreports: ${relative(PACKAGE_ROOT, paths.md)}, ${relative(PACKAGE_ROOT, paths.json)} (each run under reports/mutation/runs/<mutant>/)`,
   );
   const control = report.results.find((r) => r.id === CONTROL_ID);
   if (control && control.outcome !== 'clean') {

@@ -42,10 +42,14 @@ async function main(): Promise<number | undefined> {
   };
   const target = await bootTarget(options);
   printTarget(target);
+  // A target in a container leaves nothing in this process that keeps it running (a signal listener
+  // does not): without this it would end at once, leaving the container behind for the next boot to remove.
+  const running = setInterval(() => undefined, 60_000);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    clearInterval(running);
     console.log('stopping the target…');
     await target.stop();
     console.log('target stopped');

@@ -19,7 +19,6 @@ import { build } from 'esbuild';
 const run = promisify(execFile);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TARGET_DIR = join(ROOT, 'target');
-const CACHE_DIR = join(ROOT, '.cache');
 export const LOCAL_BASE_IMAGE = 'local/node-base:20';
 export const IMAGE_REPOSITORY = 'wfcheck-target';
 
@@ -33,9 +32,9 @@ export interface ImageOptions {
 export async function ensureTargetImage(options: ImageOptions = {}): Promise<{ tag: string; built: boolean }> {
   const log = options.log ?? (() => {});
   const baseImage = options.baseImage ?? process.env.BASE_IMAGE ?? LOCAL_BASE_IMAGE;
-  // A context directory per call: concurrent boots (parallel test workers) must not share one.
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const contextDir = mkdtempSync(join(CACHE_DIR, 'target-image-'));
+  // A context directory per call: concurrent boots (parallel test workers) must not share one. In the
+  // system's temporary folder: an installed harness may not write into its own package.
+  const contextDir = mkdtempSync(join(tmpdir(), 'wfcheck-target-image-'));
   try {
     return await buildInContext(contextDir, baseImage, log);
   } finally {
