@@ -1,0 +1,129 @@
+/**
+ * First step of the GitHub Action (action.yml): masks the keys, checks the inputs, and decides every
+ * path and cache key the later steps use, written to GITHUB_OUTPUT.
+ *
+ * Inputs arrive as environment variables (composite actions get no INPUT_* of their own; action.yml
+ * maps each input it needs). The keys are read only to be masked and to check that they come with a
+ * base URL: a key without a base URL is most often a missing secret, and the run would then check the
+ * reference target and pass, which says nothing about the implementation.
+ *
+ * Plain JavaScript with no dependency: it runs before the harness is installed.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ACTION_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const env = process.env;
+const input = (name) => (env[`INPUT_${name}`] ?? '').trim();
+
+/** Stops the action before anything runs; the message is an error annotation on the step. */
+function refuse(message) {
+  console.log(`::error title=wfcheck action::${message}`);
+  process.exit(2);
+}
+
+// Masked before anything else is printed: a key passed in clear (not from a secret) is hidden from
+// every later line of the job's log.
+for (const name of ['API_KEY', 'API_KEY_B']) {
+  const key = env[`INPUT_${name}`] ?? '';
+  for (const line of key.split(/\r?\n/)) if (line.trim()) console.log(`::add-mask::${line.trim()}`);
+}
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 20) refuse(`wfcheck needs Node.js 20 or later (found ${process.versions.node}); add actions/setup-node`);
+
+const outputFile = env.GITHUB_OUTPUT;
+if (!outputFile) refuse('GITHUB_OUTPUT is not set: this script runs as a step of the wfcheck action');
+const workspace = env.GITHUB_WORKSPACE || process.cwd();
+
+// mode: conformance | load | merge; `load:<profile>` is accepted as a shorthand for mode load + profile.
+let mode = input('MODE') || 'conformance';
+let profile = input('PROFILE') || 'smoke';
+const shorthand = /^load:([\w-]+)$/.exec(mode);
+if (shorthand) [mode, profile] = ['load', shorthand[1]];
+if (!['conformance', 'load', 'merge'].includes(mode))
+  refuse(`mode must be conformance, load (with profile) or merge, got "${mode}"`);
+if (!/^[\w-]+$/.test(profile)) refuse(`profile must be a profile name (smoke, average, …), got "${profile}"`);
+
+const shard = input('SHARD');
+if (shard) {
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
+  if (!m || +m[1] < 1 || +m[1] > +m[2]) refuse(`shard must be i/n with 1 ≤ i ≤ n, got "${shard}"`);
+  if (mode !== 'conformance') refuse('shard applies to mode conformance only (merge the shards with mode merge)');
+}
+const strict = input('STRICT').toLowerCase();
+if (!['', 'true', 'false'].includes(strict)) refuse(`strict must be true or false, got "${strict}"`);
+if (mode === 'load' && (strict === 'true' || input('WAIVERS')))
+  console.log('::warning title=wfcheck action::waivers and strict apply to conformance runs; a load run ignores them');
+if (mode === 'merge' && !input('SHARDS')) refuse('mode merge needs shards: the directories of the shard results');
+
+const baseUrl = input('BASE_URL').replace(/\/+$/, '');
+const hasKey = Boolean(input('API_KEY'));
+if (mode !== 'merge') {
+  if (!baseUrl && hasKey)
+    refuse('api-key is set but base-url is empty (a missing secret?): leave both empty to check the reference target');
+  if (baseUrl && !hasKey) refuse('base-url is set but api-key is empty (a missing secret?)');
+}
+
+const workDir = resolve(workspace, input('WORKING_DIRECTORY') || '.');
+mkdirSync(workDir, { recursive: true });
+
+// The target is named in cache keys by a hash of its base URL: never the key, never the URL in clear.
+const target = baseUrl ? createHash('sha256').update(baseUrl).digest('hex').slice(0, 16) : 'reference';
+const shardSlug = shard ? `-shard-${shard.replace('/', '-of-')}` : '';
+const loadRun = `action-${profile}`;
+const reportDir = mode === 'load' ? join(workDir, 'reports', 'load', loadRun) : join(workDir, 'reports', 'conformance');
+const report = join(reportDir, mode === 'load' ? 'summary.json' : 'report.json');
+
+// One cache line per kind of run and target. A merge records the same history an unsharded run does;
+// a shard records none (the merge does), but keeps its own discovery memory. The scope comes before
+// the target so that no restore prefix of one scope matches another's keys.
+const scope = mode === 'load' ? `load-${profile}` : `conformance${shardSlug}`;
+const runId = `${env.GITHUB_RUN_ID || 'local'}-${env.GITHUB_RUN_ATTEMPT || '1'}`;
+const cachePrefix = `wfcheck-${scope}-${target}-`;
+
+const digest = (files) => {
+  const h = createHash('sha256');
+  for (const f of files) if (existsSync(f)) h.update(readFileSync(f));
+  return h.digest('hex').slice(0, 16);
+};
+const lock = join(ACTION_ROOT, 'package-lock.json');
+const marker = join(ACTION_ROOT, 'node_modules', '.wfcheck-installed');
+const lockHash = createHash('sha256').update(readFileSync(lock)).digest('hex');
+const installed = existsSync(marker) && readFileSync(marker, 'utf8') === lockHash;
+const os = env.RUNNER_OS || process.platform;
+
+// A merge's verdict is the conformance verdict of the whole run: it takes the unsharded run's name.
+const artifactName =
+  input('ARTIFACT_NAME') || (mode === 'load' ? `wfcheck-load-${profile}` : `wfcheck-conformance${shardSlug}`);
+
+const outputs = {
+  mode,
+  profile,
+  shard,
+  'work-dir': workDir,
+  'report-dir': reportDir,
+  report,
+  'load-run': loadRun,
+  target,
+  'cache-key': `${cachePrefix}${runId}`,
+  'cache-restore-key': cachePrefix,
+  'install-needed': String(!installed),
+  'npm-cache-key': `wfcheck-npm-${os}-${lockHash.slice(0, 16)}`,
+  'tools-dir': join(ACTION_ROOT, '.tools', 'bin'),
+  'k6-cache-key': `wfcheck-k6-${os}-${digest([join(ACTION_ROOT, 'load', 'node', 'ensure-k6.ts'), join(ACTION_ROOT, 'load', 'xk6', 'go.sum')])}`,
+  artifact: artifactName,
+};
+appendFileSync(
+  outputFile,
+  Object.entries(outputs)
+    .map(([k, v]) => `${k}=${v}\n`)
+    .join(''),
+);
+console.log(
+  `wfcheck action: ${mode}${mode === 'load' ? ` (profile ${profile})` : ''}${shard ? `, shard ${shard}` : ''}; target ${
+    baseUrl ? `#${target}` : 'the reference target (booted by the harness)'
+  }; reports in ${reportDir}`,
+);

@@ -1,0 +1,180 @@
+/**
+ * Step of the GitHub Action (action.yml) after the run: the verdict as step outputs (`verdict`,
+ * `failures`, `report`) and in the job summary, findings first, and as one annotation.
+ *
+ * The verdict follows the harness's exit code (0 pass, 1 fail, anything else incomplete); the number of
+ * failures is read from the report the run wrote: failing findings of a conformance verdict, breached
+ * gates of a load run. Reports are redacted by the harness before they are written, so nothing here can
+ * hold a key. Plain JavaScript with no dependency.
+ */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Most of the findings section a summary carries; the rest is in report.md (the artifact). */
+const FINDINGS_BUDGET = 60_000;
+/** Lines of the "what changed" section, and characters of each of its lines. */
+const CHANGES_LINES = 30;
+const LINE_CHARS = 600;
+const LOAD_SUMMARY_LINES = 120;
+
+const VERDICTS = { 0: 'pass', 1: 'fail' };
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `## Title` sections of a markdown text (outside code blocks), and what precedes the first. */
+function sections(md) {
+  const out = [{ title: '', lines: [] }];
+  let code = false;
+  for (const line of md.split('\n')) {
+    if (/^\s*```/.test(line)) code = !code;
+    if (!code && line.startsWith('## ')) out.push({ title: line.slice(3).trim(), lines: [] });
+    else out.at(-1).lines.push(line);
+  }
+  return out;
+}
+
+/** Headings one level deeper (the summary's own title is the `##` heading), code blocks untouched. */
+function demoted(lines) {
+  let code = false;
+  return lines.map((line) => {
+    if (/^\s*```/.test(line)) code = !code;
+    return !code && /^#{2,5} /.test(line) ? `#${line}` : line;
+  });
+}
+const clip = (line) => (line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line);
+
+/**
+ * The findings section, cut at a finding's heading when it exceeds the budget (a finding is kept whole,
+ * unless it alone is bigger than the budget: it is then cut, and a code block it leaves open closed).
+ */
+function findingsBlock(lines, reportName) {
+  const text = lines.join('\n').trim();
+  if (text.length <= FINDINGS_BUDGET) return demoted(text.split('\n'));
+  const kept = [];
+  let size = 0;
+  let dropped = 0;
+  let code = false;
+  for (const line of lines) {
+    const heading = line.startsWith('### ');
+    if (size + line.length > FINDINGS_BUDGET && (heading || size > 2 * FINDINGS_BUDGET)) {
+      dropped = lines.filter((l) => l.startsWith('### ')).length - kept.filter((l) => l.startsWith('### ')).length;
+      break;
+    }
+    if (/^\s*```/.test(line)) code = !code;
+    kept.push(line);
+    size += line.length + 1;
+  }
+  if (code) kept.push('```');
+  return [...demoted(kept), '', `_… ${dropped} more finding(s) in ${reportName}._`];
+}
+
+function conformanceSummary({ reportDir, exitCode, shard, artifact }) {
+  const mdPath = join(reportDir, 'report.md');
+  const what = `wfcheck conformance${shard ? ` (shard ${shard})` : ''}`;
+  if (!existsSync(mdPath))
+    return [
+      `## ${what}: INCOMPLETE`,
+      '',
+      `No report was written (exit ${exitCode ?? 'unknown'}): the run could not start; see the step's log.`,
+    ].join('\n');
+  const [head, ...rest] = sections(readFileSync(mdPath, 'utf8'));
+  const headline = head.lines
+    .find((l) => /^\*\*.+\*\*$/.test(l.trim()))
+    ?.trim()
+    .replace(/^\*\*|\*\*$/g, '');
+  const context = head.lines.filter((l) => l.trim() && !l.startsWith('# ') && !/^\*\*.+\*\*$/.test(l.trim()));
+  const findings = rest.find((s) => /^Findings\b/.test(s.title));
+  const changes = rest.find((s) => /^What changed\b/.test(s.title));
+  // The title says the verdict the action reports (from the exit code), in the report's words when they agree.
+  const word = (VERDICTS[exitCode] ?? 'incomplete').toUpperCase();
+  const title = !headline ? word : headline.startsWith(word) ? headline : `${word} (exit ${exitCode}) — ${headline}`;
+  const out = [`## ${what}: ${title}`, '', ...context, ''];
+  if (findings) out.push(`### ${findings.title}`, '', ...findingsBlock(findings.lines, 'report.md'), '');
+  else out.push('### Findings', '', 'The report has no findings section.', '');
+  if (changes) {
+    const body = changes.lines.filter((l) => l.trim()).map(clip);
+    out.push(`### ${changes.title}`, '', ...body.slice(0, CHANGES_LINES));
+    if (body.length > CHANGES_LINES) out.push(`_… ${body.length - CHANGES_LINES} more line(s) in report.md._`);
+    out.push('');
+  }
+  if (artifact)
+    out.push(`Reports (report.html, report.md, report.json, JUnit, Playwright HTML): artifact \`${artifact}\`.`);
+  return out.join('\n');
+}
+
+function loadSummary({ reportDir, exitCode, profile, artifact }) {
+  const summary = readJson(join(reportDir, 'summary.json'));
+  const what = `wfcheck load (${profile})`;
+  if (!summary)
+    return [
+      `## ${what}: INCOMPLETE`,
+      '',
+      `No load report was written (exit ${exitCode ?? 'unknown'}); see the step's log.`,
+    ].join('\n');
+  const breached = (summary.thresholds ?? []).filter((t) => !t.ok);
+  const verdict = VERDICTS[exitCode] ?? 'incomplete';
+  const headline =
+    verdict === 'pass'
+      ? 'PASS — every gate met'
+      : `${verdict.toUpperCase()} — ${breached.length} gate(s) breached${exitCode === 1 && breached.length === 0 ? ' (a regression against the baseline)' : ''}`;
+  const out = [`## ${what}: ${headline}`, ''];
+  out.push(`### Breached gates (${breached.length})`, '');
+  if (breached.length) {
+    out.push('| metric | threshold | actual |', '|---|---|---|');
+    for (const t of breached) out.push(`| \`${t.metric}\` | \`${t.expression}\` | ${t.actual ?? '–'} |`);
+  } else out.push('None.');
+  out.push('');
+  const txt = join(reportDir, 'summary.txt');
+  if (existsSync(txt)) {
+    const lines = readFileSync(txt, 'utf8').trimEnd().split('\n');
+    out.push('### The run', '', '```', ...lines.slice(0, LOAD_SUMMARY_LINES).map(clip), '```', '');
+  }
+  if (artifact) out.push(`Reports (summary, JUnit, dashboard, trend.html): artifact \`${artifact}\`.`);
+  return out.join('\n');
+}
+
+/** Number of failures a report states: failing findings, or breached load gates. */
+function failuresOf(mode, reportPath) {
+  const report = readJson(reportPath);
+  if (!report) return 0;
+  if (mode === 'load') return (report.thresholds ?? []).filter((t) => !t.ok).length;
+  return report.summary?.findings?.failures ?? 0;
+}
+
+/** A workflow command's message: the runner reads one line, with %, CR and LF escaped. */
+const escapeCommand = (s) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
+function main() {
+  const env = process.env;
+  const mode = env.INPUT_MODE;
+  const reportDir = env.INPUT_REPORT_DIR;
+  const reportPath = env.INPUT_REPORT;
+  const exitCode = /^\d+$/.test(env.INPUT_EXIT_CODE ?? '') ? Number(env.INPUT_EXIT_CODE) : undefined;
+  const verdict = VERDICTS[exitCode] ?? 'incomplete';
+  const failures = failuresOf(mode, reportPath);
+  const args = {
+    reportDir,
+    exitCode,
+    shard: env.INPUT_SHARD,
+    profile: env.INPUT_PROFILE,
+    artifact: env.INPUT_ARTIFACT,
+  };
+  const summary = mode === 'load' ? loadSummary(args) : conformanceSummary(args);
+  const report = existsSync(reportPath) ? reportPath : '';
+
+  if (env.GITHUB_OUTPUT)
+    appendFileSync(env.GITHUB_OUTPUT, `verdict=${verdict}\nfailures=${failures}\nreport=${report}\n`);
+  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${summary}\n\n`);
+  const title = summary.split('\n')[0].replace(/^## /, '');
+  const level = verdict === 'pass' ? 'notice' : 'error';
+  console.log(`::${level} title=wfcheck::${escapeCommand(title)}`);
+  console.log(`verdict=${verdict} failures=${failures} report=${report || '(none)'}`);
+}
+
+main();
