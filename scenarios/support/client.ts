@@ -10,12 +10,20 @@
  * with a size cap, one deadline covers connect + headers + body, and transport
  * errors keep their cause (refused, reset, parse error) so the failure names
  * the fault instead of hanging or exhausting memory.
+ *
+ * A broken operation costs its deadline once per run: once a call of an operation went unanswered
+ * within the deadline, answered with a body slower than it, or broke off (reset, cut short, malformed),
+ * later calls of that operation — in any worker — are answered at once with the same fault, marked
+ * `operation-faulted`, and not sent (faults-seen.ts). Whose fault it is stays as it was: a deadline the
+ * harness gave up on is its own limit, never the target's failure, so what needed the operation is
+ * "not run" because of it; an answer that broke off failed the operation's status clause, and what
+ * needed the operation is "blocked by" that clause. Either way the report names one fault.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkResponse, operationFor, operationInfo, type OperationId, type Violation } from '../../contracts/check.ts';
-import type { EvidenceWriter, ExchangeRecord, TestRef } from '../verdict/evidence.ts';
+import { citedRequirements, type EvidenceWriter, type ExchangeRecord, type TestRef } from '../verdict/evidence.ts';
 import { redactHeaders, redactSecrets } from '../../foundation/environment/redact.ts';
 import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../verdict/reproducer.ts';
 import type { FileSpec } from '../../foundation/data/files.ts';
@@ -23,6 +31,7 @@ import { bodyKindOf, clausesCheckedFor } from '../../contracts/coverage.ts';
 import { levelOf } from '../../contracts/requirements.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
 import type { Verdict } from '../verdict/verdict.ts';
+import { describeFault, faultsSeen, type FaultSeen } from './faults-seen.ts';
 
 export interface Tenant {
   /** 'A' uses API_KEY, 'B' uses API_KEY_B. */
@@ -82,7 +91,15 @@ export interface Exchange {
   operation?: OperationId;
   violations: Violation[];
   fault?: { kind: string; message: string };
+  /**
+   * The operation's fault that stops what needed this call: the one this exchange met (when it is one
+   * the run does not wait for twice), or, for a call answered without being sent, the one met before.
+   */
+  faulted?: FaultSeen;
 }
+
+/** The fault kind of a call answered at once because its operation already faulted in this run. */
+export const OPERATION_FAULTED = 'operation-faulted';
 
 export class TransportFault extends Error {
   constructor(
@@ -109,6 +126,20 @@ let sequence = 0;
  * stop the test, and its clauses are "not run" with the reason.
  */
 const TARGET_FAULTS: ReadonlySet<string> = new Set(['connection-reset', 'protocol-error', 'incomplete-body']);
+
+/**
+ * Why a faulted call stops what needed it: blocked by the clause its fault failed (an answer of the
+ * target's making that broke off), or, with no clause, a limit of the harness (its deadline, its body
+ * cap, no connection at all) that leaves it "not run". Undefined when the call did not fault.
+ */
+export function faultStop(ex: Exchange): { blockedBy?: string; reason: string } | undefined {
+  if (ex.faulted)
+    return { ...(ex.faulted.clause ? { blockedBy: ex.faulted.clause } : {}), reason: describeFault(ex.faulted) };
+  if (!ex.fault) return undefined;
+  const reason = `${ex.operation ?? ex.record.method} ${ex.fault.kind}: ${ex.fault.message}`;
+  if (!ex.operation || !TARGET_FAULTS.has(ex.fault.kind)) return { reason };
+  return { blockedBy: `${operationInfo(ex.operation).prefix}-HTTP-STATUS-LISTED`, reason };
+}
 
 /** Bounds of waiting out a 429: at most this many attempts, each wait at most MAX_RETRY_WAIT_MS. */
 const RATE_LIMIT_ATTEMPTS = 3;
@@ -142,8 +173,21 @@ function classifyFault(err: unknown, timeoutMs: number): { kind: string; message
 }
 
 /** A transport error met while reading the body: the answer began and then broke off (or our deadline hit). */
-function classifyBodyFault(err: unknown, timeoutMs: number, status: number): { kind: string; message: string } {
+function classifyBodyFault(
+  err: unknown,
+  timeoutMs: number,
+  status: number,
+  bytesRead: number,
+): { kind: string; message: string } {
   const fault = classifyFault(err, timeoutMs);
+  // A body slower than the deadline (a drip): the answer began, and the same deadline ran out on it.
+  if (fault.kind === 'timeout')
+    return {
+      kind: 'timeout',
+      message:
+        `the ${status} response began, but its body was not complete within ${timeoutMs} ms ` +
+        `(${bytesRead} bytes read)`,
+    };
   if (fault.kind !== 'connection-reset' && fault.kind !== 'network-error') return fault;
   return {
     kind: 'incomplete-body',
@@ -151,9 +195,11 @@ function classifyBodyFault(err: unknown, timeoutMs: number, status: number): { k
   };
 }
 
+/** `progress.bytes` counts what was read so far, so a body broken off midway can say how far it got. */
 async function readCapped(
   res: Response,
   maxBytes: number,
+  progress: { bytes: number },
 ): Promise<{ bytes: Uint8Array; total: number; truncated: boolean }> {
   if (!res.body) return { bytes: new Uint8Array(), total: 0, truncated: false };
   const reader = res.body.getReader();
@@ -163,6 +209,7 @@ async function readCapped(
     const { done, value } = await reader.read();
     if (done) break;
     total += value.length;
+    progress.bytes = total;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
       const keep = value.subarray(0, Math.max(0, value.length - (total - maxBytes)));
@@ -191,6 +238,21 @@ interface PreparedRequest {
   repro: ReproBody | undefined;
   timeoutMs: number;
   mapped: ReturnType<typeof operationFor>;
+  /** A fault of this call is remembered for the run, and a fault remembered meanwhile ends the wait for it. */
+  remembers: boolean;
+}
+
+/** How often a call awaiting its answer looks whether its operation faulted meanwhile (here or in another worker). */
+const WATCH_MS = 250;
+
+/** The call was given up on while awaiting its answer: its operation faulted meanwhile. */
+class Abandoned extends Error {
+  constructor(
+    readonly seen: FaultSeen,
+    readonly durationMs: number,
+  ) {
+    super(describeFault(seen));
+  }
 }
 
 export class ApiClient {
@@ -253,6 +315,8 @@ export class ApiClient {
 
     const timeoutMs = spec.timeoutMs ?? this.config.requestTimeoutMs;
     const mapped = spec.absoluteUrl ? undefined : operationFor(spec.method, spec.path);
+    // The reachability probe asks whether there is a target at all: its answers are no operation's fault.
+    const remembers = mapped !== undefined && spec.judgeFaults !== false;
     const request: PreparedRequest = {
       spec,
       url,
@@ -264,7 +328,31 @@ export class ApiClient {
       repro,
       timeoutMs,
       mapped,
+      remembers,
     };
+    const seen = remembers ? faultsSeen(this.config.evidenceDir).find(mapped.operation, 'call') : undefined;
+    if (seen) return this.notSentAgain(request, seen);
+    try {
+      return await this.dispatch(request);
+    } catch (err) {
+      if (!(err instanceof Abandoned)) throw err;
+      // Sent, and given up on once the operation was found faulted: the evidence says so, as no exchange.
+      this.writer.write({
+        kind: 'note',
+        topic: OPERATION_FAULTED,
+        message:
+          `${spec.method} ${redactSecrets(url.toString())} given up after ${err.durationMs} ms: ` +
+          describeFault(err.seen),
+        test: this.test,
+        at: new Date().toISOString(),
+      });
+      return this.notSentAgain(request, err.seen);
+    }
+  }
+
+  /** Sends a prepared request (again after a 429), records and judges the answer; throws a fault unless allowed. */
+  private async dispatch(request: PreparedRequest): Promise<Exchange> {
+    const { spec, timeoutMs } = request;
     // Rate limiting is legal (§8: rate limits not shown): a 429 is recorded, its Retry-After honoured
     // (bounded), and only the answer after it is judged, so no test fails for having been throttled.
     const first = performance.now();
@@ -286,15 +374,106 @@ export class ApiClient {
     this.writer.write(exchange.record);
     this.judge(exchange, true, spec.openPoint);
     if (spec.judgeFaults !== false) this.judgeFault(exchange);
+    if (request.remembers && exchange.fault) exchange.faulted = this.remember(exchange, timeoutMs);
 
     if (exchange.fault && !spec.allowFault) {
+      this.stopCited(exchange);
+      // A fault the run remembers reads the same in every test it stops: its name comes first.
+      const named = exchange.faulted ? `${describeFault(exchange.faulted)}\n` : '';
       throw new TransportFault(
         exchange.fault.kind,
-        `${spec.method} ${spec.path}: ${exchange.fault.message}\nreproduce: ${exchange.record.curl}`,
+        `${named}${spec.method} ${spec.path}: ${exchange.fault.message}\nreproduce: ${exchange.record.curl}`,
         exchange,
       );
     }
     return exchange;
+  }
+
+  /**
+   * Remembers for the rest of the run an operation whose call cost the deadline (no answer, or a body
+   * slower than it) or broke off: later calls would only wait again, or repeat the finding. A deadline
+   * shorter than the run's own says nothing of how the operation answers others, and a body over the
+   * harness's size cap or a refused connection costs no wait. Returns the fault in force (the first seen).
+   */
+  private remember(ex: Exchange, timeoutMs: number): FaultSeen | undefined {
+    const { kind, message } = ex.fault!;
+    const target = TARGET_FAULTS.has(kind);
+    if (!target && !(kind === 'timeout' && timeoutMs >= this.config.requestTimeoutMs)) return undefined;
+    const operation = ex.operation!;
+    const { prefix, listedStatuses } = operationInfo(operation);
+    const clause = target ? `${prefix}-HTTP-STATUS-LISTED` : undefined;
+    const inForce = faultsSeen(this.config.evidenceDir).record({
+      operation,
+      scope: 'call',
+      kind,
+      message,
+      ...(clause ? { clause } : {}),
+      exchangeId: ex.record.id,
+      at: new Date().toISOString(),
+    });
+    // The clauses judged on every answer of the operation get no answer of it any more: the fault that
+    // took them away is their reason, said once, by the call that met it (a verdict outranks it).
+    if (inForce.exchangeId === ex.record.id) {
+      const lost = new Set(listedStatuses.flatMap((status) => clausesCheckedFor(operation, status)));
+      for (const id of lost) if (id !== clause) this.verdict.notRun(id, describeFault(inForce));
+    }
+    return inForce;
+  }
+
+  /**
+   * A call of an operation that already faulted in this run: answered at once, nothing sent, nothing
+   * recorded as an exchange (the evidence is the exchange that showed the fault, whose id it carries).
+   * Thrown like the fault itself unless the caller takes faults as answers.
+   */
+  private notSentAgain(r: PreparedRequest, seen: FaultSeen): Exchange {
+    const fault = { kind: OPERATION_FAULTED, message: describeFault(seen) };
+    const exchange: Exchange = {
+      record: {
+        kind: 'exchange',
+        id: seen.exchangeId ?? `${process.pid}-${++sequence}`,
+        test: this.test,
+        at: new Date().toISOString(),
+        label: r.spec.label,
+        tenant: this.tenant.name,
+        method: r.spec.method,
+        url: redactSecrets(r.url.toString()),
+        operation: seen.operation,
+        request: { headers: redactHeaders(r.headers), bodyBytes: r.bodyBytes },
+        fault,
+        violations: [],
+        durationMs: 0,
+        curl: curlFor(
+          { method: r.spec.method, url: r.url.toString(), headers: r.headers, body: r.repro },
+          this.config.baseUrl,
+        ),
+      },
+      headers: {},
+      text: '',
+      operation: seen.operation,
+      violations: [],
+      fault,
+      faulted: seen,
+    };
+    if (r.spec.allowFault) return exchange;
+    this.stopCited(exchange);
+    throw new TransportFault(OPERATION_FAULTED, fault.message, exchange);
+  }
+
+  /**
+   * A fault that is thrown ends the test that met it: the clauses the test cites are stopped by it, in
+   * the same words wherever it stops something — blocked by the clause the fault failed (which another
+   * worker may have recorded, out of this test's sight), or "not run" at the harness's limit. A clause
+   * the test judged already keeps that result: a result outranks a stop.
+   */
+  private stopCited(ex: Exchange): void {
+    if (!ex.faulted || !this.test) return;
+    const { clause } = ex.faulted;
+    const { reason } = faultStop(ex)!;
+    for (const id of citedRequirements(this.test.title)) {
+      if (id === clause) continue;
+      if (clause) this.verdict.blocked(id, clause, reason);
+      else this.verdict.notRun(id, reason);
+    }
   }
 
   /** One request/response: read with a size cap under one deadline, contract-checked, recorded (not yet written). */
@@ -311,15 +490,34 @@ export class ApiClient {
     };
     let response: ExchangeRecord['response'];
     let res: Response | undefined;
+    const progress = { bytes: 0 };
+    // One controller for both ways a call ends early, held strongly by its deadline's timer. (AbortSignal.any
+    // holds its sources weakly, as AbortSignal.timeout's timer holds its signal: combined, a deadline can be
+    // collected before it fires, and the call then hangs.)
+    const stop = new AbortController();
+    const deadline = setTimeout(
+      () => stop.abort(new DOMException(`no complete response within ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
+    // Another call of the operation may fault while this one waits (calls go side by side, and workers run
+    // at once): then this one waits no longer, and ends as a call of a faulted operation.
+    let faultedMeanwhile: FaultSeen | undefined;
+    const watch =
+      r.remembers && mapped
+        ? setInterval(() => {
+            faultedMeanwhile = faultsSeen(this.config.evidenceDir).find(mapped.operation, 'call');
+            if (faultedMeanwhile) stop.abort(new DOMException('its operation faulted meanwhile', 'AbortError'));
+          }, WATCH_MS)
+        : undefined;
     try {
       res = await fetch(url, {
         method: spec.method,
         headers: r.sendHeaders,
         body: r.body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: stop.signal,
       });
-      const read = await readCapped(res, this.config.maxBodyBytes);
+      const read = await readCapped(res, this.config.maxBodyBytes, progress);
       exchange.status = res.status;
       res.headers.forEach((value, name) => {
         exchange.headers[name] = value;
@@ -338,8 +536,15 @@ export class ApiClient {
           message: `response body exceeds ${this.config.maxBodyBytes} bytes (WFCHECK_MAX_BODY_BYTES); reading stopped`,
         };
     } catch (err) {
+      if ((stop.signal.reason as DOMException | undefined)?.name === 'AbortError' && faultedMeanwhile)
+        throw new Abandoned(faultedMeanwhile, Math.round(performance.now() - started));
       // Once the status line is in, a break is the body ending early, not a connection never made.
-      exchange.fault = res ? classifyBodyFault(err, timeoutMs, res.status) : classifyFault(err, timeoutMs);
+      exchange.fault = res
+        ? classifyBodyFault(err, timeoutMs, res.status, progress.bytes)
+        : classifyFault(err, timeoutMs);
+    } finally {
+      clearTimeout(deadline);
+      clearInterval(watch);
     }
     const durationMs = Math.round(performance.now() - started);
 

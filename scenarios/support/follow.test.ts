@@ -1,20 +1,31 @@
 /**
  * Following executions: polls back off while nothing changes and come close again after a change;
- * an execution is followed until its nodes stopped, not just until its status says it ended;
+ * an execution is followed until its nodes stopped, not just until its status says it ended, and not
+ * waited for when it can never end (a status outside the enum, or one that stays put while every node
+ * has settled — once seen, the next execution like it is stopped at first sight); a read that faults
+ * stops the poll with the fault's own stop;
  * executions handed to followTogether are polled side by side and each is judged as soon as it ends;
  * the plan's chain of dependencies orders workflows by how soon they should end.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import type { EvidenceRecord } from '../verdict/evidence.ts';
 import { Verdict } from '../verdict/verdict.ts';
 import type { ApiClient, Exchange } from './client.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
-import { MAX_BACKOFF, nextGap, pollExecution } from './poll.ts';
+import { MAX_BACKOFF, nextGap, pollExecution, PollStopped, STUCK_POLLS } from './poll.ts';
+import { faultsSeen } from './faults-seen.ts';
 import { followTogether, quickestFirst, sequentialSteps, type Outcome } from './runs.ts';
 import type { WorkflowPlan } from './judging.ts';
 
 const verdict = () => new Verdict({ write: (_r: EvidenceRecord) => undefined } as never, undefined, false, undefined);
-const config = { pollIntervalMs: 1, pollTimeoutMs: 5_000 } as RunConfig;
+const config = {
+  pollIntervalMs: 1,
+  pollTimeoutMs: 5_000,
+  evidenceDir: join(mkdtempSync(join(tmpdir(), 'wfcheck-follow-')), 'evidence'),
+} as RunConfig;
 
 let seq = 0;
 function statusAnswer(executionId: string, status: string, nodes: string[] = []): Exchange {
@@ -170,4 +181,86 @@ test('the longest chain of dependencies orders workflows by how soon they should
     { canvasId: 'none', title: '', plan: plan([]) },
   ]);
   expect(order.map((w) => w.canvasId)).toEqual(['none', 'wide', 'chain']);
+});
+
+/** The stop of a poll that must not end normally, and the reads it took. */
+async function stopped(api: ApiClient, executionId = 'e1', faults = faultsSeen(config.evidenceDir)) {
+  const err = await pollExecution(api, verdict(), executionId, { intervalMs: 1, timeoutMs: 5_000, faults }).catch(
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(PollStopped);
+  return err as PollStopped;
+}
+
+/** A status client that answers `answers` in turn (the last one repeats) and counts its reads. */
+function scripted(...answers: Exchange[]): ApiClient & { reads: number } {
+  const api = {
+    reads: 0,
+    status: async () => answers[Math.min(api.reads++, answers.length - 1)],
+  };
+  return api as unknown as ApiClient & { reads: number };
+}
+
+test('a status outside the enum ends the poll at the read that shows it, blocked by EXEC-STATUS-ENUM', async () => {
+  const finished = { ...statusAnswer('e1', 'finished', ['finish']), violations: [] as Exchange['violations'] };
+  finished.violations.push({
+    requirementId: 'EXEC-STATUS-ENUM',
+    level: 'must',
+    message: 'status outside the enum',
+  } as Exchange['violations'][number]);
+  const api = scripted(statusAnswer('e1', 'executing', ['executing']), finished);
+  const { stop, snapshots } = await stopped(api);
+  expect([api.reads, snapshots.length]).toEqual([2, 2]);
+  expect(stop.blockedBy).toBe('EXEC-STATUS-ENUM');
+  expect(stop.reason).toMatch(/"finished", outside the enum/);
+});
+
+test('unchanged while every node settled: cannot finish; the next one like it stops at first sight', async () => {
+  const faults = faultsSeen(join(mkdtempSync(join(tmpdir(), 'wfcheck-stuck-')), 'evidence'));
+  const stuck = scripted(
+    statusAnswer('e1', 'executing', ['executing', 'waiting']),
+    statusAnswer('e1', 'executing', ['finish', 'failed']),
+  );
+  const first = await stopped(stuck, 'e1', faults);
+  expect(first.snapshots.length).toBe(1 + STUCK_POLLS);
+  // No clause says an execution must end: what needed its end is "not run", for that reason.
+  expect(first.stop.blockedBy).toBeUndefined();
+  expect(first.stop.reason).toMatch(/^executions cannot finish on this target: status "executing" stays unchanged/);
+  const next = scripted(statusAnswer('e2', 'executing', ['finish']));
+  const second = await stopped(next, 'e2', faults);
+  expect(next.reads).toBe(1);
+  expect(second.stop.reason).toBe(first.stop.reason);
+  // A node still executing, or no nodes at all, shows nothing settled: such executions are followed on.
+  const working = scripted(statusAnswer('e3', 'executing', ['finish', 'executing']), statusAnswer('e3', 'finish'));
+  expect(await pollExecution(working, verdict(), 'e3', { intervalMs: 1, timeoutMs: 5_000, faults })).toHaveLength(2);
+  const bare = await pollExecution(scripted(statusAnswer('e4', 'init')), verdict(), 'e4', {
+    intervalMs: 1,
+    timeoutMs: 30,
+    faults,
+  }).catch((e: unknown) => e as PollStopped);
+  expect((bare as PollStopped).stop.reason).toMatch(/WFCHECK_POLL_TIMEOUT_MS/);
+});
+
+test("a read that faults ends the poll with the fault's stop: blocked by its clause, or not run", async () => {
+  const faulted = (kind: string, clause?: string): Exchange => ({
+    record: { id: `x${++seq}` } as Exchange['record'],
+    headers: {},
+    text: '',
+    operation: 'getExecutionStatus',
+    violations: [],
+    fault: { kind: 'operation-faulted', message: 'm' },
+    faulted: {
+      operation: 'getExecutionStatus',
+      scope: 'call',
+      kind,
+      message: 'no answer',
+      ...(clause ? { clause } : {}),
+      at: '',
+    },
+  });
+  const limit = await stopped(scripted(faulted('timeout')));
+  expect(limit.stop.blockedBy).toBeUndefined();
+  expect(limit.stop.reason).toMatch(/^getExecutionStatus ran into the harness's request deadline/);
+  const reset = await stopped(scripted(faulted('connection-reset', 'STATUS-HTTP-STATUS-LISTED')));
+  expect(reset.stop.blockedBy).toBe('STATUS-HTTP-STATUS-LISTED');
 });

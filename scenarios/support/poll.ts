@@ -14,8 +14,18 @@
  * does not depend on how fast the target runs. (Nodes that never started may stay
  * init or waiting in an execution that failed.) A terminal status whose nodes never
  * stop executing is read on until the deadline, and then judged as read.
+ *
+ * An execution that can never end is not waited for: one whose status is outside the enum
+ * can never read as terminal (blocked by the clause the contract checks failed on it,
+ * EXEC-STATUS-ENUM), and one whose status stays the same, not terminal, while every node
+ * has settled for STUCK_POLLS reads in a row "cannot finish" (what needed its end is not
+ * run, with that reason: the specification shows no transitions, so no clause is broken).
+ * Once one execution cannot finish, the run knows it (faults-seen.ts): a later execution
+ * showing the same status with every node settled is stopped at first sight. A read that
+ * faulted stops the poll with the fault's own stop (client.ts, faultStop).
  */
-import type { ApiClient, Exchange } from './client.ts';
+import { faultStop, type ApiClient, type Exchange } from './client.ts';
+import { describeFault, type FaultLog, type FaultSeen } from './faults-seen.ts';
 import {
   bodyDeviation,
   dataOf,
@@ -60,6 +70,8 @@ export interface PollOptions {
   withOutput?: boolean;
   /** Stop when this returns true (default: the execution ended, see `ended`). */
   until?: (s: Snapshot) => boolean;
+  /** The faults seen in this run (shared by the workers); without it, a poll learns only from its own reads. */
+  faults?: FaultLog;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,7 +81,25 @@ const BACKOFF_FACTOR = 2;
 /** …up to this many times the configured interval. */
 export const MAX_BACKOFF = 8;
 
+/**
+ * Reads in a row of one unchanged, non-terminal state with every node settled, after which an execution
+ * cannot finish: with the back-off, some 15 poll intervals, long enough for a status that lags its nodes.
+ */
+export const STUCK_POLLS = 5;
+
 const terminal = (s: Snapshot) => TERMINAL.includes(s.status.status ?? '');
+
+/** Every node of the execution has a terminal status (and it has nodes: without them nothing shows it is done). */
+function nodesSettled(s: Snapshot): boolean {
+  const nodes = s.status.nodeExecutions ?? [];
+  return nodes.length > 0 && nodes.every((n) => TERMINAL.includes(n.status ?? ''));
+}
+
+/** The execution's state as its status view shows it: its status and its nodes' statuses. */
+function stateOf(s: Snapshot | undefined): string {
+  if (!s) return '';
+  return `${s.status.status}|${(s.status.nodeExecutions ?? []).map((n) => `${n.nodeId}=${n.status}`).join(',')}`;
+}
 
 /** The execution's status is terminal and none of its nodes is still executing. */
 function ended(s: Snapshot): boolean {
@@ -102,6 +132,9 @@ export function nextGap(
  * without data breaks the operation's data clause.
  */
 function stopFor(verdict: Verdict, ex: Exchange, dataClause: string, what: string): Stop {
+  // A fault says itself whose it is: the target's (its status clause failed) or the harness's deadline.
+  const faulted = faultStop(ex);
+  if (faulted) return faulted;
   const reason = `${what}: ${describe(ex)}`;
   const deviation = statusDeviation(ex) ?? (served(ex) ? bodyDeviation(ex) : undefined);
   if (deviation) return { blockedBy: deviation, reason };
@@ -120,6 +153,41 @@ function readOrStop<T>(verdict: Verdict, ex: Exchange, dataClause: string, what:
   const data = dataOf<T>(ex);
   if (data && typeof data === 'object') return data;
   throw new PollStopped(`${what}: ${describe(ex)}`, snapshots, stopFor(verdict, ex, dataClause, what));
+}
+
+/**
+ * A status outside the enum can never read as terminal: the execution is not followed on. The clause the
+ * contract checks failed on it stops what needed its end; the reason names the value, not the execution,
+ * so every execution stopped by it reads as the same finding.
+ */
+function unlistedStatus(ex: Exchange, status: StatusData): Stop | undefined {
+  const value = status.status;
+  if (value === undefined || EXEC_STATUSES.includes(value)) return undefined;
+  const enumFailed = ex.violations.some((v) => v.requirementId === 'EXEC-STATUS-ENUM');
+  return {
+    blockedBy: enumFailed ? 'EXEC-STATUS-ENUM' : (bodyDeviation(ex) ?? 'EXEC-STATUS-ENUM'),
+    reason:
+      `executions report status ${JSON.stringify(value)}, outside the enum: ` +
+      'an execution showing it can never read as terminal',
+  };
+}
+
+/** The execution cannot finish: remembered for the run, and named by the first execution that showed it. */
+function cannotFinish(executionId: string, snap: Snapshot, reads: number, opts: PollOptions, snapshots: Snapshot[]) {
+  const nodes = (snap.status.nodeExecutions ?? []).map((n) => `${n.nodeId}=${n.status}`).join(', ');
+  const fault: FaultSeen = {
+    operation: 'getExecutionStatus',
+    scope: 'end',
+    kind: 'cannot-finish',
+    status: snap.status.status,
+    message:
+      `status "${snap.status.status}" stays unchanged while every node has settled ` +
+      `(execution ${executionId}, ${reads} reads in a row; nodes: ${nodes})`,
+    exchangeId: snap.statusExchange.record.id,
+    at: new Date().toISOString(),
+  };
+  const reason = describeFault(opts.faults?.record(fault) ?? fault);
+  return new PollStopped(`execution ${executionId}: ${reason}`, snapshots, { reason });
 }
 
 /** The poll's deadline passed: ours (not run), unless the status never read as one the specification lists. */
@@ -148,8 +216,11 @@ export async function pollExecution(
   const deadline = Date.now() + opts.timeoutMs;
   const done = opts.until ?? ended;
   let gap = opts.intervalMs;
+  /** Reads in a row of the same non-terminal state with every node settled. */
+  let stuck = 0;
   for (;;) {
-    const statusExchange = await api.status(executionId, { label: 'poll status' });
+    // Faults come back as answers: the poll stops with the fault's own stop instead of throwing.
+    const statusExchange = await api.status(executionId, { label: 'poll status', allowFault: true });
     const status = readOrStop<StatusData>(
       verdict,
       statusExchange,
@@ -159,7 +230,7 @@ export async function pollExecution(
     );
     const snap: Snapshot = { at: Date.now(), status, statusExchange };
     if (opts.withOutput) {
-      snap.outputExchange = await api.output(executionId, { label: 'poll output' });
+      snap.outputExchange = await api.output(executionId, { label: 'poll output', allowFault: true });
       snap.output = readOrStop<OutputData>(
         verdict,
         snap.outputExchange,
@@ -171,6 +242,15 @@ export async function pollExecution(
     const previous = snapshots[snapshots.length - 1];
     snapshots.push(snap);
     if (done(snap)) return snapshots;
+    const unlisted = unlistedStatus(statusExchange, status);
+    if (unlisted) throw new PollStopped(`execution ${executionId}: ${unlisted.reason}`, snapshots, unlisted);
+    if (!terminal(snap) && nodesSettled(snap)) {
+      stuck = stateOf(previous) === stateOf(snap) ? stuck + 1 : 1;
+      // Seen before in this run: this execution is where an earlier one stayed for good.
+      const known = opts.faults?.find('getExecutionStatus', 'end');
+      if (stuck >= STUCK_POLLS || (known && known.status === status.status))
+        throw cannotFinish(executionId, snap, stuck, opts, snapshots);
+    } else stuck = 0;
     if (Date.now() >= deadline) {
       // Terminal, only its nodes never caught up: what was read is judged (STATE-EXEC-FINISH-NODES-FINISHED).
       if (!opts.until && terminal(snap)) return snapshots;

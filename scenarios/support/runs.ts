@@ -8,11 +8,15 @@
  * carrying an executionId, whichever 2xx) and RUN-RETURNS-EXECUTION-ID (the status
  * endpoint knows the id). What cannot go on afterwards carries a `Stop`, so the
  * clauses that depend on the execution are "blocked by" the clause that failed
- * first, never failed a second time.
+ * first, never failed a second time. A status or output call whose operation
+ * faulted (now, or earlier in the run: then it is not sent) stops them with that
+ * fault's own stop: blocked by the clause it failed, or "not run" at the harness's
+ * deadline — the same words in every test it stops.
  */
 import type { Faker } from '@faker-js/faker';
-import type { ApiClient, Exchange } from './client.ts';
+import { faultStop, type ApiClient, type Exchange } from './client.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
+import { faultsSeen } from './faults-seen.ts';
 import { PollStopped, pollExecution, type Snapshot } from './poll.ts';
 import {
   accepted,
@@ -176,7 +180,18 @@ async function knownToStatus(
   executionId: string,
   message: string,
 ): Promise<{ executionId?: string; stop?: Stop }> {
-  const status = await api.status(executionId, { label: 'status of the execution the run returned' });
+  const status = await api.status(executionId, {
+    label: 'status of the execution the run returned',
+    allowFault: true,
+  });
+  // No answer to judge the id by: the fault stops the clause, and the execution nobody can follow is aborted.
+  const faulted = faultStop(status);
+  if (faulted) {
+    if (faulted.blockedBy) verdict.blocked('RUN-RETURNS-EXECUTION-ID', faulted.blockedBy, faulted.reason);
+    else verdict.notRun('RUN-RETURNS-EXECUTION-ID', faulted.reason);
+    await abortQuietly(api, executionId);
+    return { stop: faulted };
+  }
   const deviation = statusDeviation(status);
   const reason = `status of ${executionId}, returned by the ${message}: ${describe(status)}`;
   if (deviation) {
@@ -218,6 +233,7 @@ export async function poll(
         intervalMs: config.pollIntervalMs,
         timeoutMs: config.pollTimeoutMs,
         withOutput,
+        faults: faultsSeen(config.evidenceDir),
       }),
     };
   } catch (err) {
@@ -246,6 +262,7 @@ export async function pollAfterTerminal(
           timeoutMs: 0,
           withOutput,
           until: () => true,
+          faults: faultsSeen(config.evidenceDir),
         })),
       );
     } catch (err) {

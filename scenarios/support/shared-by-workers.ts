@@ -4,16 +4,22 @@
  * test runner, so the runner's pid names the run.
  *
  * Discovery uses it: four workers each paging through a crowded account would quadruple the load
- * the harness puts on the target, and could each see a listing that moved in between.
+ * the harness puts on the target, and could each see a listing that moved in between. The operations
+ * that faulted (faults-seen.ts) are named the same way, so no worker waits for one another worker saw fail.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The path, without extension, of a file `name` that every worker of this run shares in `dir`. */
+export function runFileStem(dir: string, name: string): string {
+  return join(dir, `${name}-run${process.ppid}`);
+}
+
 export async function oncePerRun<T>(dir: string, name: string, compute: () => Promise<T>, waitMs: number): Promise<T> {
   mkdirSync(dir, { recursive: true });
-  const stem = join(dir, `${name}-run${process.ppid}`);
+  const stem = runFileStem(dir, name);
   const result = `${stem}.json`;
   const lock = `${stem}.lock`;
   const deadline = Date.now() + waitMs;
