@@ -702,7 +702,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     must(
       'AUTH-NOT-SERVED-WITHOUT-KEY',
       '4, 5',
-      'A request without a valid key is never served: no 2xx answer, no data.',
+      'A request without a valid key is never processed: not served (no 2xx answer, no data), nor answered as the same request with the key is.',
       'All endpoints require the API key header (section 5).',
     ),
   ),

@@ -10,7 +10,7 @@ import type { Faker } from '@faker-js/faker';
 import { seededFaker } from '../foundation/data/seeded.ts';
 import { citedRequirements, EvidenceWriter, type TestRef } from './verdict/evidence.ts';
 import { redactSecrets } from '../foundation/environment/redact.ts';
-import { ApiClient } from './support/client.ts';
+import { ApiClient, TransportFault } from './support/client.ts';
 import { loadRunConfig, type RunConfig } from '../foundation/environment/config.ts';
 import { Verdict } from './verdict/verdict.ts';
 import type { Discovery } from './support/workflows.ts';
@@ -33,6 +33,59 @@ interface TestFixtures {
   apiB: ApiClient | undefined;
   /** Faker seeded from the run seed and this test's title: same values on every replay. */
   faker: Faker;
+}
+
+/**
+ * A client whose transport faults, when they end the test's flow, are noted on the verdict: the clauses
+ * the test had not judged yet needed what that exchange would have answered.
+ */
+function watched(client: ApiClient, verdict: Verdict): ApiClient {
+  const send = client.send.bind(client);
+  client.send = async (spec) => {
+    try {
+      return await send(spec);
+    } catch (err) {
+      if (err instanceof TransportFault)
+        verdict.stoppedAt ??= { exchangeId: err.exchange.record.id, message: err.message.split('\n')[0] };
+      throw err;
+    }
+  };
+  return client;
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .slice(0, 300) ?? ''
+  );
+}
+
+/**
+ * The clauses a failed test cites but never judged get a verdict of their own, so that no failure
+ * elsewhere in the test is taken for their cause: blocked by the failure of the exchange at which a
+ * transport fault ended the flow; else not run, with the error that stopped the test, or because the
+ * test ended without reaching a step that judges them.
+ */
+function judgeLeftovers(verdict: Verdict, cited: readonly string[], info: TestInfo, error: string): void {
+  if (info.status !== 'failed' && info.status !== 'timedOut') return;
+  const thrown = info.status === 'timedOut' || info.errors.length > verdict.softFailures;
+  const stopped = verdict.stoppedAt;
+  const skip = info.annotations.find((a) => a.type === 'skip')?.description;
+  for (const id of new Set(cited)) {
+    if (verdict.recorded.has(id)) continue;
+    if (stopped)
+      verdict.blocked(id, { exchangeIds: [stopped.exchangeId], reason: `the test stopped at ${stopped.message}` });
+    else if (skip) verdict.notRun(id, `skipped: ${skip}`);
+    else if (thrown)
+      verdict.notRun(
+        id,
+        `the test stopped before judging it (${info.status === 'timedOut' ? 'its deadline' : 'an error of the harness'}): ${firstLine(error)}`,
+      );
+    else verdict.notRun(id, 'the test ended without reaching a step that judges it on this target');
+  }
 }
 
 function refOf(info: TestInfo): TestRef {
@@ -89,6 +142,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         .map((e) => e.message ?? e.value ?? '')
         .join('\n')
         .trim();
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colour codes of Playwright's messages
+      judgeLeftovers(verdict, cited, info, redactSecrets(error.replace(/\u001b\[[0-9;]*m/g, '')));
       evidence.write({
         kind: 'test-end',
         test: testRef,
@@ -105,13 +160,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   api: async ({ config, evidence, verdict, testRef }, use) => {
-    await use(new ApiClient(config, { name: 'A', apiKey: config.apiKey }, evidence, verdict, testRef));
+    await use(
+      watched(new ApiClient(config, { name: 'A', apiKey: config.apiKey }, evidence, verdict, testRef), verdict),
+    );
   },
 
   apiB: async ({ config, evidence, verdict, testRef }, use) => {
     await use(
       config.apiKeyB
-        ? new ApiClient(config, { name: 'B', apiKey: config.apiKeyB }, evidence, verdict, testRef)
+        ? watched(new ApiClient(config, { name: 'B', apiKey: config.apiKeyB }, evidence, verdict, testRef), verdict)
         : undefined,
     );
   },

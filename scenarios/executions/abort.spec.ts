@@ -4,16 +4,27 @@
  * observed and reported (the spec leaves it open); no node keeps executing;
  * abort of an unknown or finished execution. The test that waits longest comes
  * first: the runner starts tests in path order, and executions/ comes first.
+ *
+ * A slow workflow (WFCHECK_ABORT_CANVAS_ID, or a title that says so) is aborted
+ * once it is seen running. Without one, any workflow of several tasks will do:
+ * it is aborted right after the run answers, while its later tasks still wait.
+ * An execution found ended with every node finish right after the abort may
+ * have ended before the abort reached it: that attempt judges nothing, and the
+ * next candidate is tried.
  */
 import { test } from '../fixtures.ts';
+import type { ApiClient } from '../support/client.ts';
 import { pollExecution, PollStopped, type Snapshot } from '../support/poll.ts';
-import { followTogether, quickestFirst, startRun, type Followed } from '../support/runs.ts';
+import { followTogether, quickestFirst, sequentialSteps, startRun, type Followed } from '../support/runs.ts';
 import { accepted, dataOf, describe, expectStatus, stopAll, type StatusData, type Stop } from '../support/judging.ts';
-import { candidates } from '../support/workflows.ts';
+import { roleUnfilled, TITLE_HINTS, workflowMissing } from '../support/roles.ts';
+import { candidates, type Workflow } from '../support/workflows.ts';
 
-const SLOW_HINT = /slow|long|batch/i;
 /** How long after an accepted abort nodes may take to stop. */
 const SETTLE_MS = 5_000;
+/** Executions tried: slow ones, then quick ones of several tasks. */
+const MAX_SLOW = 2;
+const MAX_QUICK = 3;
 
 type Ctx = Pick<Parameters<Parameters<typeof test>[2]>[0], 'api' | 'config' | 'verdict'>;
 
@@ -62,6 +73,14 @@ function checkStopped(
     verdict.notRun('ABORT-STOPS-NODES', `no status of ${executionId} could be read after the abort`);
     return;
   }
+  // Node statuses are optional (§2.2): without them no node can be seen executing, nor seen to stop.
+  if (!snaps.some((s) => (s.status.nodeExecutions ?? []).some((n) => n.status !== undefined))) {
+    verdict.notRun(
+      'ABORT-STOPS-NODES',
+      `cannot judge: nodeExecutions[].status absent from the status of ${executionId} after the abort`,
+    );
+    return;
+  }
   const executing = (last.status.nodeExecutions ?? []).filter((n) => n.status === 'executing');
   const startedLater = snaps.flatMap((s) =>
     (s.status.nodeExecutions ?? [])
@@ -84,8 +103,10 @@ test('abort of a finished execution is answered, and its outcome observed [ABORT
   discovery,
 }) => {
   // Any execution that ends will do: the one expected to end soonest.
-  const wf = quickestFirst(candidates(discovery).filter((w) => !/disabled|slow|long-running/i.test(w.title)))[0];
-  test.skip(!wf, 'no runnable workflow was discovered');
+  const wf = quickestFirst(
+    candidates(discovery).filter((w) => !TITLE_HINTS.disabled.test(w.title) && !TITLE_HINTS.slow.test(w.title)),
+  )[0];
+  test.skip(!wf, workflowMissing('is runnable (neither disabled nor slow)'));
   await followTogether({ api, verdict, config }, async (follow) => {
     follow(await startRun(api, verdict, faker, wf), {
       judge: async ({ executionId, snaps, stop }) => {
@@ -104,6 +125,40 @@ test('abort of a finished execution is answered, and its outcome observed [ABORT
   });
 });
 
+/**
+ * The workflows to abort: the configured one (WFCHECK_ABORT_CANVAS_ID) and those whose titles say they are
+ * slow, aborted once seen running; then quick ones of several tasks, aborted right after the run answers.
+ */
+function abortPool(
+  discovery: Parameters<typeof candidates>[0],
+  abortCanvasId: string | undefined,
+): { wf: Workflow; slow: boolean }[] {
+  const runnable = candidates(discovery).filter((w) => !TITLE_HINTS.disabled.test(w.title));
+  const configured = discovery.workflows.filter((w) => w.canvasId === abortCanvasId && w.plan);
+  const slow = runnable
+    .filter((w) => w.canvasId !== abortCanvasId && TITLE_HINTS.slow.test(w.title))
+    .slice(0, MAX_SLOW);
+  // Longest chain of tasks first: its later tasks wait longest for their turn.
+  const quick = runnable
+    .filter(
+      (w) =>
+        w.canvasId !== abortCanvasId &&
+        !TITLE_HINTS.slow.test(w.title) &&
+        !TITLE_HINTS.failing.test(w.title) &&
+        sequentialSteps(w.plan) >= 2,
+    )
+    .sort((a, b) => sequentialSteps(b.plan) - sequentialSteps(a.plan))
+    .slice(0, MAX_QUICK);
+  return [...[...configured, ...slow].map((wf) => ({ wf, slow: true })), ...quick.map((wf) => ({ wf, slow: false }))];
+}
+
+/** The status read right after the abort: ended with every node finish says the execution may have ended first. */
+async function readAfterAbort(api: ApiClient, executionId: string): Promise<{ data?: StatusData; ranToEnd: boolean }> {
+  const data = dataOf<StatusData>(await api.status(executionId, { label: 'status right after the abort' }));
+  const nodes = data?.nodeExecutions ?? [];
+  return { data, ranToEnd: data?.status === 'finish' && nodes.every((n) => n.status === 'finish') };
+}
+
 test('a running execution is aborted: accepted, nodes stop, the following status is observed [ABORT-ACCEPTED] [ABORT-200-NO-DATA] [ABORT-OUTCOME] [ABORT-STOPS-NODES]', async ({
   api,
   config,
@@ -111,42 +166,59 @@ test('a running execution is aborted: accepted, nodes stop, the following status
   faker,
   discovery,
 }) => {
-  const pool = config.abortCanvasId
-    ? discovery.workflows.filter((w) => w.canvasId === config.abortCanvasId)
-    : candidates(discovery, SLOW_HINT).filter((w) => !/disabled/i.test(w.title));
+  const pool = abortPool(discovery, config.abortCanvasId);
+  const unreadable =
+    config.abortCanvasId && !discovery.workflows.some((w) => w.canvasId === config.abortCanvasId && w.plan)
+      ? `; the plan of ${config.abortCanvasId} (WFCHECK_ABORT_CANVAS_ID) could not be read`
+      : '';
   // A run that did not start blocks the abort only when no other candidate could be run and aborted.
   let firstStop: Stop | undefined;
-  for (const wf of pool.slice(0, 3)) {
-    if (!wf.plan) continue;
+  let tooQuick = 0;
+  for (const { wf, slow } of pool) {
     const started = await startRun(api, verdict, faker, wf);
     if (!started.executionId) {
       firstStop ??= started.stop;
       continue;
     }
-    const before = dataOf<StatusData>(await api.status(started.executionId));
-    if (before?.status === 'finish' || before?.status === 'failed') continue; // too fast to abort: try another
+    const id = started.executionId;
+    // A slow execution is seen running first; a quick one is aborted at once, while its later tasks wait.
+    const before = slow ? dataOf<StatusData>(await api.status(id, { label: 'status before the abort' })) : undefined;
+    if (before?.status === 'finish' || before?.status === 'failed') {
+      tooQuick++;
+      continue;
+    }
+    const ab = await api.abort(id);
+    const right = await readAfterAbort(api, id);
+    if (right.ranToEnd) {
+      tooQuick++;
+      continue;
+    }
+    // Nodes that had not started when the abort was answered must not start afterwards.
+    const waiting = (before ?? right.data)?.nodeExecutions ?? [];
     const waitingAtAbort = new Set(
-      (before?.nodeExecutions ?? []).filter((n) => n.status === 'init' || n.status === 'waiting').map((n) => n.nodeId),
+      waiting.filter((n) => n.status === 'init' || n.status === 'waiting').map((n) => n.nodeId),
     );
-    const ab = await api.abort(started.executionId);
     const abort = accepted(
       verdict,
       'ABORT-ACCEPTED',
       ab,
       { carries: 'an envelope', read: () => true },
-      `abort of running execution ${started.executionId} (status ${before?.status})`,
+      `abort of running execution ${id} of ${wf.canvasId} (${slow ? `status ${before?.status}` : `aborted right after the run, ${wf.plan?.tasks.length} tasks`})`,
     );
-    if (!abort.ok) return stopAll(verdict, ['ABORT-STOPS-NODES'], abort.stop);
-    const after = await settle({ api, config, verdict }, started.executionId);
-    if (after.stop) return stopAll(verdict, ['ABORT-STOPS-NODES'], after.stop);
-    return checkStopped(verdict, started.executionId, waitingAtAbort, after.snaps);
+    // Refused: the 200 body, the outcome and the nodes' stop all needed an accepted abort.
+    if (!abort.ok) return stopAll(verdict, ['ABORT-200-NO-DATA', 'ABORT-OUTCOME', 'ABORT-STOPS-NODES'], abort.stop);
+    const after = await settle({ api, config, verdict }, id);
+    if (after.stop) return stopAll(verdict, ['ABORT-OUTCOME', 'ABORT-STOPS-NODES'], after.stop);
+    return checkStopped(verdict, id, waitingAtAbort, after.snaps);
   }
+  const reason =
+    pool.length === 0
+      ? `${roleUnfilled('slow (to abort)')}, and no runnable workflow has two or more tasks in a row${unreadable}`
+      : `no execution stayed running long enough to abort (${tooQuick} of ${pool.length} had ended first${unreadable}): ${roleUnfilled('slow (to abort)')}`;
   stopAll(
     verdict,
-    ['ABORT-ACCEPTED', 'ABORT-STOPS-NODES'],
-    firstStop ?? {
-      reason: 'no execution stayed running long enough to abort (set WFCHECK_ABORT_CANVAS_ID to a slow workflow)',
-    },
+    ['ABORT-ACCEPTED', 'ABORT-200-NO-DATA', 'ABORT-OUTCOME', 'ABORT-STOPS-NODES'],
+    firstStop ?? { reason },
   );
 });
 

@@ -18,7 +18,8 @@ import { variableValues } from '../../foundation/data/variables.ts';
 import { checkExecutionHistory } from '../support/relations.ts';
 import { seg } from '../support/client.ts';
 import { abortQuietly, followTogether, judgeRun, quickestFirst, startRun, type Started } from '../support/runs.ts';
-import { expectStatus, served, stopAll, type OutputFile } from '../support/judging.ts';
+import { dependsOn, expectStatus, served, stopAll, type OutputFile } from '../support/judging.ts';
+import { roleUnfilled, workflowMissing } from '../support/roles.ts';
 import {
   acceptedUpload,
   candidates,
@@ -34,13 +35,17 @@ type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
-/** What the first lifecycle test judges once the execution ran. */
+/** What the first lifecycle test judges on the execution's history and output, once it ran. */
 const AFTER_START = [
+  'STATUS-ECHOES-EXECUTION',
+  'TIMES-ORDERED',
   'OUTPUT-FILE-NODE-EXISTS',
   'OUTPUT-FILE-TYPE-VALUES',
   'OUTPUT-FILE-SIZE-UNIT',
   'OUTPUT-FILE-URL-SERVES',
 ];
+/** What needs the files themselves (OUTPUT-FILE-NODE-EXISTS is the history's, judged on every output read). */
+const ON_FILES = ['OUTPUT-FILE-TYPE-VALUES', 'OUTPUT-FILE-SIZE-UNIT', 'OUTPUT-FILE-URL-SERVES'];
 
 /** The workflow covering the most variable types (resource first): the richest lifecycle. */
 function richest(list: Workflow[]): Workflow | undefined {
@@ -55,31 +60,44 @@ function richest(list: Workflow[]): Workflow | undefined {
 function fileVariableNotExercised(verdict: Fixtures['verdict'], discovery: Discovery): void {
   const unlisted = discovery.workflows.flatMap(unlistedVariableTypes);
   if (unlisted.length > 0)
-    verdict.blocked(
-      'RUN-FILE-VARIABLE',
-      'VARIABLE-TYPE-ENUM',
-      `no variable is typed resource; plans type variables as ${[...new Set(unlisted)].join(', ')}`,
-    );
-  else verdict.notRun('RUN-FILE-VARIABLE', 'no discovered workflow has a resource variable');
+    verdict.blocked('RUN-FILE-VARIABLE', {
+      blockedBy: 'VARIABLE-TYPE-ENUM',
+      step: 'the plans discovery read',
+      reason: `no variable is typed resource; plans type variables as ${[...new Set(unlisted)].join(', ')}`,
+    });
+  else verdict.notRun('RUN-FILE-VARIABLE', roleUnfilled('file variable'));
 }
 
-/** The files of a finished execution: their types and size unit are observed, their urls fetched (loopback only). */
+/**
+ * The files of a finished execution, as its last output listed them: their types are observed, their urls
+ * fetched (loopback only), and the unit of their size read against the bytes served. size and url are
+ * optional (§2.3): a file without them says nothing of what needs them.
+ */
 async function checkFiles(
   { api, config, verdict }: Pick<Fixtures, 'api' | 'config' | 'verdict'>,
   canvasId: string,
   files: OutputFile[],
+  outputRef: string | undefined,
 ): Promise<void> {
-  for (const f of files) verdict.observe('OUTPUT-FILE-TYPE-VALUES', 'file type', f.type);
-  if (files.length === 0) verdict.notRun('OUTPUT-FILE-URL-SERVES', `execution of ${canvasId} produced no file`);
+  if (files.length === 0) {
+    for (const id of ON_FILES) verdict.notRun(id, `the execution of ${canvasId} produced no file`);
+    return;
+  }
+  for (const f of files) verdict.observe('OUTPUT-FILE-TYPE-VALUES', 'file type', f.type, outputRef);
+  let sizeRead = false;
+  const sizeNotRead = new Set<string>();
   for (const f of files.slice(0, 5)) {
     if (!f.url) {
-      verdict.notRun('OUTPUT-FILE-URL-SERVES', `file ${f.name} has no url`);
+      verdict.notRun('OUTPUT-FILE-URL-SERVES', `cannot judge: file ${f.name} has no url (files[].url is optional)`);
+      sizeNotRead.add('cannot judge: no file with a size has a url to read its bytes from');
       continue;
     }
     const url = new URL(f.url, config.baseUrl);
     if (!LOOPBACK.test(url.hostname)) {
       // This harness only ever talks to loopback addresses.
-      verdict.notRun('OUTPUT-FILE-URL-SERVES', `file url host ${url.hostname} is not a loopback address`);
+      const reason = `file url host ${url.hostname} is not a loopback address`;
+      verdict.notRun('OUTPUT-FILE-URL-SERVES', reason);
+      sizeNotRead.add(reason);
       continue;
     }
     const got = await api.send({
@@ -89,7 +107,7 @@ async function checkFiles(
       label: `file ${f.name}`,
       allowFault: true,
     });
-    expectStatus(
+    const servedFile = expectStatus(
       verdict,
       'OUTPUT-FILE-URL-SERVES',
       got,
@@ -97,15 +115,29 @@ async function checkFiles(
       `GET the url of file ${f.name}`,
       'should',
     );
-    if (served(got) && typeof f.size === 'number') {
-      const bytes = got.record.response?.bodyBytes ?? 0;
-      verdict.observe(
-        'OUTPUT-FILE-SIZE-UNIT',
-        'size vs served bytes',
-        f.size === bytes ? 'bytes (size equals the served length)' : `size ${f.size} for ${bytes} served bytes`,
-      );
+    if (typeof f.size !== 'number') {
+      sizeNotRead.add(`cannot judge: file ${f.name} has no size (files[].size is optional)`);
+      continue;
     }
+    if (!servedFile) {
+      // Its bytes were the data the unit is read against.
+      verdict.blocked('OUTPUT-FILE-SIZE-UNIT', {
+        blockedBy: 'OUTPUT-FILE-URL-SERVES',
+        exchangeIds: [got.record.id],
+        reason: `the url of file ${f.name} did not serve it`,
+      });
+      continue;
+    }
+    sizeRead = true;
+    const bytes = got.record.response?.bodyBytes ?? 0;
+    verdict.observe(
+      'OUTPUT-FILE-SIZE-UNIT',
+      'size vs served bytes',
+      f.size === bytes ? 'bytes (size equals the served length)' : `size ${f.size} for ${bytes} served bytes`,
+      got.record.id,
+    );
   }
+  if (!sizeRead) for (const reason of sizeNotRead) verdict.notRun('OUTPUT-FILE-SIZE-UNIT', reason);
 }
 
 /** A file variable also takes an array of fileKeys (§4.1): the run that gives it two. */
@@ -142,7 +174,7 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
 }) => {
   const usable = candidates(discovery).filter((w) => !/disabled/i.test(w.title));
   const wf = richest(usable.filter((w) => hasVariableType(w, 'resource'))) ?? richest(usable);
-  test.skip(!wf, 'no workflow with a readable plan was discovered (set WFCHECK_CANVAS_IDS)');
+  test.skip(!wf, workflowMissing('has a readable plan'));
   const withFile = hasVariableType(wf!, 'resource');
   if (!withFile) fileVariableNotExercised(verdict, discovery);
   await followTogether({ api, verdict, config }, async (follow) => {
@@ -152,10 +184,24 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
     follow(started, {
       withOutput: true,
       judge: async ({ executionId, snaps, stop }) => {
-        if (stop) return stopAll(verdict, AFTER_START, stop);
-        checkExecutionHistory(verdict, executionId!, wf!.plan, snaps);
+        // A run never sent (its upload failed) leaves the wrapper clause blocked: what needed the run is blocked by it.
+        if (stop)
+          return stopAll(
+            verdict,
+            AFTER_START,
+            started.run ? stop : dependsOn('RUN-VARIABLES-WRAPPER', stop, `the run of ${wf!.canvasId} (never sent)`),
+          );
+        const facts = checkExecutionHistory(verdict, executionId!, wf!.plan, snaps);
+        if (!facts.sawFiles)
+          verdict.notRun('OUTPUT-FILE-NODE-EXISTS', `the execution of ${wf!.canvasId} produced no file`);
         // The last snapshot's output was read once the execution had ended: it is the final output.
-        await checkFiles({ api, config, verdict }, wf!.canvasId, snaps[snaps.length - 1].output?.files ?? []);
+        const last = snaps[snaps.length - 1];
+        await checkFiles(
+          { api, config, verdict },
+          wf!.canvasId,
+          last.output?.files ?? [],
+          last.outputExchange?.record.id,
+        );
       },
     });
     // Only worth trying once a file variable was accepted at all; it runs alongside the first execution.
@@ -200,7 +246,7 @@ test('the legacy form: variables as top-level body fields [RUN-LEGACY-TOP-LEVEL]
   const wf = richest(
     quickestFirst(usable.filter((w) => (w.plan?.variables ?? []).some((v) => v.name !== 'variables'))),
   );
-  test.skip(!wf, 'no discovered workflow has variables');
+  test.skip(!wf, workflowMissing('has variables'));
   await followTogether({ api, verdict, config }, async (follow) =>
     follow(await startRun(api, verdict, faker, wf!, { form: 'legacy' })),
   );
@@ -229,7 +275,7 @@ test('variables of every value kind, and a run without a body, are accepted [RUN
   const free = (w: Workflow) =>
     (w.plan?.variables ?? []).find((v) => v.variableType === undefined || v.variableType === 'string');
   const wf = runnable.find(free);
-  if (!wf) verdict.notRun('RUN-VALUE-KINDS', 'no discovered workflow has a variable of type string (or untyped)');
+  if (!wf) verdict.notRun('RUN-VALUE-KINDS', roleUnfilled('string variable'));
   for (const [kind, value] of wf ? VALUE_KINDS : []) {
     const name = free(wf!)!.name;
     const prepared = await prepareRun(api, verdict, faker, wf!.plan!);
@@ -255,7 +301,7 @@ test('variables of every value kind, and a run without a body, are accepted [RUN
   const bare = runnable
     .filter((w) => !(w.plan?.variables ?? []).some((v) => v.required))
     .sort((a, b) => (a.plan?.variables ?? []).length - (b.plan?.variables ?? []).length)[0];
-  if (!bare) return verdict.notRun('RUN-WITHOUT-BODY', 'no discovered workflow runs without required variables');
+  if (!bare) return verdict.notRun('RUN-WITHOUT-BODY', roleUnfilled('no required variable'));
   const run = await api.send({
     method: 'POST',
     path: `/openapi/workflow/${seg(bare.canvasId)}/run`,

@@ -12,8 +12,9 @@
 import { test } from '../fixtures.ts';
 import { checkExecutionHistory, type ExecutionFacts } from '../support/relations.ts';
 import { followTogether, startRun } from '../support/runs.ts';
-import { stopAll } from '../support/judging.ts';
+import { dependsOn, stopAll } from '../support/judging.ts';
 import { candidates, type Workflow } from '../support/workflows.ts';
+import { roleUnfilled, workflowMissing } from '../support/roles.ts';
 
 const CLAUSES = [
   'STATUS-ECHOES-EXECUTION',
@@ -42,11 +43,18 @@ async function followExecution(
   judged: (facts: ExecutionFacts) => void,
 ): Promise<void> {
   await followTogether({ api, verdict, config }, async (follow) => {
-    follow(await startRun(api, verdict, faker, wf), {
+    const started = await startRun(api, verdict, faker, wf);
+    follow(started, {
       withOutput: true,
       afterTerminal: 2,
       judge: ({ executionId, snaps, stop }) => {
-        if (stop) stopAll(verdict, CLAUSES, stop);
+        // A run never sent (its upload failed) leaves the wrapper clause blocked: the history needed that run.
+        if (stop)
+          stopAll(
+            verdict,
+            CLAUSES,
+            started.run ? stop : dependsOn('RUN-VARIABLES-WRAPPER', stop, `the run of ${wf.canvasId} (never sent)`),
+          );
         else judged(checkExecutionHistory(verdict, executionId!, wf.plan, snaps));
       },
     });
@@ -64,7 +72,7 @@ test(`a multi-node workflow that produces files: statuses, identity, times and v
   const list = candidates(discovery).filter((w) => !/disabled|slow|long-running|fail/i.test(w.title));
   // Most tasks first: more nodes, more intermediate states to see.
   const wf = [...list].sort((a, b) => (b.plan?.tasks.length ?? 0) - (a.plan?.tasks.length ?? 0))[0];
-  test.skip(!wf, 'no runnable workflow was discovered');
+  test.skip(!wf, workflowMissing('is runnable (neither disabled, slow nor failing)'));
   await followExecution(ctx, wf, (facts) => {
     if (!facts.sawFiles)
       verdict.notRun('OUTPUT-FILES-ONLY-AFTER-FINISH', `the execution of ${wf.canvasId} produced no file`);
@@ -85,10 +93,7 @@ test(`a workflow with a failing task keeps partial content and ends failed consi
 }) => {
   const ctx = { api, config, verdict, faker };
   const wf = candidates(discovery, /fail|error|flaky/i).filter((w) => !/disabled|slow|long-running/i.test(w.title))[0];
-  test.skip(
-    !wf || !/fail|error|flaky/i.test(wf.title),
-    'no workflow whose title suggests a failing task was discovered',
-  );
+  test.skip(!wf || !/fail|error|flaky/i.test(wf.title), roleUnfilled('failing task'));
   await followExecution(ctx, wf, (facts) =>
     verdict.observe(
       'STATE-TRANSITIONS',

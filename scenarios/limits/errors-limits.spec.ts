@@ -21,6 +21,7 @@ import {
 import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from '../support/workflows.ts';
 import type { ApiClient, Exchange } from '../support/client.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
+import { ROLE_SETTING, roleUnfilled, workflowMissing } from '../support/roles.ts';
 
 const PAYLOAD_LIMIT_BYTES = LIMITS.payloadBytesSurelyOver; // §8: 100KB read as KiB: the larger reading, so "over" is over in both
 const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars; // §8: 100k characters
@@ -122,13 +123,15 @@ test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async (
   if (!found)
     verdict.notRun(
       'RUN-403-API-DISABLED',
-      'no workflow with a disabled API was found (set WFCHECK_DISABLED_CANVAS_ID)',
+      pool.length
+        ? `none of the ${pool.length} workflow(s) whose titles suggest a disabled API answered 403: set ${ROLE_SETTING['API disabled']} to a canvas whose workflow API is disabled`
+        : roleUnfilled('API disabled'),
     );
 });
 
 test('invalid run bodies get 400 [RUN-400-INVALID-BODY]', async ({ api, verdict, discovery }) => {
   const wf = withoutRequired(candidates(discovery));
-  test.skip(!wf, 'no discovered workflow runs without required variables');
+  test.skip(!wf, roleUnfilled('no required variable'));
   const bodies: [string, string][] = [
     ['not JSON', '{"variables": {'],
     ['a JSON array', '[1, 2, 3]'],
@@ -177,7 +180,7 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
       );
       await cleanup(api, ex);
     }
-  } else verdict.notRun('RUN-400-MISSING-REQUIRED-VARIABLE', 'no discovered workflow has a required variable');
+  } else verdict.notRun('RUN-400-MISSING-REQUIRED-VARIABLE', roleUnfilled('required variable'));
 
   const withFile = list.find((w) => hasVariableType(w, 'resource'));
   if (withFile) {
@@ -197,7 +200,7 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
       );
       await cleanup(api, ex);
     }
-  } else verdict.notRun('RUN-400-UNKNOWN-FILE-KEY', 'no discovered workflow has a resource variable');
+  } else verdict.notRun('RUN-400-UNKNOWN-FILE-KEY', roleUnfilled('file variable'));
 });
 
 /** Rejected = a 4xx; the code (E2004/E2005) is only named, since error bodies are not specified. */
@@ -216,7 +219,7 @@ test('requests over the payload and content limits are rejected; requests under 
   const withString = runnable(candidates(discovery)).filter((w) => hasVariableType(w, 'string'));
   const wf = withString.find((w) => !hasVariableType(w, 'resource')) ?? withString[0];
   const canvasId = wf?.canvasId ?? withoutRequired(candidates(discovery))?.canvasId;
-  test.skip(!canvasId, 'no runnable workflow was discovered');
+  test.skip(!canvasId, workflowMissing('is runnable (not disabled)'));
   const prepared = wf ? await prepareRun(api, verdict, faker, wf.plan!) : { values: {} };
   const stringVar = (wf?.plan?.variables ?? []).find((v) => v.variableType === 'string')?.name ?? 'wfcheck_padding';
 
@@ -364,7 +367,12 @@ test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', 
       // No answer at all is the status clause's finding (the engine records it there).
       const deviation =
         ex.status === undefined || (plainFaults[i] && serverFault(ex)) ? statusDeviation(ex) : undefined;
-      if (deviation) verdict.blocked('ODD-IDS-NO-5XX', deviation, `${message}: ${describe(ex)}`);
+      if (deviation)
+        verdict.blocked('ODD-IDS-NO-5XX', {
+          blockedBy: deviation,
+          exchangeIds: [ex.record.id],
+          reason: `${message}: ${describe(ex)}`,
+        });
       else
         verdict.check('ODD-IDS-NO-5XX', BELOW_500.ok(ex), {
           message,

@@ -20,6 +20,7 @@ import {
   type Workflow,
 } from '../support/workflows.ts';
 import { searchAll } from '../support/listing.ts';
+import { roleUnfilled } from '../support/roles.ts';
 import { discoverWorkflows } from '../support/discovery.ts';
 import type { ApiClient, Exchange } from '../support/client.ts';
 import type { Verdict } from '../verdict/verdict.ts';
@@ -66,7 +67,11 @@ function judgeProbe(
     exchangeId: ex.record.id,
   });
   if (exposed) {
-    stopAll(verdict, [statusClause], { blockedBy: clause, reason: `${message}: ${describe(ex)}` });
+    stopAll(verdict, [statusClause], {
+      blockedBy: clause,
+      exchangeIds: [ex.record.id],
+      reason: `${message}: ${describe(ex)}`,
+    });
     return;
   }
   expectStatus(verdict, statusClause, ex, 404, message);
@@ -230,7 +235,7 @@ test("the other tenant's file keys are not accepted as file variable values [ISO
 }) => {
   test.skip(!apiB, NEEDS_B);
   const wf = candidates(discovery).find((w) => hasVariableType(w, 'resource') && !/disabled/i.test(w.title));
-  test.skip(!wf, 'tenant A has no workflow with a resource variable');
+  test.skip(!wf, roleUnfilled('file variable'));
   const files = [buildFile(faker, 'txt', 'small')];
   const upload = acceptedUpload(verdict, await apiB!.upload(files), files, "tenant B's upload");
   if (!upload.ok) return stopAll(verdict, ['ISOLATION-FILE-KEY', 'RUN-400-UNKNOWN-FILE-KEY'], upload.stop);
@@ -247,7 +252,11 @@ test("the other tenant's file keys are not accepted as file variable values [ISO
     exchangeId: run.record.id,
   });
   if (executionId)
-    stopAll(verdict, ['RUN-400-UNKNOWN-FILE-KEY'], { blockedBy: 'ISOLATION-FILE-KEY', reason: `${message}: accepted` });
+    stopAll(verdict, ['RUN-400-UNKNOWN-FILE-KEY'], {
+      blockedBy: 'ISOLATION-FILE-KEY',
+      exchangeIds: [run.record.id],
+      reason: `${message}: accepted`,
+    });
   else expectStatus(verdict, 'RUN-400-UNKNOWN-FILE-KEY', run, 400, message, 'should');
   await abortQuietly(api, executionId);
 });

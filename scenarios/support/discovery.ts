@@ -15,7 +15,7 @@ import type { RunConfig } from '../../foundation/environment/config.ts';
 import type { ApiClient } from './client.ts';
 import { memoryFile, readMemory, writeMemory, keyFingerprint, type DiscoveryMemory } from './discovery-memory.ts';
 import { firstPageOf, listOf } from './listing.ts';
-import { HINT_KEYWORDS, hintedRoles, ROLE_NAMES, rolesOf, type Role } from './roles.ts';
+import { HINT_KEYWORDS, hintedRoles, ROLE_NAMES, ROLE_SETTING, rolesOf, type Role } from './roles.ts';
 import { dataOf, type SearchItem, type WorkflowPlan } from './judging.ts';
 import type { Discovery, DiscoverySummary, Workflow } from './workflows.ts';
 
@@ -242,8 +242,9 @@ export function describeDiscovery(d: Discovery): string {
         ? 'nothing remembered yet'
         : `memory ${s.memory} (${s.remembered} remembered, ${s.gone} gone)`;
   const probes = s.keywordProbes.length ? `, keyword probes ${s.keywordProbes.join(', ')}` : '';
+  // Each role left empty with the setting that would fill it.
   const roles = s.missingRoles.length
-    ? `roles not filled: ${s.missingRoles.join(', ')}`
+    ? `roles not filled: ${s.missingRoles.map((r) => `${r} (${ROLE_SETTING[r]})`).join(', ')}`
     : `all ${Object.keys(s.roles).length} roles filled`;
   return `${d.workflows.length} workflow(s); ${memory}; ${s.searches} search(es), ${s.details} detail read(s)${probes}; ${roles}`;
 }

@@ -9,7 +9,7 @@ import type { components } from '../../contracts/generated/api-types.ts';
 import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
 import { SCHEMA_BUNDLE } from '../../contracts/generated/schemas.ts';
 import type { Exchange } from './client.ts';
-import type { Verdict } from '../verdict/verdict.ts';
+import type { Cause, Verdict } from '../verdict/verdict.ts';
 
 type S = components['schemas'];
 export type RunData = S['RunData'];
@@ -116,20 +116,32 @@ export function bodyDeviation(ex: Exchange): string | undefined {
   return ex.violations.find((v) => v.level === 'must' && v.requirementId !== clause)?.requirementId;
 }
 
-/** Why a flow cannot go on: an earlier deviation (the clause that failed first), or a reason of the harness's own. */
-export interface Stop {
-  /** The clause whose deviation stops the flow; absent when the harness is the cause (no suitable workflow, our deadline). */
-  blockedBy?: string;
-  reason: string;
-}
+/**
+ * Why a flow cannot go on, and what data it lost: the exchanges (`exchangeIds`) whose answer deviated —
+ * `blockedBy` names the clause that failed there — or a step that was never taken (`step`). Without a
+ * clause the harness is the cause (no suitable workflow, our deadline): what depends on it is "not run".
+ */
+export type Stop = Cause;
 
-/** Records each clause of `ids` as blocked by the stop's clause, or as not run for a reason of the harness. */
+/**
+ * Records each clause of `ids` as blocked by the failure on the data the stop lost (see Verdict.blocked),
+ * or as not run for a reason of the harness.
+ */
 export function stopAll(verdict: Verdict, ids: readonly string[], stop: Stop): void {
   for (const id of ids) {
     if (id === stop.blockedBy) continue;
-    if (stop.blockedBy) verdict.blocked(id, stop.blockedBy, stop.reason);
+    if (stop.blockedBy || stop.exchangeIds?.length) verdict.blocked(id, stop);
     else verdict.notRun(id, stop.reason);
   }
+}
+
+/**
+ * The stop of a step that was never taken because `clause` could not be judged: what needed the step is
+ * blocked by `clause`, itself blocked by the stop's cause (the chain "A ← clause ← cause"). A stop of the
+ * harness's own passes through unchanged.
+ */
+export function dependsOn(clause: string, stop: Stop, step: string): Stop {
+  return stop.blockedBy || stop.exchangeIds?.length ? { blockedBy: clause, step, reason: stop.reason } : stop;
 }
 
 /**
@@ -169,13 +181,15 @@ export function accepted<T>(
   message: string,
 ): Judged<T> {
   const expected = `accepted (2xx) with ${want.carries}`;
+  const exchangeIds = [ex.record.id];
   const blockedBy = (cause: string): Judged<T> => {
-    verdict.blocked(id, cause, `${message}: ${describe(ex)}`);
-    return { ok: false, stop: { blockedBy: cause, reason: `${message}: ${describe(ex)}` } };
+    const stop = { blockedBy: cause, exchangeIds, reason: `${message}: ${describe(ex)}` };
+    verdict.blocked(id, stop);
+    return { ok: false, stop };
   };
   const failed = (actual: string): Judged<T> => {
     verdict.check(id, false, { message, expected, actual, exchangeId: ex.record.id });
-    return { ok: false, stop: { blockedBy: id, reason: `${message}: ${actual}` } };
+    return { ok: false, stop: { blockedBy: id, exchangeIds, reason: `${message}: ${actual}` } };
   };
   const deviation = statusDeviation(ex);
   if (deviation) return blockedBy(deviation);
@@ -184,8 +198,14 @@ export function accepted<T>(
   const value =
     ex.parsed && ex.json && typeof ex.json === 'object' ? want.read((ex.json as { data?: unknown }).data) : undefined;
   if (value === undefined) {
-    const cause = bodyDeviation(ex) ?? want.judgedBy;
-    if (cause && cause !== id) return blockedBy(cause);
+    const deviation = bodyDeviation(ex);
+    if (deviation && deviation !== id) return blockedBy(deviation);
+    if (!deviation && want.judgedBy && want.judgedBy !== id) {
+      // The caller judges the missing payload after this (its failure is not recorded yet): named as given.
+      const reason = `${message}: ${describe(ex)} without ${want.carries}`;
+      verdict.blocked(id, { blockedBy: want.judgedBy, judgedNext: true, reason });
+      return { ok: false, stop: { blockedBy: want.judgedBy, exchangeIds, reason } };
+    }
     return failed(
       ex.parsed ? `${describe(ex)} without ${want.carries}` : `${describe(ex)} with a body that is not JSON`,
     );
@@ -215,7 +235,7 @@ export function expectStatus(
   if (!ok && ex.status === 429) return rateLimited(verdict, id, ex, message).ok;
   const deviation = ok ? undefined : statusDeviation(ex);
   if (deviation && deviation !== id) {
-    verdict.blocked(id, deviation, `${message}: ${describe(ex)}`);
+    verdict.blocked(id, { blockedBy: deviation, exchangeIds: [ex.record.id], reason: `${message}: ${describe(ex)}` });
     return false;
   }
   return verdict.check(

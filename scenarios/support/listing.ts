@@ -59,7 +59,13 @@ export function listOf(ex: Exchange): { items?: SearchItem[]; shape?: ListShape;
     if (wrapped) return { items: wrapped.list as SearchItem[], shape: `wrapped in data.${wrapped.key}` };
   }
   const cause = statusDeviation(ex) ?? (served(ex) ? (bodyDeviation(ex) ?? 'SEARCH-200-DATA') : undefined);
-  return { stop: { blockedBy: cause, reason: `search ${ex.record.url.replace(/^.*\/v1/, '')}: ${describe(ex)}` } };
+  return {
+    stop: {
+      blockedBy: cause,
+      exchangeIds: [ex.record.id],
+      reason: `search ${ex.record.url.replace(/^.*\/v1/, '')}: ${describe(ex)}`,
+    },
+  };
 }
 
 const idsOf = (items: SearchItem[]) =>

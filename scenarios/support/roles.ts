@@ -4,6 +4,7 @@
  * crowded by thousands of workflows (or by the harness's own leftovers) gives the same coverage as
  * a fresh one.
  */
+import { ENV } from '../../foundation/environment/rules.ts';
 import type { WorkflowPlan } from './judging.ts';
 
 /** What a title says about a workflow: the suites pick by these too (the plan cannot say it). */
@@ -41,6 +42,47 @@ export const ROLES = {
 
 export type Role = keyof typeof ROLES;
 export const ROLE_NAMES = Object.keys(ROLES) as Role[];
+
+/** What a role asks of a workflow, as a reason a person reads says it. */
+const ROLE_TEXT: Record<Role, string> = {
+  'file variable': 'a workflow with a variable of type resource',
+  'option variable': 'a workflow with a variable of type option',
+  'required variable': 'a workflow with a required variable',
+  'no required variable': 'a workflow that runs without required variables',
+  'string variable': 'a workflow with a variable of type string (or untyped)',
+  'multi-node': 'a workflow of two or more tasks',
+  'failing task': 'a workflow with a task that fails (its title says fail, error or flaky)',
+  'slow (to abort)': 'a workflow that runs long enough to be aborted mid-run',
+  'API disabled': 'a workflow whose workflow API is disabled (run answers 403)',
+};
+
+/**
+ * The setting that supplies a workflow for each role when discovery finds none: the canvases of the
+ * two special roles have a variable of their own; any other role is filled by a canvas listed in
+ * WFCHECK_CANVAS_IDS (read whether or not search lists it).
+ */
+export const ROLE_SETTING: Record<Role, string> = {
+  'file variable': ENV.canvasIds,
+  'option variable': ENV.canvasIds,
+  'required variable': ENV.canvasIds,
+  'no required variable': ENV.canvasIds,
+  'string variable': ENV.canvasIds,
+  'multi-node': ENV.canvasIds,
+  'failing task': ENV.canvasIds,
+  'slow (to abort)': ENV.abortCanvasId,
+  'API disabled': ENV.disabledCanvasId,
+};
+
+/** The reason a clause that needs a role is not run when no workflow fills it, naming the setting that supplies one. */
+export function roleUnfilled(role: Role): string {
+  return workflowMissing(`fills the role "${role}" (${ROLE_TEXT[role]})`, ROLE_SETTING[role]);
+}
+
+/** The reason for a workflow no role describes ("has variables"): WFCHECK_CANVAS_IDS supplies it. */
+export function workflowMissing(what: string, setting: string = ENV.canvasIds): string {
+  const how = setting === ENV.canvasIds ? `add one to ${setting}` : `set ${setting} to one`;
+  return `no discovered workflow ${what}: ${how}`;
+}
 
 /** The roles a workflow with a readable plan can fill. */
 export function rolesOf(w: Described): Role[] {

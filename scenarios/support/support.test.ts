@@ -8,24 +8,42 @@ import type { CheckRecord, EvidenceRecord, ObservationRecord } from '../verdict/
 import { Verdict } from '../verdict/verdict.ts';
 import type { ApiClient, Exchange } from './client.ts';
 import type { OperationId } from '../../contracts/check.ts';
-import { accepted, clientError, expectStatus, type OutputData, type StatusData } from './judging.ts';
-import { checkExecutionHistory } from './relations.ts';
+import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
+import {
+  accepted,
+  clientError,
+  dependsOn,
+  expectStatus,
+  stopAll,
+  type OutputData,
+  type StatusData,
+  type WorkflowPlan,
+} from './judging.ts';
+import { checkExecutionHistory, checkNodesMatchPlan } from './relations.ts';
 import { LOCALES, localesForRun } from './locales.ts';
 import { pollExecution, PollStopped, type Snapshot } from './poll.ts';
+
+/** The verdict answers are recorded on as they arrive, as the client records them (see `answer`). */
+let current: Verdict | undefined;
 
 function recorder() {
   const records: EvidenceRecord[] = [];
   const verdict = new Verdict({ write: (r: EvidenceRecord) => records.push(r) } as never, undefined, false, undefined);
+  current = verdict;
   const checks = (id: string) => records.filter((r): r is CheckRecord => r.kind === 'check' && r.requirementId === id);
   const outcomes = (id: string) =>
     checks(id).map((c) => (c.outcome === 'blocked' ? `blocked by ${c.blockedBy}` : c.outcome));
+  const messages = (id: string) => checks(id).map((c) => c.message);
   const observations = (id: string) =>
     records.filter((r): r is ObservationRecord => r.kind === 'observation' && r.requirementId === id);
-  return { verdict, records, outcomes, observations };
+  return { verdict, records, checks, outcomes, messages, observations };
 }
 
 let seq = 0;
-/** An answer as the client hands it over: `violations` are what the contract checks found (must level). */
+/**
+ * An answer as the client hands it over: `violations` are what the contract checks found (must level),
+ * recorded on the current verdict against the answer, as the client records them.
+ */
 function answer(
   operation: OperationId,
   status: number | undefined,
@@ -33,8 +51,17 @@ function answer(
   violations: string[] = [],
   fault?: string,
 ): Exchange {
+  const id = `x${++seq}`;
+  for (const requirementId of violations)
+    current?.contract(requirementId, 'must', false, { message: 'contract check', exchangeId: id });
+  // A transport fault of the target fails the operation's status clause (the client's judgeFault).
+  if (fault)
+    current?.contract(`${OPERATION_PREFIX[operation]}-HTTP-STATUS-LISTED`, 'must', false, {
+      message: fault,
+      exchangeId: id,
+    });
   return {
-    record: { id: `x${++seq}` } as Exchange['record'],
+    record: { id } as Exchange['record'],
     status,
     headers: {},
     text: body === undefined ? '' : JSON.stringify(body),
@@ -172,18 +199,125 @@ test("expectStatus: a wrong listed status fails, an unlisted one is the status c
   expect(outcomes('LIMIT-PAYLOAD-100KB')).toEqual(['pass']);
 });
 
+test('a clause is blocked by the failure recorded on the answer it needed, never by one elsewhere in the test', () => {
+  const { verdict, outcomes, checks } = recorder();
+  // A timestamp of a status answer deviates; the output answer the files clause needed is fine.
+  answer('getExecutionStatus', 200, {}, ['DATETIME-FORMAT']);
+  const output = answer('getExecutionOutput', 200, {});
+  stopAll(verdict, ['OUTPUT-FILE-SIZE-UNIT'], { exchangeIds: [output.record.id], reason: 'files unread' });
+  // Named, but not what failed on that answer: still not its cause.
+  verdict.blocked('OUTPUT-FILE-TYPE-VALUES', {
+    blockedBy: 'DATETIME-FORMAT',
+    exchangeIds: [output.record.id],
+    reason: 'files unread',
+  });
+  expect(outcomes('OUTPUT-FILE-SIZE-UNIT')).toEqual(['not-run']);
+  expect(outcomes('OUTPUT-FILE-TYPE-VALUES')).toEqual(['not-run']);
+  // Several failures on the needed answer: the status line's first, since it loses the whole answer.
+  const broken = answer('getExecutionOutput', 500, {}, ['OUTPUT-200-ENVELOPE', 'OUTPUT-HTTP-STATUS-LISTED']);
+  stopAll(verdict, ['OUTPUT-FILE-NODE-EXISTS'], { exchangeIds: [broken.record.id], reason: 'output unread' });
+  expect(outcomes('OUTPUT-FILE-NODE-EXISTS')).toEqual(['blocked by OUTPUT-HTTP-STATUS-LISTED']);
+  expect(checks('OUTPUT-FILE-NODE-EXISTS')[0]).toMatchObject({
+    needed: { exchangeIds: [broken.record.id] },
+    blockedChain: [{ requirementId: 'OUTPUT-HTTP-STATUS-LISTED', outcome: 'fail', exchangeId: broken.record.id }],
+  });
+});
+
+test('a step never taken passes its cause on as a chain: A blocked by B blocked by C', () => {
+  const { verdict, outcomes, checks } = recorder();
+  const upload = answer('uploadFiles', 200, { success: true, data: { files: [{ fileKey: 'k1', fileName: 'a' }] } });
+  const keys = accepted(
+    verdict,
+    'UPLOAD-KEY-PER-FILE',
+    upload,
+    { carries: '2 distinct fileKeys', read: () => undefined },
+    'upload of 2 files',
+  );
+  expect(keys.ok).toBe(false);
+  const stop = keys.ok ? { reason: '' } : keys.stop;
+  // The run was never sent: its clause is blocked by the upload's failure…
+  stopAll(verdict, ['RUN-VARIABLES-WRAPPER'], stop);
+  // …and what needed the run is blocked by the run's clause, itself blocked by the upload's.
+  stopAll(verdict, ['OUTPUT-FILE-SIZE-UNIT'], dependsOn('RUN-VARIABLES-WRAPPER', stop, 'the run (never sent)'));
+  expect(outcomes('RUN-VARIABLES-WRAPPER')).toEqual(['blocked by UPLOAD-KEY-PER-FILE']);
+  expect(outcomes('OUTPUT-FILE-SIZE-UNIT')).toEqual(['blocked by RUN-VARIABLES-WRAPPER']);
+  expect(checks('OUTPUT-FILE-SIZE-UNIT')[0]).toMatchObject({
+    needed: { step: 'the run (never sent)' },
+    blockedChain: [
+      { requirementId: 'RUN-VARIABLES-WRAPPER', outcome: 'blocked' },
+      { requirementId: 'UPLOAD-KEY-PER-FILE', outcome: 'fail', exchangeId: upload.record.id },
+    ],
+  });
+  // A stop of the harness's own stays "not run"; so does a stop naming a clause this test judged clean.
+  stopAll(verdict, ['OUTPUT-FILE-URL-SERVES'], dependsOn('RUN-VARIABLES-WRAPPER', { reason: 'our deadline' }, 'x'));
+  verdict.must('RUN-RETURNS-EXECUTION-ID', true, { message: 'known' });
+  stopAll(verdict, ['OUTPUT-FILE-TYPE-VALUES'], { blockedBy: 'RUN-RETURNS-EXECUTION-ID', reason: 'elsewhere' });
+  expect(outcomes('OUTPUT-FILE-URL-SERVES')).toEqual(['not-run']);
+  expect(outcomes('OUTPUT-FILE-TYPE-VALUES')).toEqual(['not-run']);
+});
+
+const PLAN = {
+  title: 'Digest',
+  tasks: [
+    { id: 'task-1', title: 'Collect', prompt: 'p', toolsets: [] },
+    { id: 'task-2', title: 'Summarise', prompt: 'p', toolsets: [] },
+  ],
+} as WorkflowPlan;
+
+test('nodes match the plan by id or title; without titles and with ids of their own they cannot be judged', () => {
+  const { verdict, outcomes, messages } = recorder();
+  checkNodesMatchPlan(verdict, PLAN, [{ nodeId: 'node_task-1' }, { nodeId: 'node_task-2' }], 'x');
+  checkNodesMatchPlan(
+    verdict,
+    PLAN,
+    [
+      { nodeId: 'a', title: 'Collect' },
+      { nodeId: 'b', title: 'Summarise' },
+    ],
+    'x',
+  );
+  checkNodesMatchPlan(verdict, PLAN, [{ nodeId: 'n_91ac' }, { nodeId: 'n_07fe' }], 'x');
+  checkNodesMatchPlan(verdict, PLAN, [{ nodeId: 'n_91ac' }], 'x');
+  checkNodesMatchPlan(verdict, PLAN, [{ nodeId: 'node_task-1' }, { nodeId: 'node_task-9' }], 'x');
+  checkNodesMatchPlan(verdict, PLAN, undefined, 'x');
+  expect(outcomes('STATE-NODES-MATCH-PLAN')).toEqual(['pass', 'pass', 'not-run', 'fail', 'fail', 'not-run']);
+  expect(messages('STATE-NODES-MATCH-PLAN')[2]).toBe(
+    'cannot judge: nodeExecutions[].title absent and node ids are not task ids',
+  );
+});
+
+test('optional fields absent leave their clauses not run: executionId, node statuses, file nodeIds, dependencies', () => {
+  const { verdict, outcomes } = recorder();
+  const nodes = [{ nodeId: 'n1' }, { nodeId: 'n2' }] as StatusData['nodeExecutions'];
+  checkExecutionHistory(verdict, 'e1', undefined, [
+    snap({ executionId: undefined, nodeExecutions: nodes }),
+    snap({ executionId: undefined, status: 'finish', nodeExecutions: nodes }, { files: [{ name: 'a', type: 't' }] }),
+  ]);
+  expect(outcomes('STATUS-ECHOES-EXECUTION')).toEqual(['not-run']);
+  expect(outcomes('STATE-EXEC-FINISH-NODES-FINISHED')).toEqual(['not-run']);
+  expect(outcomes('OUTPUT-FILE-NODE-EXISTS')).toEqual(['not-run']);
+  expect(outcomes('OUTPUT-FILES-ONLY-AFTER-FINISH')).toEqual(['not-run']);
+  // createdAt still tells the identity is stable.
+  expect(outcomes('STATE-STABLE-IDENTITY')).toEqual(['pass']);
+});
+
 const T0 = '2026-01-01T10:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 
-function snap(status: Partial<StatusData>, output?: Partial<OutputData>): Snapshot {
+/** One poll: its status (and output) answers, with what their contract checks found. */
+function snap(
+  status: Partial<StatusData>,
+  output?: Partial<OutputData>,
+  found: { status?: string[]; output?: string[] } = {},
+): Snapshot {
   return {
     at: 0,
     status: { executionId: 'e1', status: 'executing', createdAt: T0, nodeExecutions: [], ...status } as StatusData,
-    statusExchange: answer('getExecutionStatus', 200),
+    statusExchange: answer('getExecutionStatus', 200, undefined, found.status),
     ...(output
       ? {
           output: { output: [], files: [], ...output } as OutputData,
-          outputExchange: answer('getExecutionOutput', 200),
+          outputExchange: answer('getExecutionOutput', 200, undefined, found.output),
         }
       : {}),
   };
@@ -197,7 +331,8 @@ test('STATUS-ECHOES-EXECUTION fails on another id; a wrong but constant id is no
     snap({ executionId: 'run_1', status: 'finish' }),
   ]);
   expect(outcomes('STATUS-ECHOES-EXECUTION')).toEqual(['pass', 'fail']);
-  expect(outcomes('STATE-STABLE-IDENTITY')).toEqual(['pass', 'pass']);
+  // One poll says nothing of stability.
+  expect(outcomes('STATE-STABLE-IDENTITY')).toEqual(['not-run', 'pass']);
 });
 
 test('forward-only is recorded, never judged; leaving a terminal status is a warning', () => {
@@ -252,6 +387,7 @@ test('a node status outside the enum blocks what reads it, by NODE-STATUS-ENUM',
     snap(
       { status: 'finish', nodeExecutions: done },
       { output: [{ nodeId: 'n1', status: 'done', messages: [] }] as unknown as OutputData['output'], files: [file] },
+      { status: ['NODE-STATUS-ENUM'], output: ['NODE-STATUS-ENUM'] },
     ),
   ]);
   expect(outcomes('OUTPUT-FILES-ONLY-AFTER-FINISH')).toEqual(['blocked by NODE-STATUS-ENUM']);
@@ -268,8 +404,14 @@ test('TIMES-ORDERED: end before start or start before creation warns; whole seco
   checkExecutionHistory(verdict, 'e1', undefined, [
     snap({ status: 'finish', createdAt: '2026-01-01T10:00:01Z' }, node(at(400), at(500))),
   ]);
-  checkExecutionHistory(verdict, 'e1', undefined, [snap({ status: 'finish' }, node('yesterday', 'today'))]);
-  expect(outcomes('TIMES-ORDERED')).toEqual(['pass', 'fail', 'fail', 'pass', 'blocked by DATETIME-FORMAT']);
+  checkExecutionHistory(verdict, 'e1', undefined, [
+    snap({ status: 'finish' }, node('yesterday', 'today'), { output: ['DATETIME-FORMAT'] }),
+  ]);
+  // Times absent (optional) say nothing: not run, never passed.
+  checkExecutionHistory(verdict, 'e1', undefined, [
+    snap({ status: 'finish', createdAt: undefined }, { output: [{ nodeId: 'n1', status: 'finish', messages: [] }] }),
+  ]);
+  expect(outcomes('TIMES-ORDERED')).toEqual(['pass', 'fail', 'fail', 'pass', 'blocked by DATETIME-FORMAT', 'not-run']);
 });
 
 /** A client whose status endpoint answers from a list (the last answer repeats). */

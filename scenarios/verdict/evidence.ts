@@ -50,20 +50,49 @@ export type ViolationRecord = Violation;
 /** `blocked`: the clause could not be judged because an earlier step deviated (`blockedBy` names that clause). */
 export type CheckOutcome = 'pass' | 'fail' | 'not-run' | 'blocked';
 
+/**
+ * One link of a blocking chain. A blocked clause names the clause whose data it needed (`blockedBy`);
+ * when that clause was itself blocked, its own blocker follows, down to the failure at the root:
+ * "A blocked by B blocked by C" is A's record with blockedBy B and blockedChain [B (blocked), C (fail)].
+ */
+export interface BlockLink {
+  requirementId: string;
+  /** `fail`: the deviation at the root of the chain; `blocked`: a clause blocked by the next link. */
+  outcome: 'fail' | 'blocked';
+  /** The exchange the failure was recorded on (or, for a blocked link, the one it needed), when known. */
+  exchangeId?: string;
+  /** The failure's or the blocked clause's own message. */
+  message?: string;
+}
+
+/** What a blocked clause needed and did not get: the exchanges whose data it would have judged, or a step. */
+export interface Needed {
+  exchangeIds?: string[];
+  /** A step that is no single exchange of this test: "the run of c_1 (never sent)", "the plan of c_1". */
+  step?: string;
+}
+
 export interface CheckRecord {
   kind: 'check';
   requirementId: string;
   level: Level;
   outcome: CheckOutcome;
-  /** For `blocked`: the requirement whose deviation kept this one from being judged. */
+  /** For `blocked`: the requirement whose deviation kept this one from being judged (the first link of blockedChain). */
   blockedBy?: string;
+  /** For `blocked`: from `blockedBy` to the failure at the root (one link when blockedBy itself failed). */
+  blockedChain?: BlockLink[];
+  /** For `blocked`: the data the clause needed, whose failure is `blockedBy`. */
+  needed?: Needed;
   /** Where the result came from: an explicit suite check, the contract check of a response, or the test's end state. */
   source: 'suite' | 'contract' | 'test-end';
   test?: TestRef;
   message: string;
   expected?: string;
   actual?: string;
+  /** The exchange shown as the check's evidence. */
   exchangeId?: string;
+  /** Every exchange the check judged, when it judged several (a relation across polls); exchangeId among them. */
+  exchangeIds?: string[];
   at: string;
 }
 

@@ -8,7 +8,7 @@
  *   should  → a warning annotation; a failure only under --strict / WFCHECK_STRICT=1
  *   observe → recorded, never failed
  */
-import type { CheckRecord, EvidenceWriter, Level, ObservationRecord, TestRef } from './evidence.ts';
+import type { BlockLink, CheckRecord, EvidenceWriter, Level, ObservationRecord, TestRef } from './evidence.ts';
 import { redactValue } from '../../foundation/environment/redact.ts';
 import { levelOf } from '../../contracts/requirements.ts';
 
@@ -16,7 +16,33 @@ export interface CheckDetail {
   message: string;
   expected?: unknown;
   actual?: unknown;
+  /** The exchange shown as evidence. */
   exchangeId?: string;
+  /** Every exchange judged, when several were (a relation across polls); a failure is recorded on each. */
+  exchangeIds?: readonly string[];
+}
+
+/**
+ * Why a clause could not be judged: the data it needed was lost to a failure. The blocker is the failure
+ * recorded on the exchanges it needed (`exchangeIds`) — `blockedBy` says which when several failed there;
+ * a failure elsewhere in the test never blocks it. Without `exchangeIds` (a step that is no exchange of
+ * this test, such as a plan read by discovery) `blockedBy` is taken as given. Without `blockedBy` and
+ * without a failure on the exchanges, the cause is the harness's own and the clause is "not run".
+ */
+export interface Cause {
+  blockedBy?: string;
+  exchangeIds?: readonly string[];
+  step?: string;
+  /** `blockedBy` is judged right after this, on the same data: its failure is not recorded yet. */
+  judgedNext?: true;
+  reason: string;
+}
+
+/** A failure recorded on an exchange: what a clause that needed the exchange's data is blocked by. */
+interface FailureOn {
+  id: string;
+  level: Level;
+  message: string;
 }
 
 export interface VerdictHooks {
@@ -32,9 +58,29 @@ function show(value: unknown): string | undefined {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
+/** The clause that judges an operation's status line: a failure of it loses the whole answer. */
+const STATUS_LINE = /-HTTP-STATUS-LISTED$/;
+
 export class Verdict {
   /** Requirement IDs used by the suites that the catalogue does not list (reported, never silently dropped). */
   static readonly unknownIds = new Set<string>();
+
+  /**
+   * Failures by the exchange they were judged on, across the verdicts of this process (exchange ids are
+   * unique to it): discovery's own verdict records the failures of the answers the tests then build on.
+   */
+  private static readonly failuresOn = new Map<string, FailureOn[]>();
+
+  /** Clauses this verdict recorded anything for (check or observation). */
+  readonly recorded = new Set<string>();
+  /** Clauses this verdict recorded as failed, with the exchange of their first failure. */
+  private readonly failedHere = new Map<string, string | undefined>();
+  /** Clauses this verdict recorded as blocked, with the chain of their last blocked record. */
+  private readonly blockedHere = new Map<string, BlockLink[]>();
+  /** Soft failures the hooks were told of (the test's other errors are thrown ones). */
+  softFailures = 0;
+  /** The exchange at which a transport fault ended the test's flow, when one did. */
+  stoppedAt?: { exchangeId: string; message: string };
 
   constructor(
     private readonly writer: EvidenceWriter,
@@ -66,6 +112,10 @@ export class Verdict {
     detail: CheckDetail,
     source: CheckRecord['source'],
   ): void {
+    const exchangeIds = [...new Set([detail.exchangeId, ...(detail.exchangeIds ?? [])])].filter(
+      (x): x is string => x !== undefined,
+    );
+    this.recorded.add(id);
     this.writer.write({
       kind: 'check',
       requirementId: id,
@@ -76,16 +126,61 @@ export class Verdict {
       message: detail.message,
       expected: show(detail.expected),
       actual: show(detail.actual),
-      exchangeId: detail.exchangeId,
+      exchangeId: detail.exchangeId ?? exchangeIds[0],
+      ...(exchangeIds.length > 1 ? { exchangeIds } : {}),
       at: new Date().toISOString(),
     });
     if (outcome !== 'fail') return;
+    if (!this.failedHere.has(id)) this.failedHere.set(id, exchangeIds[0]);
+    for (const x of exchangeIds) {
+      const list = Verdict.failuresOn.get(x) ?? [];
+      if (!list.some((f) => f.id === id)) list.push({ id, level, message: detail.message });
+      Verdict.failuresOn.set(x, list);
+    }
     const text =
       `[${id}] ${detail.message}` +
       (detail.expected !== undefined ? ` — expected ${show(detail.expected)}` : '') +
       (detail.actual !== undefined ? `, got ${show(detail.actual)}` : '');
-    if (level === 'must' || (level === 'should' && this.strict)) this.hooks?.softFail(text);
-    else this.hooks?.annotate(level === 'should' ? 'warning' : 'observation', text);
+    if (level === 'must' || (level === 'should' && this.strict)) {
+      this.softFailures++;
+      this.hooks?.softFail(text);
+    } else this.hooks?.annotate(level === 'should' ? 'warning' : 'observation', text);
+  }
+
+  /**
+   * The chain from `by` to the failure at its root, as far as this test knows it: `by` failed (one link),
+   * or was blocked here (a link, then its own chain).
+   */
+  private chainFrom(by: string, exchangeId?: string, message?: string): BlockLink[] {
+    const failedOn = exchangeId ?? this.failedHere.get(by);
+    if (this.failedHere.has(by) || exchangeId !== undefined || !this.blockedHere.has(by))
+      return [{ requirementId: by, outcome: 'fail', ...(failedOn ? { exchangeId: failedOn } : {}), message }];
+    const rest = this.blockedHere.get(by)!;
+    return [{ requirementId: by, outcome: 'blocked', message }, ...rest.filter((l) => l.requirementId !== by)];
+  }
+
+  /**
+   * The blocker of a cause: the failure recorded on the exchanges it names (the named clause when it is
+   * one of them, else the status line's, else the first of must level); a clause blocked here when the
+   * named clause was; the named clause as given when no exchange is named. Undefined: nothing failed
+   * that the clause needed.
+   */
+  private resolve(cause: Cause): BlockLink[] | undefined {
+    const exchanges = cause.exchangeIds ?? [];
+    if (exchanges.length === 0) {
+      const by = cause.blockedBy;
+      if (!by) return undefined;
+      // A clause this test judged without a failure, or could not judge itself, blocks nothing.
+      const judgedClean = this.recorded.has(by) && !this.failedHere.has(by) && !this.blockedHere.has(by);
+      return judgedClean && !cause.judgedNext ? undefined : this.chainFrom(by);
+    }
+    const failures = exchanges.flatMap((x) => (Verdict.failuresOn.get(x) ?? []).map((f) => ({ ...f, exchangeId: x })));
+    const named = failures.find((f) => f.id === cause.blockedBy);
+    if (named) return this.chainFrom(named.id, named.exchangeId, named.message);
+    if (cause.blockedBy && this.blockedHere.has(cause.blockedBy)) return this.chainFrom(cause.blockedBy);
+    const pick =
+      failures.find((f) => f.level === 'must' && STATUS_LINE.test(f.id)) ?? failures.find((f) => f.level === 'must');
+    return pick ? this.chainFrom(pick.id, pick.exchangeId, pick.message) : undefined;
   }
 
   /** Records pass/fail of a clause; the catalogue decides its strength. Returns `cond` so callers can branch. */
@@ -116,6 +211,7 @@ export class Verdict {
   /** Records a value the spec leaves open ("not shown"). Never fails. */
   observe(id: string, key: string, value: unknown, exchangeId?: string): void {
     this.resolveLevel(id, 'observe');
+    this.recorded.add(id);
     const record: ObservationRecord = {
       kind: 'observation',
       requirementId: id,
@@ -129,27 +225,49 @@ export class Verdict {
     this.hooks?.annotate('observed', `[${id}] ${key}: ${show(value)}`);
   }
 
-  /** The clause could not be exercised on this target (e.g. no second key): "not run", never pass. */
   /**
-   * The clause could not be judged because an earlier step deviated from the specification: its
-   * verdict is "blocked by" that step's clause, never a failure of its own.
+   * The clause could not be judged because data it needed was lost to a deviation: its verdict is
+   * "blocked by" the failure recorded on that data (see Cause), never a failure of its own. When
+   * nothing failed there, the cause is the harness's and the clause is "not run" with the reason.
+   * (`blocked(id, clause, reason)` names a step's clause directly, as a cause without exchanges.)
+   * Returns what was recorded.
    */
-  blocked(id: string, by: string, reason: string): void {
+  blocked(id: string, cause: Cause | string, reason?: string): 'blocked' | 'not-run' | 'judged' {
+    const c: Cause = typeof cause === 'string' ? { blockedBy: cause, reason: reason ?? '' } : cause;
+    const chain = this.resolve(c);
+    if (!chain) {
+      this.notRun(id, c.reason);
+      return 'not-run';
+    }
+    const by = chain[0].requirementId;
+    // The clause's own failure on the data is its verdict already.
+    if (by === id) return 'judged';
     const level = this.resolveLevel(id, 'must');
+    const exchangeIds = c.exchangeIds?.length ? [...c.exchangeIds] : undefined;
+    this.recorded.add(id);
+    this.blockedHere.set(id, chain);
     this.writer.write({
       kind: 'check',
       requirementId: id,
       level,
       outcome: 'blocked',
       blockedBy: by,
+      blockedChain: chain,
+      ...(exchangeIds || c.step
+        ? { needed: { ...(exchangeIds ? { exchangeIds } : {}), ...(c.step ? { step: c.step } : {}) } }
+        : {}),
       source: 'suite',
       test: this.test,
-      message: reason,
+      message: c.reason,
+      exchangeId: exchangeIds?.[0],
       at: new Date().toISOString(),
     });
-    this.hooks?.annotate('blocked', `[${id}] blocked by ${by}: ${reason}`);
+    const via = chain.map((l) => l.requirementId).join(' ← ');
+    this.hooks?.annotate('blocked', `[${id}] blocked by ${via}: ${c.reason}`);
+    return 'blocked';
   }
 
+  /** The clause could not be exercised on this target (e.g. no second key): "not run", never pass. */
   notRun(id: string, reason: string): void {
     const level = this.resolveLevel(id, 'must');
     this.record(id, level, 'not-run', { message: reason }, 'suite');

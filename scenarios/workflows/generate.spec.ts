@@ -116,6 +116,7 @@ test('generation without a query gets the 400 body of §4.8 [GENERATE-400-MISSIN
   api,
   verdict,
 }) => {
+  let withModelResponse = 0;
   for (const [label, body] of [
     ['no query', {}],
     ['query null', { query: null }],
@@ -125,9 +126,16 @@ test('generation without a query gets the 400 body of §4.8 [GENERATE-400-MISSIN
     if (label === 'no query') expectStatus(verdict, 'GENERATE-400-MISSING-QUERY', ex, 400, 'generate with body {}');
     else verdict.observe('GENERATE-400-MISSING-QUERY', `generate with ${label}`, describe(ex), ex.record.id);
     const mr = (ex.json as Partial<GenerateError> | undefined)?.modelResponse;
-    if (ex.status === 400 && typeof mr === 'string')
-      verdict.observe('GENERATE-MODEL-RESPONSE-LIMIT', 'modelResponse length', mr.length);
+    if (ex.status === 400 && typeof mr === 'string') {
+      verdict.observe('GENERATE-MODEL-RESPONSE-LIMIT', 'modelResponse length', mr.length, ex.record.id);
+      withModelResponse++;
+    }
   }
+  if (withModelResponse === 0)
+    verdict.notRun(
+      'GENERATE-MODEL-RESPONSE-LIMIT',
+      'cannot judge: no 400 of generation carried modelResponse (optional, §4.8)',
+    );
   const locale = await api.generate({ query: 'Summarise a document', locale: 'xx-NOPE' });
   verdict.observe('GENERATE-LOCALES', 'unlisted locale xx-NOPE', describe(locale), locale.record.id);
 });
@@ -172,6 +180,7 @@ test('overwriting a canvas replaces its workflow — only when opted in [GENERAT
   if (deviation)
     return stopAll(verdict, ['GENERATE-OVERWRITE-REPLACES'], {
       blockedBy: deviation,
+      exchangeIds: [detail.record.id],
       reason: `detail of ${canvasId}: ${describe(detail)}`,
     });
   const shape = (p: WorkflowPlan) => `title "${p.title}", tasks ${p.tasks.map((t) => t.id).join(', ')}`;

@@ -376,11 +376,13 @@ test('a keyword is applied, and finds the workflows whose titles contain it, and
   faker,
 }) => {
   const all = await searchAll(api);
+  const BY_KEYWORD = ['SEARCH-KEYWORD-IN-TITLE', 'SEARCH-KEYWORD-FINDS-TITLE'];
+  // A listing that an answer cut short before any item is no listing to compare a keyword with.
+  if (all.stop && all.items.length === 0) return stopAll(verdict, ['SEARCH-KEYWORD-APPLIED', ...BY_KEYWORD], all.stop);
   test.skip(
     all.items.length === 0,
     'search lists no workflow for this key: an ignored keyword would look the same as an applied one',
   );
-  const BY_KEYWORD = ['SEARCH-KEYWORD-IN-TITLE', 'SEARCH-KEYWORD-FINDS-TITLE'];
   // Twenty random letters are in no title, whatever is created meanwhile: only a target that ignores the keyword lists anything.
   const nonsense = faker.string.alpha({ length: 20, casing: 'lower' });
   const probe = await api.search({ keyword: nonsense });
