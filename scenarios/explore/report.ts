@@ -1,0 +1,265 @@
+/**
+ * The report of a generative run: JSON for tools (and, later, the history store) and Markdown for people.
+ *
+ * A finding is one deviation: its clause, its minimal input (after shrinking) with the request and the
+ * answer, a curl reproducer with the key as `${API_KEY}`, the seed and fast-check path that replay it,
+ * and a fingerprint (operation + clause + shape of the minimal input) that stays the same from one
+ * night to the next for the same failure.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OperationId } from '../../contracts/check.ts';
+import type { Level } from '../../contracts/requirements.ts';
+import { containsSecret, redactSecrets, redactValue } from '../../foundation/environment/redact.ts';
+
+export type PropertyKind = 'allowed' | 'forbidden';
+
+export type StopReason =
+  | 'done'
+  | 'request budget spent'
+  | 'time budget spent'
+  | 'footprint cap reached'
+  | 'target unreachable'
+  | 'not run';
+
+export interface PropertySummary {
+  kind: PropertyKind;
+  /** Requests sent for this property (shrinking and the confirming replay included). */
+  requests: number;
+  /** Inputs judged: passed, failed (new or already found) and inconclusive. */
+  inputs: number;
+  passed: number;
+  failed: number;
+  /** Inputs left unsent because the footprint cap was reached. */
+  capped: number;
+  /** Answers that could not be judged, by reason (a harness deadline, a refused connection, still rate limited). */
+  inconclusive: Record<string, number>;
+  /** Unlisted 4xx answers to inputs touching an open point: clause → statuses seen and how often. */
+  observed: Record<string, { count: number; statuses: number[] }>;
+  rounds: number;
+  shrinks: number;
+  stop: StopReason;
+}
+
+export interface OperationSummary {
+  operation: OperationId;
+  wallMs: number;
+  allowed: PropertySummary;
+  forbidden: PropertySummary;
+  findings: number;
+}
+
+export interface ShownExchange {
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    bodyExcerpt?: string;
+    bodyBytes: number;
+  };
+  response?: { status: number; contentType?: string; bodyExcerpt: string };
+  fault?: { kind: string; message: string };
+}
+
+export interface ExploreFinding {
+  fingerprint: string;
+  operation: OperationId;
+  clause: string;
+  level: Level;
+  /** The clause is in the requirement catalogue (a proposed one is not yet). */
+  catalogued: boolean;
+  property: PropertyKind;
+  family: string;
+  message: string;
+  expected: string;
+  actual: string;
+  /** Other clauses the same answer breaks: listed, not counted. */
+  alsoBreaks: string[];
+  /** The features of the minimal input: what the fingerprint is made of. */
+  shape: string[];
+  minimalInput: unknown;
+  exchange: ShownExchange;
+  curl: string;
+  /** The request body, when the reproducer needs it as a file (bodies/<fingerprint>.txt). */
+  bodyFile?: string;
+  /**
+   * The fast-check run that found it: `propertySeed` and `path` replay its shrunk counterexample; `simplified`
+   * counts the greedy steps taken after shrinking (each one character or one element less).
+   */
+  replay: {
+    seed: number;
+    propertySeed: number;
+    path: string;
+    round: number;
+    numRuns: number;
+    shrinks: number;
+    simplified: number;
+  };
+  /** The minimal input, sent once more, failed the same way. */
+  reproduced: boolean;
+  /** Shrinking ended by itself (not cut by the request or time budget). */
+  shrinkComplete: boolean;
+  /** How many times exploration reached this finding (shrinking to the same fingerprint). */
+  occurrences: number;
+}
+
+export interface Footprint {
+  executionsStarted: number;
+  canvasesCreated: number;
+  canvasOverwrites: number;
+  filesUploaded: number;
+  requests: { explore: number; setup: number; cleanup: number };
+}
+
+export interface ExploreReport {
+  kind: 'wfcheck-explore';
+  version: 1;
+  seed: number;
+  seedGiven: boolean;
+  startedAt: string;
+  wallMs: number;
+  target: { kind: 'reference' | 'external'; how: string; baseUrl: string };
+  budget: {
+    seconds: number;
+    requestsPerOperation: number;
+    maxExecutions: number;
+    maxCanvasesCreated: number;
+    allowOverwrite: boolean;
+  };
+  setup: string[];
+  operations: OperationSummary[];
+  findings: ExploreFinding[];
+  footprint: Footprint;
+  /** Why the exploration did not cover everything it planned; empty when complete. */
+  incomplete: string[];
+  /** 0 clean, 1 findings (must), 2 incomplete. */
+  exitCode: 0 | 1 | 2;
+}
+
+/** Stable id of a failure: the same operation, clause and minimal shape on any night. */
+export function fingerprintOf(operation: string, clause: string, shape: readonly string[]): string {
+  return createHash('sha256')
+    .update(`${operation}\n${clause}\n${[...shape].sort().join('\n')}`)
+    .digest('hex')
+    .slice(0, 16);
+}
+
+export function exitCodeOf(findings: readonly ExploreFinding[], incomplete: readonly string[]): 0 | 1 | 2 {
+  if (findings.some((f) => f.level === 'must')) return 1;
+  return incomplete.length ? 2 : 0;
+}
+
+// ---- Markdown --------------------------------------------------------------------------------------
+
+const fence = (lang: string, text: string) => `\`\`\`${lang}\n${text.replace(/```/g, '`\u200b``')}\n\`\`\``;
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function stopText(p: PropertySummary): string {
+  const inc = Object.entries(p.inconclusive)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  return `${p.inputs} inputs, ${p.requests} req, ${p.stop}${p.capped ? `, ${p.capped} capped` : ''}${inc ? `, ${inc}` : ''}`;
+}
+
+export function renderMarkdown(r: ExploreReport): string {
+  const lines: string[] = [];
+  const must = r.findings.filter((f) => f.level === 'must');
+  lines.push('# Generative exploration', '');
+  lines.push(
+    `Seed **${r.seed}**${r.seedGiven ? '' : ' (fresh)'} · target ${r.target.kind} (${r.target.how}) · ` +
+      `${(r.wallMs / 1000).toFixed(1)} s · exit ${r.exitCode}`,
+    '',
+  );
+  lines.push(
+    `**${must.length} finding(s)**, ${r.findings.length - must.length} warning(s).` +
+      (r.incomplete.length ? ` Incomplete: ${r.incomplete.join('; ')}.` : ''),
+    '',
+  );
+  const fp = r.footprint;
+  lines.push(
+    `Footprint on the target: ${fp.executionsStarted} execution(s) started, ${fp.canvasesCreated} canvas(es) created, ` +
+      `${fp.canvasOverwrites} overwrite(s) of one canvas, ${fp.filesUploaded} file(s) uploaded; ` +
+      `${fp.requests.explore} exploring request(s), ${fp.requests.setup} for setup, ${fp.requests.cleanup} for cleanup.`,
+    '',
+  );
+  lines.push('| Operation | Allowed inputs | Forbidden inputs | Findings | Time |', '|---|---|---|---|---|');
+  for (const o of r.operations)
+    lines.push(
+      `| ${o.operation} | ${cell(stopText(o.allowed))} | ${cell(stopText(o.forbidden))} | ${o.findings} | ${(o.wallMs / 1000).toFixed(1)} s |`,
+    );
+  lines.push('');
+  const observed = r.operations.flatMap((o) =>
+    [...Object.entries(o.allowed.observed), ...Object.entries(o.forbidden.observed)].map(
+      ([clause, v]) =>
+        `- ${o.operation}: [${clause}] ${v.count} × unlisted ${v.statuses.join('/')} (open point, recorded)`,
+    ),
+  );
+  if (observed.length) lines.push('## Open points observed', '', ...observed, '');
+  if (r.setup.length) lines.push('## Setup', '', ...r.setup.map((s) => `- ${s}`), '');
+  for (const f of r.findings) {
+    lines.push(`## [${f.clause}] ${f.operation}: ${f.message}`, '');
+    lines.push(
+      `- level **${f.level}**${f.catalogued ? '' : ' (clause proposed, not yet in the catalogue)'}; ${f.property} input, family \`${f.family}\``,
+      `- expected ${f.expected}; got ${f.actual}`,
+      `- fingerprint \`${f.fingerprint}\`; shape: ${f.shape.map((s) => `\`${s}\``).join(', ') || '(empty)'}`,
+      `- replay: seed ${f.replay.seed}, property seed ${f.replay.propertySeed}, path \`${f.replay.path}\` ` +
+        `(round ${f.replay.round}, ${f.replay.shrinks} shrinks, ${f.replay.simplified} simplification(s))` +
+        `${f.shrinkComplete ? '' : ', shrinking cut short'}`,
+      `- reproduced on a second send: ${f.reproduced ? 'yes' : 'no (the target did not fail the same way again)'}; reached ${f.occurrences} time(s)`,
+    );
+    if (f.alsoBreaks.length) lines.push(`- the same answer also breaks: ${f.alsoBreaks.join(', ')}`);
+    lines.push('', 'Minimal input:', '', fence('json', JSON.stringify(f.minimalInput, null, 2)), '');
+    const rq = f.exchange.request;
+    lines.push(
+      'Request and answer:',
+      '',
+      fence(
+        'http',
+        [
+          `${rq.method} ${rq.url}`,
+          ...Object.entries(rq.headers).map(([k, v]) => `${k}: ${v}`),
+          ...(rq.bodyExcerpt !== undefined ? ['', rq.bodyExcerpt] : []),
+          '',
+          f.exchange.response
+            ? `→ ${f.exchange.response.status} ${f.exchange.response.contentType ?? ''}\n${f.exchange.response.bodyExcerpt}`
+            : `→ ${f.exchange.fault?.kind}: ${f.exchange.fault?.message}`,
+        ].join('\n'),
+      ),
+      '',
+      'Reproduce (export BASE_URL and API_KEY first):',
+      '',
+      fence('sh', f.curl),
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes report.json, report.md and the bodies the reproducers need, every text redacted; returns the paths. */
+export function writeExploreReport(
+  r: ExploreReport,
+  outDir: string,
+  bodies: ReadonlyMap<string, string>,
+): { json: string; markdown: string } {
+  mkdirSync(outDir, { recursive: true });
+  const write = (path: string, text: string) => {
+    const out = redactSecrets(text);
+    // Redaction knows the keys in use; a key it missed would be a defect of the harness, never written.
+    if (containsSecret(out)) throw new Error(`a key would be written to ${path}`);
+    writeFileSync(path, out);
+  };
+  for (const [name, text] of bodies) {
+    mkdirSync(join(outDir, 'bodies'), { recursive: true });
+    write(join(outDir, name), text);
+  }
+  const json = join(outDir, 'report.json');
+  const markdown = join(outDir, 'report.md');
+  const safe = redactValue(r);
+  write(json, `${JSON.stringify(safe, null, 2)}\n`);
+  write(markdown, renderMarkdown(safe));
+  return { json, markdown };
+}

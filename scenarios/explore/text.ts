@@ -1,0 +1,159 @@
+/**
+ * Text for generated inputs: characters from every Unicode plane, in an order that makes shrinking
+ * converge on the same minimal character whatever the seed.
+ *
+ * A character is drawn as an index into a line of eight classes, simplest first (a–z, then other ASCII
+ * letters and digits, space and punctuation, Latin letters with diacritics, the rest below U+0800, the
+ * rest of the BMP, outside the BMP, control characters). Each class gets the same share of draws, and
+ * shrinking lowers the index: a failure caused by "any non-ASCII character" always shrinks to "À", one
+ * caused by "outside the BMP" to U+10000, one caused by "a space" to " ". The same minimal input on
+ * every night is what lets a failure be recognised as the same finding.
+ *
+ * Long texts are written `{ $repeat, times }`, so a minimal input of 100 001 characters reads as one line.
+ */
+import fc from 'fast-check';
+
+/** A text as generated: literal, or a unit repeated (long texts). */
+export type Text = string | Repeat;
+
+export interface Repeat {
+  $repeat: string;
+  times: number;
+}
+
+/** Code-point ranges of each class, inclusive, in the order shrinking walks them. Surrogates are left out: they cannot be encoded. */
+const CLASSES: readonly (readonly [number, number])[][] = [
+  [[0x61, 0x7a]],
+  [
+    [0x41, 0x5a],
+    [0x30, 0x39],
+  ],
+  [
+    [0x20, 0x2f],
+    [0x3a, 0x40],
+    [0x5b, 0x60],
+    [0x7b, 0x7e],
+  ],
+  [[0xc0, 0x24f]],
+  [
+    [0xa0, 0xbf],
+    [0x250, 0x7ff],
+  ],
+  [
+    [0x800, 0xd7ff],
+    [0xe000, 0xffff],
+  ],
+  [[0x10000, 0x10ffff]],
+  [
+    [0x00, 0x1f],
+    [0x7f, 0x9f],
+  ],
+];
+
+const CLASS_BITS = 16;
+const CLASS_WIDTH = 1 << CLASS_BITS;
+const SIZES = CLASSES.map((ranges) => ranges.reduce((n, [lo, hi]) => n + hi - lo + 1, 0));
+
+/** The code point at an index of the line (monotone: a lower index is a simpler or equal character). */
+export function codePointAt(index: number): number {
+  const cls = Math.min(CLASSES.length - 1, index >>> CLASS_BITS);
+  let element = Math.floor(((index & (CLASS_WIDTH - 1)) * SIZES[cls]!) / CLASS_WIDTH);
+  for (const [lo, hi] of CLASSES[cls]!) {
+    const size = hi - lo + 1;
+    if (element < size) return lo + element;
+    element -= size;
+  }
+  throw new Error(`no code point at index ${index}`);
+}
+
+/** One character of any plane, each class equally likely; shrinks towards "a". */
+export const anyChar: fc.Arbitrary<string> = fc
+  .noBias(fc.integer({ min: 0, max: CLASSES.length * CLASS_WIDTH - 1 }))
+  .map((i) => String.fromCodePoint(codePointAt(i)));
+
+/** Printable ASCII without space: what a header value (a key, a scheme) can carry. */
+export const tokenChar: fc.Arbitrary<string> = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
+
+export function anyString(constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> {
+  return fc.string({ unit: anyChar, size: 'small', ...constraints });
+}
+
+/** A unit of one to three characters repeated `times` times. */
+export function repeated(minTimes: number, maxTimes: number, unit = anyString({ minLength: 1, maxLength: 3 })) {
+  return fc.record({ $repeat: unit, times: fc.integer({ min: minTimes, max: maxTimes }) }) as fc.Arbitrary<Repeat>;
+}
+
+/**
+ * A text of any plane: mostly short, sometimes long (up to `maxLong` characters as a repeated unit).
+ * Shrinks towards the short form: a failure that does not need the length loses it.
+ */
+export function anyText(maxLong: number, maxShort = 24): fc.Arbitrary<Text> {
+  return fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: anyString({ maxLength: maxShort }), weight: 8 },
+    { arbitrary: repeated(1, maxLong), weight: 2 },
+  );
+}
+
+export function isRepeat(value: unknown): value is Repeat {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Repeat).$repeat === 'string' &&
+    typeof (value as Repeat).times === 'number'
+  );
+}
+
+export function textOf(t: Text): string {
+  return typeof t === 'string' ? t : t.$repeat.repeat(t.times);
+}
+
+/** Characters as a reader counts them (code points), not UTF-16 units. */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+}
+
+const LENGTHS = [0, 64, 256, 1024, 100_000] as const;
+
+/**
+ * The shape of a text, as feature names under `path`: which lengths it passes and which kinds of
+ * character it holds. Shrinking only removes features, so the features of a minimal input are found
+ * again in every larger input failing for the same cause.
+ */
+export function textFeatures(path: string, s: string, out: Set<string>): void {
+  out.add(path);
+  const n = codePoints(s);
+  for (const l of LENGTHS) if (n > l) out.add(`${path}:len>${l}`);
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) out.add(`${path}:control`);
+    else if (c === 0x20 || /\s/u.test(ch)) out.add(`${path}:space`);
+    else if (c < 0x7f && !/[a-z0-9]/i.test(ch)) out.add(`${path}:punct`);
+    if (c > 0x7f) out.add(`${path}:cp>7F`);
+    if (c > 0x7ff) out.add(`${path}:cp>7FF`);
+    if (c > 0xffff) out.add(`${path}:cp>FFFF`);
+  }
+}
+
+const MAGNITUDES: readonly [number, string][] = [
+  [1, '1'],
+  [100, '100'],
+  [1000, '1000'],
+  [65_535, '65535'],
+  [2 ** 31 - 1, '2^31-1'],
+  [2 ** 53, '2^53'],
+];
+
+/** The shape of a number: sign, whether it is whole, which magnitudes it passes. */
+export function numberFeatures(path: string, x: number, out: Set<string>): void {
+  out.add(path);
+  if (x === 0) out.add(`${path}:zero`);
+  else out.add(x < 0 ? `${path}:negative` : `${path}:positive`);
+  if (!Number.isInteger(x)) out.add(`${path}:fraction`);
+  for (const [m, name] of MAGNITUDES) if (Math.abs(x) > m) out.add(`${path}:|x|>${name}`);
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run explore`: the generative mode (scenarios/explore/) against a target: inputs of every shape
+ * the contract allows, and separately those it forbids, per operation; each distinct failure shrunk to
+ * a minimal request and reported once, with its clause, seed, fast-check path and a curl reproducer.
+ *
+ *   npm run explore -- [--seed N] [--budget-s S (default 60)] [--requests N (per operation, default 160)]
+ *                      [--only op,op] [--max-executions N (default 30)] [--max-canvases N (default 12)]
+ *                      [--out DIR (default reports/explore)]
+ *
+ * The target: BASE_URL (ends in /v1) + API_KEY; without BASE_URL the reference target is booted.
+ * --only takes operation ids (searchWorkflows) or their clause prefixes (SEARCH).
+ * Generate overwrites a canvas only where WFCHECK_ALLOW_OVERWRITE allows it (on the reference target
+ * by default): WFCHECK_OVERWRITE_CANVAS_ID, else one canvas it creates for the purpose.
+ * Writes report.json and report.md (and bodies/ for long reproducer bodies) under the output folder.
+ * Exit: 0 clean; 1 findings; 2 incomplete (time budget spent, target unreachable) or could not start.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { readExploreSettings } from '../foundation/environment/config.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { BootError } from '../foundation/environment/target.ts';
+import { runExplore } from '../scenarios/explore/run.ts';
+
+const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+
+runCommand(
+  'explore',
+  () => {
+    const { values } = parseArgs({
+      options: {
+        seed: { type: 'string' },
+        'budget-s': { type: 'string' },
+        requests: { type: 'string' },
+        only: { type: 'string' },
+        'max-executions': { type: 'string' },
+        'max-canvases': { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    return runExplore(readExploreSettings(values), {
+      info: (line) => console.log(`explore: ${line}`),
+      error: (line) => console.error(`explore: ${line}`),
+    });
+  },
+  {
+    usage: USAGE,
+    failure: (err) => `explore: ${err instanceof BootError ? err.message : (err.stack ?? String(err))}`,
+  },
+);
