@@ -15,7 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readLoadRunSettings } from '../foundation/environment/config.ts';
+import { readK6ScriptSettings, readLoadRunSettings } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
@@ -125,7 +125,7 @@ async function judgeMerged(plan: Plan, baseUrl: string): Promise<RunReport> {
   const thresholds = buildThresholds(
     scenarios.flatMap((s) => [...SCENARIO_OPERATIONS[s]]),
     scenarios.includes('lifecycle'),
-    sloFromEnv(process.env),
+    sloFromEnv(readK6ScriptSettings()),
   );
   console.error(`merging samples of ${instances} instances…`);
   const merged = await mergeK6Json(

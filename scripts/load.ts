@@ -23,9 +23,9 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readLoadRunSettings, type LoadRunSettings } from '../foundation/environment/config.ts';
+import { readK6ScriptSettings, readLoadRunSettings, type LoadRunSettings } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { number } from '../foundation/environment/rules.ts';
+import { ENV, number } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
 import { profileByName } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';
@@ -123,7 +123,7 @@ async function runAgainstTarget(
     const { k6, dir, dataFile, dashboard, contractMode } = run;
     // Generate may overwrite one canvas on the reference target (its data is thrown away with it).
     const env =
-      target.kind === 'reference' && process.env.WFCHECK_ALLOW_OVERWRITE === undefined
+      target.kind === 'reference' && readK6ScriptSettings()[ENV.allowOverwrite] === undefined
         ? { WFCHECK_ALLOW_OVERWRITE: '1' }
         : undefined;
     const result = await runK6({
