@@ -17,7 +17,8 @@ const { builtinModules } = require('node:module');
 const TEST = '\\.test(kit)?\\.ts$';
 
 /** Repository code a layer rule speaks about; npm packages and Node built-ins are outside it. */
-const REPO = '^(contracts|fixtures|target|foundation|scenarios|load|proof|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
+const REPO =
+  '^(contracts|fixtures|target|foundation|scenarios|load|proof|image|bin|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
 
 /** Node's built-in modules as they appear in the graph (depcruise drops the `node:` prefix). */
 const NODE_BUILTIN = `^(node:)?(${builtinModules.join('|')})$`;
