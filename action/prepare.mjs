@@ -38,13 +38,23 @@ const outputFile = env.GITHUB_OUTPUT;
 if (!outputFile) refuse('GITHUB_OUTPUT is not set: this script runs as a step of the wfcheck action');
 const workspace = env.GITHUB_WORKSPACE || process.cwd();
 
-// mode: conformance | load | merge; `load:<profile>` is accepted as a shorthand for mode load + profile.
+// mode: conformance | load | merge | explore; `load:<profile>` is accepted as a shorthand for mode load + profile.
 let mode = input('MODE') || 'conformance';
 let profile = input('PROFILE') || 'smoke';
 const shorthand = /^load:([\w-]+)$/.exec(mode);
 if (shorthand) [mode, profile] = ['load', shorthand[1]];
-if (!['conformance', 'load', 'merge'].includes(mode))
-  refuse(`mode must be conformance, load (with profile) or merge, got "${mode}"`);
+if (!['conformance', 'load', 'merge', 'explore'].includes(mode))
+  refuse(`mode must be conformance, load (with profile), merge or explore, got "${mode}"`);
+
+// The generative run's own inputs; the other modes take a seed in args, as their commands do.
+const seed = input('SEED');
+const budgetS = input('BUDGET_S');
+if ((seed || budgetS) && mode !== 'explore')
+  refuse('seed and budget-s are inputs of mode explore (other modes take --seed in args)');
+if (seed && !/^\d{1,15}$/.test(seed)) refuse(`seed must be a non-negative integer, got "${seed}"`);
+if (budgetS && !(/^\d+(\.\d+)?$/.test(budgetS) && Number(budgetS) > 0))
+  refuse(`budget-s must be a positive number of seconds, got "${budgetS}"`);
+
 if (!/^[\w-]+$/.test(profile)) refuse(`profile must be a profile name (smoke, average, …), got "${profile}"`);
 
 const shard = input('SHARD');
@@ -58,6 +68,8 @@ if (!['', 'true', 'false'].includes(strict)) refuse(`strict must be true or fals
 if (mode === 'load' && (strict === 'true' || input('WAIVERS')))
   console.log('::warning title=wfcheck action::waivers and strict apply to conformance runs; a load run ignores them');
 if (mode === 'merge' && !input('SHARDS')) refuse('mode merge needs shards: the directories of the shard results');
+if (mode === 'explore' && (strict === 'true' || input('WAIVERS')))
+  refuse('waivers and strict apply to conformance runs; mode explore has none');
 
 const baseUrl = input('BASE_URL').replace(/\/+$/, '');
 const hasKey = Boolean(input('API_KEY'));
@@ -74,13 +86,17 @@ mkdirSync(workDir, { recursive: true });
 const target = baseUrl ? createHash('sha256').update(baseUrl).digest('hex').slice(0, 16) : 'reference';
 const shardSlug = shard ? `-shard-${shard.replace('/', '-of-')}` : '';
 const loadRun = `action-${profile}`;
-const reportDir = mode === 'load' ? join(workDir, 'reports', 'load', loadRun) : join(workDir, 'reports', 'conformance');
+const reportDir =
+  mode === 'load'
+    ? join(workDir, 'reports', 'load', loadRun)
+    : join(workDir, 'reports', mode === 'explore' ? 'explore' : 'conformance');
 const report = join(reportDir, mode === 'load' ? 'summary.json' : 'report.json');
 
 // One cache line per kind of run and target. A merge records the same history an unsharded run does;
 // a shard records none (the merge does), but keeps its own discovery memory. The scope comes before
 // the target so that no restore prefix of one scope matches another's keys.
-const scope = mode === 'load' ? `load-${profile}` : `conformance${shardSlug}`;
+// A generative run keeps its own history (its findings by fingerprint, night after night) in a scope of its own.
+const scope = mode === 'load' ? `load-${profile}` : mode === 'explore' ? 'explore' : `conformance${shardSlug}`;
 const runId = `${env.GITHUB_RUN_ID || 'local'}-${env.GITHUB_RUN_ATTEMPT || '1'}`;
 const cachePrefix = `wfcheck-${scope}-${target}-`;
 
@@ -97,12 +113,19 @@ const os = env.RUNNER_OS || process.platform;
 
 // A merge's verdict is the conformance verdict of the whole run: it takes the unsharded run's name.
 const artifactName =
-  input('ARTIFACT_NAME') || (mode === 'load' ? `wfcheck-load-${profile}` : `wfcheck-conformance${shardSlug}`);
+  input('ARTIFACT_NAME') ||
+  (mode === 'load'
+    ? `wfcheck-load-${profile}`
+    : mode === 'explore'
+      ? 'wfcheck-explore'
+      : `wfcheck-conformance${shardSlug}`);
 
 const outputs = {
   mode,
   profile,
   shard,
+  seed,
+  'budget-s': budgetS,
   'work-dir': workDir,
   'report-dir': reportDir,
   report,
@@ -123,7 +146,7 @@ appendFileSync(
     .join(''),
 );
 console.log(
-  `wfcheck action: ${mode}${mode === 'load' ? ` (profile ${profile})` : ''}${shard ? `, shard ${shard}` : ''}; target ${
-    baseUrl ? `#${target}` : 'the reference target (booted by the harness)'
-  }; reports in ${reportDir}`,
+  `wfcheck action: ${mode}${mode === 'load' ? ` (profile ${profile})` : ''}${shard ? `, shard ${shard}` : ''}${
+    mode === 'explore' ? ` (seed ${seed || 'fresh'}${budgetS ? `, budget ${budgetS} s` : ''})` : ''
+  }; target ${baseUrl ? `#${target}` : 'the reference target (booted by the harness)'}; reports in ${reportDir}`,
 );

@@ -31,6 +31,12 @@ conformance)
 load)
   argv=(load --profile "$INPUT_PROFILE" --run "$INPUT_LOAD_RUN")
   ;;
+explore)
+  # Seed and budget were checked by prepare.mjs; without a seed the harness picks one and reports it.
+  argv=(explore --out "$INPUT_REPORT_DIR")
+  [ -n "${INPUT_SEED:-}" ] && argv+=(--seed "$INPUT_SEED")
+  [ -n "${INPUT_BUDGET_S:-}" ] && argv+=(--budget-s "$INPUT_BUDGET_S")
+  ;;
 merge)
   # Shard directories: whitespace-separated paths or glob patterns, relative to the working directory.
   shopt -s nullglob
@@ -57,6 +63,7 @@ argv+=("${extra[@]}")
 
 # A report left by an earlier run in the same directory must not be read as this run's verdict.
 rm -f "$INPUT_REPORT_DIR/report.json" "$INPUT_REPORT_DIR/report.md" "$INPUT_REPORT_DIR/summary.json" "$INPUT_REPORT_DIR/summary.txt"
+[ "$INPUT_MODE" = explore ] && rm -rf "$INPUT_REPORT_DIR/bodies"
 
 echo "wfcheck ${argv[*]}"
 node "$GITHUB_ACTION_PATH/bin/wfcheck.mjs" "${argv[@]}"

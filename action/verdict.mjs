@@ -4,7 +4,8 @@
  *
  * The verdict follows the harness's exit code (0 pass, 1 fail, anything else incomplete); the number of
  * failures is read from the report the run wrote: failing findings of a conformance verdict, breached
- * gates of a load run. Reports are redacted by the harness before they are written, so nothing here can
+ * gates of a load run, must-level findings of a generative run (which also says how many of them are
+ * new to the run history, and the seed that replays it). Reports are redacted by the harness before they are written, so nothing here can
  * hold a key. Plain JavaScript with no dependency.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -139,11 +140,82 @@ function loadSummary({ reportDir, exitCode, profile, artifact }) {
   return out.join('\n');
 }
 
+/** The line that says how to replay a generative run (budget added when it is not the default). */
+function seedLine(seed, budgetS) {
+  if (seed === undefined || seed === '') return "explore seed unknown: the run wrote no report; see the step's log";
+  const budget = budgetS !== undefined && Number(budgetS) !== 60 ? ` --budget-s ${budgetS}` : '';
+  return `explore seed ${seed}: replay with wfcheck explore --seed ${seed}${budget}`;
+}
+
+/** Must-level findings of a generative run, and those the run history had not seen (or could not say). */
+function exploreCounts(report) {
+  const must = (report?.findings ?? []).filter((f) => f.level === 'must');
+  return {
+    must: must.length,
+    warnings: (report?.findings ?? []).length - must.length,
+    fresh: must.filter((f) => f.seen?.status !== 'seen-before').length,
+    seenBefore: must.filter((f) => f.seen?.status === 'seen-before').length,
+  };
+}
+
+function exploreSummary({ reportDir, exitCode, artifact, seed }) {
+  const report = readJson(join(reportDir, 'report.json'));
+  const mdPath = join(reportDir, 'report.md');
+  const what = 'wfcheck explore';
+  if (!report || !existsSync(mdPath))
+    return [
+      `## ${what}: INCOMPLETE`,
+      '',
+      seedLine(seed),
+      '',
+      `No report was written (exit ${exitCode ?? 'unknown'}): the run could not start; see the step's log.`,
+    ].join('\n');
+  const c = exploreCounts(report);
+  const word = (VERDICTS[exitCode] ?? 'incomplete').toUpperCase();
+  const known = report.history && !report.history.skipped;
+  const counts =
+    `${c.must} finding(s)${known ? ` (${c.fresh} new, ${c.seenBefore} seen before)` : ''}, ${c.warnings} warning(s)` +
+    (report.incomplete?.length ? `; incomplete: ${report.incomplete.length} reason(s)` : '');
+  const out = [
+    `## ${what}: ${word}${word === 'PASS' || word === 'FAIL' ? '' : ` (exit ${exitCode ?? 'unknown'})`} — ${counts}`,
+    '',
+    seedLine(report.seed, report.budget?.seconds),
+    '',
+  ];
+  const [head, ...rest] = sections(readFileSync(mdPath, 'utf8'));
+  // A finding's section is titled by its clause: `## [CLAUSE] operation: message`.
+  const findings = rest.filter((s) => s.title.startsWith('['));
+  out.push(`### Findings (${c.must})`, '');
+  if (findings.length) {
+    const lines = findings.flatMap((f) => [`### ${f.title}`, ...f.lines]);
+    out.push(...findingsBlock(lines, 'report.md'), '');
+  } else out.push('None: every answer was one the specification allows for its input.', '');
+  const gone = rest.find((s) => /^Gone since\b/.test(s.title));
+  if (gone) {
+    const body = gone.lines.filter((l) => l.trim()).map(clip);
+    out.push(`### ${gone.title}`, '', ...body.slice(0, CHANGES_LINES));
+    if (body.length > CHANGES_LINES) out.push(`_… ${body.length - CHANGES_LINES} more line(s) in report.md._`);
+    out.push('');
+  }
+  // The report's opening paragraphs and table, blank lines kept (a table needs the one before it).
+  const context = head.lines
+    .filter((l) => !l.startsWith('# ') && !/^\*\*.+\*\*/.test(l.trim()))
+    .filter((l, i, all) => l.trim() || (i > 0 && all[i - 1].trim()))
+    .map(clip);
+  while (context.length && !context[0].trim()) context.shift();
+  while (context.length && !context.at(-1).trim()) context.pop();
+  out.push('### The exploration', '', ...context, '');
+  if (report.incomplete?.length) out.push(...report.incomplete.map((i) => `- incomplete: ${clip(i)}`), '');
+  if (artifact) out.push(`Reports (report.md, report.json, reproducer bodies): artifact \`${artifact}\`.`);
+  return out.join('\n');
+}
+
 /** Number of failures a report states: failing findings, or breached load gates. */
 function failuresOf(mode, reportPath) {
   const report = readJson(reportPath);
   if (!report) return 0;
   if (mode === 'load') return (report.thresholds ?? []).filter((t) => !t.ok).length;
+  if (mode === 'explore') return exploreCounts(report).must;
   return report.summary?.findings?.failures ?? 0;
 }
 
@@ -165,16 +237,27 @@ function main() {
     profile: env.INPUT_PROFILE,
     artifact: env.INPUT_ARTIFACT,
   };
-  const summary = mode === 'load' ? loadSummary(args) : conformanceSummary(args);
+  const summary =
+    mode === 'load'
+      ? loadSummary(args)
+      : mode === 'explore'
+        ? exploreSummary({ ...args, seed: env.INPUT_SEED })
+        : conformanceSummary(args);
   const report = existsSync(reportPath) ? reportPath : '';
+  // Generative runs only: the findings the history had not seen on this target (a policy may fail on these alone).
+  const fresh = mode === 'explore' ? `new-findings=${exploreCounts(readJson(reportPath)).fresh}\n` : '';
 
   if (env.GITHUB_OUTPUT)
-    appendFileSync(env.GITHUB_OUTPUT, `verdict=${verdict}\nfailures=${failures}\nreport=${report}\n`);
+    appendFileSync(env.GITHUB_OUTPUT, `verdict=${verdict}\nfailures=${failures}\nreport=${report}\n${fresh}`);
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${summary}\n\n`);
   const title = summary.split('\n')[0].replace(/^## /, '');
   const level = verdict === 'pass' ? 'notice' : 'error';
   console.log(`::${level} title=wfcheck::${escapeCommand(title)}`);
   console.log(`verdict=${verdict} failures=${failures} report=${report || '(none)'}`);
+  if (mode === 'explore') {
+    const r = readJson(reportPath);
+    console.log(seedLine(r?.seed ?? env.INPUT_SEED, r?.budget?.seconds));
+  }
 }
 
 main();

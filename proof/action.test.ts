@@ -16,7 +16,9 @@
  * verdict is pass with 0 failures and the summary opens with the findings. Against the same target
  * behind a proxy that serves requests without a key: fail, the security finding first in the summary,
  * and the action exits 1. Against a closed port: incomplete, exit 2. A key without a base URL (a missing
- * secret) stops the action before anything runs.
+ * secret) stops the action before anything runs. In mode explore with a fixed seed against the reference
+ * target: pass, 0 failures, 0 new findings, the summary opening with the seed line and the findings, the
+ * run recorded in the history that the action caches under the explore scope.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -37,6 +39,9 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { parse } from 'yaml';
+import { recentExploreRuns } from '../foundation/history/queries.ts';
+import { targetFingerprint } from '../foundation/history/records.ts';
+import { withHistory } from '../foundation/history/store.ts';
 import { bootTarget, type BootedTarget } from '../target/boot/boot.ts';
 import { DEFAULT_SEED_FILE } from '../target/config.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, REPO_ROOT } from './conformance-run.ts';
@@ -533,7 +538,7 @@ test('a key without a base URL (a missing secret) stops the action before it run
     expect(run.exitCode).toBe(2);
     expect(run.shown).toMatch(/::error title=wfcheck action::api-key is set but base-url is empty/);
     expect(run.steps.filter((s) => s.outcome !== 'skipped').map((s) => s.id ?? s.name)).toEqual(['prepare']);
-    expect(run.outputs).toEqual({ verdict: '', failures: '', report: '' });
+    expect(run.outputs).toEqual({ verdict: '', failures: '', report: '', 'new-findings': '' });
     expect(run.masks).toContain(key);
     expect(leaks(run, [key])).toEqual([]);
   } finally {
@@ -690,6 +695,77 @@ test.describe('the action run as a runner runs it', () => {
       rmSync(run.workspace, { recursive: true, force: true });
     }
   });
+
+  test('mode explore with a fixed seed: pass, 0 failures, the seed line and the findings first, the history cached', {
+    tag: '@conformance-run',
+  }, async () => {
+    test.setTimeout(5 * 60_000);
+    const run = await runAction({
+      mode: 'explore',
+      seed: '4242',
+      'budget-s': '90',
+      'base-url': target.baseUrl,
+      'api-key': CANARY_A,
+      'api-key-b': CANARY_B,
+    });
+    try {
+      const tail = run.shown.slice(-3000);
+      const reportDir = join(run.workspace, 'reports', 'explore');
+      expect(run.outputs.verdict, tail).toBe('pass');
+      expect(run.outputs.failures).toBe('0');
+      expect(run.outputs['new-findings']).toBe('0');
+      expect(run.outputs.report).toBe(join(reportDir, 'report.json'));
+      expect(run.exitCode).toBe(0);
+      const report = JSON.parse(readFileSync(run.outputs.report, 'utf8'));
+      expect(report).toMatchObject({ kind: 'wfcheck-explore', seed: 4242, seedGiven: true, exitCode: 0, findings: [] });
+      expect(report.budget.seconds).toBe(90);
+      // The first run of this target in the history: recorded, nothing seen before, nothing gone.
+      expect(report.history).toMatchObject({ runId: 1, findings: { new: 0, seenBefore: 0, unknown: 0 }, gone: [] });
+      expect(report.history.skipped).toBeUndefined();
+
+      const lines = run.summary.split('\n');
+      expect(lines[0]).toMatch(/^## wfcheck explore: PASS — 0 finding\(s\) \(0 new, 0 seen before\), 0 warning\(s\)$/);
+      expect(lines).toContain('explore seed 4242: replay with wfcheck explore --seed 4242 --budget-s 90');
+      expect(lines.indexOf('explore seed 4242: replay with wfcheck explore --seed 4242 --budget-s 90')).toBeLessThan(
+        lines.findIndex((l) => l.startsWith('### ')),
+      );
+      const [, firstSection, second] = headings(run.summary);
+      expect(firstSection).toBe('### Findings (0)');
+      expect(second).toBe('### The exploration');
+      expect(run.summary).toContain('artifact `wfcheck-explore`');
+      expect(run.shown).toMatch(/::notice title=wfcheck::wfcheck explore: PASS/);
+      expect(run.shown).toContain('explore seed 4242: replay with wfcheck explore --seed 4242 --budget-s 90');
+      expect(run.shown).toMatch(/wfcheck explore --out \S+ --seed 4242 --budget-s 90/);
+
+      // The history: kept under a scope of its own, per target (a hash of the base URL, never the key).
+      const prefix = `wfcheck-explore-${targetHash(target.baseUrl)}-`;
+      const restore = run.uses.find((u) => u.uses === 'actions/cache/restore@v4')!;
+      const save = run.uses.find((u) => u.uses === 'actions/cache/save@v4')!;
+      for (const cache of [restore, save]) {
+        expect(cache.ran).toBe(true);
+        expect(cache.with.path.split('\n').filter(Boolean)).toEqual([
+          `${run.workspace}/reports/history.sqlite*`,
+          `${run.workspace}/reports/cache`,
+        ]);
+        expect(cache.with.key).toBe(`${prefix}4242-1`);
+      }
+      expect(restore.with['restore-keys']).toBe(prefix);
+      expect(run.uses.find((u) => u.uses === 'actions/upload-artifact@v4')!.with).toMatchObject({
+        name: 'wfcheck-explore',
+        path: reportDir,
+      });
+      const { value: recorded } = withHistory(join(run.workspace, 'reports', 'history.sqlite'), (db) =>
+        recentExploreRuns(db, targetFingerprint(target.baseUrl, CANARY_A, 'external'), 10),
+      );
+      expect(recorded?.map((r) => [r.seed, r.seedGiven, r.exitCode, r.findings, r.budgetS])).toEqual([
+        [4242, true, 0, 0, 90],
+      ]);
+      expect(leaks(run, [CANARY_A, CANARY_B])).toEqual([]);
+      console.log(`outputs: ${JSON.stringify(run.outputs)}\nsummary:\n${lines.slice(0, 16).join('\n')}`);
+    } finally {
+      rmSync(run.workspace, { recursive: true, force: true });
+    }
+  });
 });
 
 test('against a closed port: incomplete, exit 2, the summary still written', { tag: '@conformance-run' }, async () => {
@@ -713,6 +789,25 @@ test('against a closed port: incomplete, exit 2, the summary still written', { t
     expect(leaks(run, [key])).toEqual([]);
   } finally {
     rmSync(run.workspace, { recursive: true, force: true });
+  }
+});
+
+test('mode explore refuses a seed or budget it cannot use, and the seed in another mode', async () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ mode: 'explore', seed: 'tonight' }, /seed must be a non-negative integer, got "tonight"/],
+    [{ mode: 'explore', 'budget-s': '0' }, /budget-s must be a positive number of seconds, got "0"/],
+    [{ mode: 'conformance', seed: '7' }, /seed and budget-s are inputs of mode explore/],
+    [{ mode: 'explore', strict: 'true' }, /waivers and strict apply to conformance runs/],
+  ];
+  for (const [inputs, message] of cases) {
+    const run = await runAction(inputs);
+    try {
+      expect(run.exitCode, JSON.stringify(inputs)).toBe(2);
+      expect(run.shown).toMatch(message);
+      expect(run.steps.filter((s) => s.outcome !== 'skipped').map((s) => s.id ?? s.name)).toEqual(['prepare']);
+    } finally {
+      rmSync(run.workspace, { recursive: true, force: true });
+    }
   }
 });
 

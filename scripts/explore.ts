@@ -12,6 +12,9 @@
  * Generate overwrites a canvas only where WFCHECK_ALLOW_OVERWRITE allows it (on the reference target
  * by default): WFCHECK_OVERWRITE_CANVAS_ID, else one canvas it creates for the purpose.
  * Writes report.json and report.md (and bodies/ for long reproducer bodies) under the output folder.
+ * Records the run in the run history (WFCHECK_HISTORY, default reports/history.sqlite): each finding is
+ * new or seen before on this target, and the previous run's findings no longer found are listed;
+ * `npm run history -- --explore` reads it back.
  * Exit: 0 clean; 1 findings; 2 incomplete (time budget spent, target unreachable) or could not start.
  */
 import { readFileSync } from 'node:fs';

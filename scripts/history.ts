@@ -1,11 +1,16 @@
 /**
  * npm run history -- [--from RUN --to RUN] [--target FINGERPRINT] [--requirement ID] [--runs N] [--db FILE]
+ * npm run history -- --explore [--to RUN | --list | --fingerprint FP] [--target FINGERPRINT] [--runs N] [--db FILE]
  *
  * What changed between two conformance runs of the run history (default: the
  * last two runs of the target of the latest run): newly failing, newly passing,
  * newly blocked or not run, waivers that started passing, and requirements
  * that flip. --requirement prints that requirement's verdict in each of the
  * last N runs (default 30) instead. --list lists the last N runs.
+ * --explore reads the generative runs (wfcheck explore) instead, run ids being theirs: the findings of
+ * the latest run (or --to RUN), each new or seen before (first seen, in how many runs), and the previous
+ * run's findings it no longer has; --list lists the last N of them; --fingerprint FP says in which of
+ * the last N runs that finding was found.
  * The history is WFCHECK_HISTORY (default reports/history.sqlite) unless --db.
  */
 import { readFileSync } from 'node:fs';
@@ -13,8 +18,19 @@ import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { runChange } from '../foundation/history/diff.ts';
-import { latestTarget, recentRuns, requirementTimeline } from '../foundation/history/queries.ts';
+import { historyOfExploreRun } from '../foundation/history/explore.ts';
+import {
+  exploreFindingRowsOf,
+  exploreRunById,
+  fingerprintTimeline,
+  latestExploreTarget,
+  latestTarget,
+  recentExploreRuns,
+  recentRuns,
+  requirementTimeline,
+} from '../foundation/history/queries.ts';
 import { historyPath, withHistory } from '../foundation/history/store.ts';
+import { exploreChangeText, exploreRunsText, fingerprintTimelineText } from '../scenarios/explore/report.ts';
 import { changeText } from '../scenarios/verdict/history-view.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
@@ -29,6 +45,8 @@ function readCommandLine() {
       runs: { type: 'string' },
       db: { type: 'string' },
       list: { type: 'boolean' },
+      explore: { type: 'boolean' },
+      fingerprint: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -73,6 +91,32 @@ function change(db: Db, target: string, values: { from?: string; to?: string }):
   return changeText(c);
 }
 
+type Values = ReturnType<typeof readCommandLine>;
+
+/** The generative runs of a target: the latest (or --to) with its findings classified, the list, or one fingerprint. */
+function explored(db: Db, values: Values, runs: number): string {
+  for (const refused of ['from', 'requirement'] as const)
+    if (values[refused] !== undefined)
+      throw new SettingError(`--${refused} is not an option of --explore (--to RUN, --list, --fingerprint FP)`);
+  const to = values.to === undefined ? undefined : positiveInt(values.to, '--to');
+  const target = values.target ?? (to !== undefined ? exploreRunById(db, to)?.target : latestExploreTarget(db));
+  if (to !== undefined && !target) throw new SettingError(`no explore run #${to} in the history`);
+  if (!target) return 'the history holds no explore run yet';
+  if (values.list) return exploreRunsText(recentExploreRuns(db, target, runs));
+  if (values.fingerprint)
+    return fingerprintTimelineText(
+      values.fingerprint,
+      target,
+      fingerprintTimeline(db, target, values.fingerprint, runs),
+    );
+  const id = to ?? recentExploreRuns(db, target, 1).at(-1)?.id;
+  if (id === undefined) return 'no explore run recorded for this target';
+  const run = exploreRunById(db, id);
+  const h = historyOfExploreRun(db, id);
+  if (!run || !h) throw new SettingError(`no explore run #${id} in the history`);
+  return exploreChangeText(run, exploreFindingRowsOf(db, id), h);
+}
+
 function main(): number {
   const values = readCommandLine();
   if (values.help) {
@@ -82,6 +126,8 @@ function main(): number {
   const path = values.db ?? historyPath();
   const runs = positiveInt(values.runs, '--runs', 30);
   const { value, skipped } = withHistory(path, (db) => {
+    if (values.explore) return explored(db, values, runs);
+    if (values.fingerprint !== undefined) throw new SettingError('--fingerprint is an option of --explore');
     const target = values.target ?? latestTarget(db, 'conformance');
     if (!target) return 'the history holds no conformance run yet';
     if (values.requirement) return timeline(db, target, values.requirement, runs);

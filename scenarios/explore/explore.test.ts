@@ -9,9 +9,11 @@
  * - each legal entry (forbidden inputs refused in another allowed way, throttling) is clean;
  * - the reference target itself is clean, within its footprint caps;
  * - a fixed seed replays exactly (same findings, same minimal inputs, same fast-check paths), and the
- *   fingerprint of a failure is the same under another seed (the same failure, recognised next night).
+ *   fingerprint of a failure is the same under another seed (the same failure, recognised next night);
+ * - `wfcheck explore` records each run in the run history: the same crash on the next run, under another
+ *   seed, is "seen before" with the date it was first seen, and once fixed it is listed as gone.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -25,7 +27,7 @@ import { startTarget } from '../../target/server.ts';
 import { explore, type ExploreOptions } from './explore.ts';
 import { anyChar, codePointAt } from './text.ts';
 import { writeExploreReport, type ExploreFinding, type ExploreReport } from './report.ts';
-import { operationsNamed } from './run.ts';
+import { operationsNamed, runExplore } from './run.ts';
 
 /**
  * Explores a fresh reference target, behind `mutant` when given, with the defaults of `npm run explore`
@@ -248,4 +250,76 @@ test('characters are drawn from every plane and shrink to the simplest of their 
     { seed: 3 },
   );
   expect(nonAscii.counterexample?.[0]).toBe('À');
+});
+
+test('the same crash on the next run is seen before, with the date it was first seen; once fixed, it is gone', async () => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-explore-history-'));
+  const target = await startTarget({});
+  const [a, b] = target.tenants;
+  const crash = INPUT_CRASHES.find((m) => m.id === 'crash-page-size-large')!;
+  let crashing = true;
+  // One base URL for every run (the target's identity in the history), the crash there or fixed.
+  const proxy = await startMutatingProxy(
+    target.baseUrl,
+    { A: a!.apiKey, B: b?.apiKey },
+    { request: (req, ctx) => (crashing ? crash.request!(req, ctx) : req) },
+  );
+  const history = join(dir, 'history.sqlite');
+  const lines: string[] = [];
+  const explore = async (seed: number) => {
+    const out = join(dir, `seed-${seed}`);
+    const settings = readExploreSettings(
+      { seed: String(seed), only: 'SEARCH', out },
+      { [ENV.baseUrl]: proxy.baseUrl, [ENV.apiKey]: a!.apiKey },
+    );
+    const code = await runExplore(settings, { info: (l) => lines.push(l), error: (l) => lines.push(l) }, history);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ExploreReport;
+    return { code, report, markdown: readFileSync(join(out, 'report.md'), 'utf8') };
+  };
+  try {
+    const first = await explore(SEED);
+    const second = await explore(SEED + 7);
+    crashing = false;
+    const fixed = await explore(SEED + 8);
+
+    expect(first.code, lines.join('\n')).toBe(1);
+    const [f1] = first.report.findings;
+    expect(f1.seen).toMatchObject({ status: 'new', runs: 1, firstSeen: first.report.startedAt });
+    expect(first.markdown).toContain('- history: **new**');
+    expect(first.report.history).toMatchObject({ runId: 1, findings: { new: 1, seenBefore: 0, unknown: 0 } });
+
+    expect(second.code).toBe(1);
+    const [f2] = second.report.findings;
+    expect(f2.fingerprint).toBe(f1.fingerprint);
+    expect(f2.seen).toMatchObject({
+      status: 'seen-before',
+      runs: 2,
+      firstSeen: first.report.startedAt,
+      inPreviousRun: true,
+    });
+    expect(second.markdown).toContain(
+      `- history: **seen before (first seen ${first.report.startedAt.slice(0, 10)}, 2 runs)**`,
+    );
+    expect(second.report.history).toMatchObject({
+      runId: 2,
+      previous: { runId: 1, seed: SEED },
+      findings: { new: 0, seenBefore: 1, unknown: 0 },
+      gone: [],
+    });
+
+    expect(fixed.code).toBe(0);
+    expect(fixed.report.history?.gone).toEqual([
+      expect.objectContaining({ fingerprint: f1.fingerprint, operation: 'searchWorkflows', explored: true }),
+    ]);
+    expect(fixed.markdown).toMatch(
+      new RegExp(
+        `## Gone since the previous run\\n\\nFindings of run #2 .*\\n\\n- \`${f1.fingerprint}\` \\[SEARCH-HTTP-STATUS-LISTED\\]`,
+      ),
+    );
+  } finally {
+    await proxy.close();
+    await target.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

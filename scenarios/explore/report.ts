@@ -1,10 +1,12 @@
 /**
- * The report of a generative run: JSON for tools (and, later, the history store) and Markdown for people.
+ * The report of a generative run: JSON for tools and Markdown for people.
  *
  * A finding is one deviation: its clause, its minimal input (after shrinking) with the request and the
  * answer, a curl reproducer with the key as `${API_KEY}`, the seed and fast-check path that replay it,
  * and a fingerprint (operation + clause + shape of the minimal input) that stays the same from one
- * night to the next for the same failure.
+ * night to the next for the same failure. With the run history, each finding says whether an earlier
+ * run of the same target found it (new, or seen before: since when, in how many runs), and the report
+ * lists the previous run's findings this run no longer has.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,8 @@ import { join } from 'node:path';
 import type { OperationId } from '../../contracts/check.ts';
 import type { Level } from '../../contracts/requirements.ts';
 import { containsSecret, redactSecrets, redactValue } from '../../foundation/environment/redact.ts';
+import type { ExploreHistory, FindingSeen, GoneFinding, PreviousExploreRun } from '../../foundation/history/explore.ts';
+import type { ExploreFindingRow, ExploreRunRow } from '../../foundation/history/queries.ts';
 
 export type PropertyKind = 'allowed' | 'forbidden';
 
@@ -102,6 +106,22 @@ export interface ExploreFinding {
   shrinkComplete: boolean;
   /** How many times exploration reached this finding (shrinking to the same fingerprint). */
   occurrences: number;
+  /** What the run history says of it; absent when the history was not used. */
+  seen?: FindingSeen;
+}
+
+/** The run history's part of a report: absent when the run was not recorded (a library call). */
+export interface ExploreReportHistory {
+  /** This run's id among the generative runs of the history. */
+  runId?: number;
+  /** The previous generative run of the same target, which `gone` is relative to. */
+  previous?: PreviousExploreRun;
+  /** Must-level findings of this run: new to the history, seen before, or not known (history skipped). */
+  findings: { new: number; seenBefore: number; unknown: number };
+  /** Findings of the previous run that this run does not have. */
+  gone: GoneFinding[];
+  /** Why the history was not used (the report is complete without it). */
+  skipped?: string;
 }
 
 export interface Footprint {
@@ -135,6 +155,61 @@ export interface ExploreReport {
   incomplete: string[];
   /** 0 clean, 1 findings (must), 2 incomplete. */
   exitCode: 0 | 1 | 2;
+  history?: ExploreReportHistory;
+}
+
+/** The report with what the history says: each finding's `seen`, and `history`. */
+export function withRunHistory(r: ExploreReport, h: ExploreHistory): ExploreReport {
+  const findings = r.findings.map((f) => (h.seen[f.fingerprint] ? { ...f, seen: h.seen[f.fingerprint] } : f));
+  const must = findings.filter((f) => f.level === 'must');
+  return {
+    ...r,
+    findings,
+    history: {
+      ...(h.runId !== undefined ? { runId: h.runId } : {}),
+      ...(h.previous ? { previous: h.previous } : {}),
+      findings: {
+        new: must.filter((f) => f.seen?.status === 'new').length,
+        seenBefore: must.filter((f) => f.seen?.status === 'seen-before').length,
+        unknown: must.filter((f) => !f.seen).length,
+      },
+      gone: h.gone,
+      ...(h.skipped ? { skipped: h.skipped } : {}),
+    },
+  };
+}
+
+const day = (iso: string) => iso.slice(0, 10);
+
+/** "new" or "seen before (first seen <date>, <n> runs)", as the report and `wfcheck history` say it. */
+export function seenText(seen: FindingSeen | undefined): string {
+  if (!seen) return 'not known (the run history was not used)';
+  if (seen.status === 'new') return 'new';
+  return `seen before (first seen ${day(seen.firstSeen)}, ${seen.runs} runs${seen.inPreviousRun ? '' : '; not in the previous run'})`;
+}
+
+/** One line per finding of the previous run this run no longer has (fingerprints as code in Markdown). */
+export function goneLines(gone: readonly GoneFinding[], markdown = false): string[] {
+  return gone.map(
+    (g) =>
+      `${markdown ? `\`${g.fingerprint}\`` : g.fingerprint} [${g.clause}] ${g.operation}: ${g.message}` +
+      (g.explored ? '' : ' (its operation was not explored by this run: not looked for)'),
+  );
+}
+
+/** The report's history lines: what it was compared with, and how many findings are new. */
+function historyHeadline(r: ExploreReport): string[] {
+  const h = r.history;
+  if (!h) return [];
+  if (h.skipped) return [`History skipped: ${h.skipped}; whether a finding is new is not known.`, ''];
+  const since = h.previous
+    ? `compared with run #${h.previous.runId} (${h.previous.startedAt}, seed ${h.previous.seed})`
+    : 'the first recorded run of this target';
+  return [
+    `History (run #${h.runId ?? '?'}, ${since}): ${h.findings.new} new finding(s), ${h.findings.seenBefore} seen before` +
+      (h.previous ? `; ${h.gone.length} of the previous run's gone.` : '.'),
+    '',
+  ];
 }
 
 /** Stable id of a failure: the same operation, clause and minimal shape on any night. */
@@ -178,6 +253,7 @@ export function renderMarkdown(r: ExploreReport): string {
     `**${must.length} finding(s)**, ${r.findings.length - must.length} warning(s).` +
       (r.incomplete.length ? ` Incomplete: ${r.incomplete.join('; ')}.` : ''),
     '',
+    ...historyHeadline(r),
   );
   const fp = r.footprint;
   lines.push(
@@ -202,6 +278,7 @@ export function renderMarkdown(r: ExploreReport): string {
   if (r.setup.length) lines.push('## Setup', '', ...r.setup.map((s) => `- ${s}`), '');
   for (const f of r.findings) {
     lines.push(`## [${f.clause}] ${f.operation}: ${f.message}`, '');
+    if (r.history) lines.push(`- history: **${seenText(f.seen)}**`);
     lines.push(
       `- level **${f.level}**${f.catalogued ? '' : ' (clause proposed, not yet in the catalogue)'}; ${f.property} input, family \`${f.family}\``,
       `- expected ${f.expected}; got ${f.actual}`,
@@ -236,6 +313,20 @@ export function renderMarkdown(r: ExploreReport): string {
       '',
     );
   }
+  if (r.history?.previous) {
+    const gone = goneLines(r.history.gone, true);
+    lines.push(
+      '## Gone since the previous run',
+      '',
+      `Findings of run #${r.history.previous.runId} (${r.history.previous.startedAt}) that this run does not have:`,
+      '',
+      ...(gone.length ? gone.map((g) => `- ${g}`) : ['None.']),
+      '',
+      ...(gone.length && r.incomplete.length
+        ? ['This run was incomplete: a finding may be missing only because the run did not reach it.', '']
+        : []),
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -262,4 +353,71 @@ export function writeExploreReport(
   write(json, `${JSON.stringify(safe, null, 2)}\n`);
   write(markdown, renderMarkdown(safe));
   return { json, markdown };
+}
+
+// ---- `wfcheck history --explore` -------------------------------------------------------------------
+
+const exploreRunName = (r: ExploreRunRow) =>
+  `run #${r.id} (${r.startedAt}, seed ${r.seed}, harness ${r.harnessVersion})`;
+
+/** One line per recorded generative run. */
+export function exploreRunsText(runs: readonly ExploreRunRow[]): string {
+  return (
+    runs
+      .map(
+        (r) =>
+          `#${r.id}  ${r.startedAt}  seed ${r.seed}  harness ${r.harnessVersion}  exit ${r.exitCode}  ${r.wallMs} ms  ` +
+          `${r.requests} request(s)  ${r.mustFindings} finding(s), ${r.findings - r.mustFindings} warning(s)` +
+          (r.incomplete.length ? `  incomplete: ${r.incomplete.join('; ')}` : ''),
+      )
+      .join('\n') || 'no explore run recorded for this target'
+  );
+}
+
+/** A recorded generative run: its findings, each new or seen before, and those of the previous run now gone. */
+export function exploreChangeText(
+  run: ExploreRunRow,
+  findings: readonly ExploreFindingRow[],
+  h: ExploreHistory,
+): string {
+  const lines = [
+    `explore ${exploreRunName(run)}: exit ${run.exitCode}, ${run.wallMs} ms, ${run.requests} request(s), budget ${run.budgetS} s`,
+    h.previous
+      ? `compared with run #${h.previous.runId} (${h.previous.startedAt}, seed ${h.previous.seed})`
+      : 'no earlier explore run of this target',
+    `Findings:${findings.length ? '' : ' none'}`,
+    ...findings.map(
+      (f) =>
+        `  - ${f.level === 'must' ? '' : '[WARN] '}[${f.clause}] ${f.operation}: ${f.message} (fingerprint ${f.fingerprint}) — ${seenText(h.seen[f.fingerprint])}`,
+    ),
+  ];
+  if (h.previous) {
+    const gone = goneLines(h.gone);
+    lines.push(`Gone since the previous run:${gone.length ? '' : ' none'}`, ...gone.map((g) => `  - ${g}`));
+  }
+  return lines.join('\n');
+}
+
+/** One fingerprint in each of the last generative runs of a target: found or not. */
+export function fingerprintTimelineText(
+  fingerprint: string,
+  target: string,
+  rows: readonly { run: ExploreRunRow; finding?: ExploreFindingRow }[],
+): string {
+  const operation = rows.find((r) => r.finding)?.finding?.operation;
+  const missing = (run: ExploreRunRow) =>
+    operation === undefined || run.operations.includes(operation)
+      ? 'not found'
+      : 'not looked for (its operation was not explored)';
+  return [
+    `${fingerprint} over the last ${rows.length} explore run(s) of target ${target}:`,
+    ...rows.map(
+      ({ run, finding }) =>
+        `  #${run.id}  ${run.startedAt}  seed ${run.seed}  ${
+          finding
+            ? `found: [${finding.clause}] ${finding.operation}, minimal ${JSON.stringify(finding.minimalInput).slice(0, 160)}`
+            : missing(run)
+        }`,
+    ),
+  ].join('\n');
 }
