@@ -11,14 +11,21 @@
  * size, extra fields, plain-text error bodies, 413 for E2005, file type values, rate limiting with
  * 429), plus the control, and a search answered as a bare array (an entry naming `stillRuns`: it
  * and the control run the full suite, which must still exercise the suites search does not concern).
- * Every entry must reach its outcome with no collateral: one deviation, one verdict. The full table — every mutant, every test — is `npm run mutation` (about ten minutes on
- * 2 cores); its result is in the project's report.
+ * Every entry must reach its outcome with no collateral and report exactly the findings it declares: one
+ * deviation, one finding.
+ *
+ * Apart from the subset, in a run of their own: one habit repeated over every operation (a numeric traceId;
+ * 403 for every 401, 201 for every successful POST and success as a string, at once) must be one finding
+ * each, and a target leaving out every optional field none. The full table — every mutant, every test — is
+ * `npm run mutation` (about ten minutes on 2 cores); its result is in the project's report.
  */
 import { expect, test } from '@playwright/test';
 import { hasRequirement } from '../contracts/requirements.ts';
 import { kindOf, mutantById, MUTANTS } from '../fixtures/faults/catalogue.ts';
 import {
   DEFAULT_MUTATION_SEED,
+  expectedFindingsOf,
+  findingsCounted,
   GOOD_OUTCOME,
   judge,
   renderTable,
@@ -76,7 +83,7 @@ const SUBSET = [
 let subsetRun: Promise<MutationReport> | undefined;
 const subsetReport = (): Promise<MutationReport> => (subsetRun ??= runFocused(SUBSET));
 
-test('every bug of the CI subset is killed by its clause without collateral, no legal variant is flagged', async () => {
+test('the CI subset: bugs killed by their clause, no collateral, legal variants clean, findings exact', async () => {
   test.setTimeout(8 * 60_000);
   const mutants = SUBSET.map(mutantById);
   const categories = new Set(
@@ -94,9 +101,16 @@ test('every bug of the CI subset is killed by its clause without collateral, no 
     expect.soft(r.proxyErrors, `${r.id}: the mutant itself threw`).toEqual([]);
     expect.soft(r.collateral, `${r.id}: flagged beyond its clauses`).toEqual([]);
     expect.soft(r.outcome, say).toBe(GOOD_OUTCOME[r.kind]);
+    expect.soft(r.findingsReported, `${r.id}: findings ${toldOf(r)}`).toBe(r.findingsExpected);
   }
   expect(report.ok, table).toBe(true);
 });
+
+/** What the report told for an entry, finding by finding. */
+const toldOf = (r: MutationReport['results'][number]): string =>
+  r.findings
+    .map((f) => `${f.strength}${f.waived ? ' (waived)' : ''} ${f.signature} [${f.clauses.join(', ')}]`)
+    .join('; ') || 'none';
 
 /**
  * Defects the catalogue once revealed in the suite, kept as regressions (their mutants are in the subset).
@@ -133,6 +147,30 @@ for (const [id, defect, by] of REGRESSIONS) {
       `${id}: ${r.outcome}; failed ${r.failed.join(', ') || 'none'}; warned ${r.warned.join(', ') || 'none'}; not exercised ${r.stillRunsMissing.join(', ') || 'none'}`,
     ).toBe(GOOD_OUTCOME[r.kind]);
     for (const clause of by) expect(r.expectedHit).toContain(clause);
+  });
+}
+
+/** Entries whose point is the count of findings, with the count each declares. */
+const FINDINGS_ENTRIES: [string, number][] = [
+  ['trace-id-number', 1],
+  ['compound-every-operation', 3],
+  ['every-optional-field-absent', 0],
+];
+
+let findingsRun: Promise<MutationReport> | undefined;
+const findingsReport = (): Promise<MutationReport> => (findingsRun ??= runFocused(FINDINGS_ENTRIES.map(([id]) => id)));
+
+for (const [id, count] of FINDINGS_ENTRIES) {
+  test(`findings: ${id} is told as exactly ${count} finding(s), nothing collateral`, async () => {
+    test.setTimeout(5 * 60_000);
+    expect(mutantById(id).findings, 'the count the entry declares').toBe(count);
+    const r = (await findingsReport()).results.find((x) => x.id === id)!;
+    const say = `${id}: ${r.outcome}${r.note ? ` (${r.note})` : ''}; findings ${toldOf(r)}`;
+    expect.soft(r.testsRun, `${id}: the focused run started no test`).toBeGreaterThan(0);
+    expect.soft(r.collateral, say).toEqual([]);
+    expect.soft(r.findingsReported, say).toBe(count);
+    expect(r.outcome, say).toBe(GOOD_OUTCOME[r.kind]);
+    expect(r.exact, say).toBe(true);
   });
 }
 
@@ -210,6 +248,28 @@ test.describe('judging one entry', () => {
     expect(judge(mutantById('latency-spikes'), verdicts(['STATUS-HTTP-STATUS-LISTED']), 1, false).outcome).toBe(
       'false-alarm',
     );
+  });
+
+  test('an entry expects the findings it declares, else one, none when legal, the sum of its parts', () => {
+    expect(expectedFindingsOf(mutantById('compound-every-operation'))).toBe(3);
+    expect(expectedFindingsOf(mutantById('post-201'))).toBe(1);
+    expect(expectedFindingsOf(mutantById('extra-fields'))).toBe(0);
+    expect(expectedFindingsOf(mutantById('latency-spikes'))).toBe(0);
+    const compound = mutantById('compound-search-and-errors');
+    expect(expectedFindingsOf({ ...compound, findings: undefined })).toBe(compound.parts!.length);
+  });
+
+  test("a bug's declared warning is no finding of its own; a should entry's is; a legal one counts all", () => {
+    const told = (...fs: [string, boolean?][]) =>
+      fs.map(([strength, waived]) => ({ strength: strength as 'failure' | 'warning', waived: waived ?? false }));
+    const failureAndWarning = told(['failure'], ['warning']);
+    expect(findingsCounted(mutantById('not-found-as-200'), failureAndWarning)).toBe(1);
+    expect(findingsCounted(mutantById('stack-in-errors'), failureAndWarning)).toBe(2);
+    // A compound entry with a should-level part counts that part's warning.
+    expect(findingsCounted(mutantById('compound-search-and-errors'), failureAndWarning)).toBe(2);
+    expect(findingsCounted(mutantById('compound-status-habits'), failureAndWarning)).toBe(1);
+    expect(findingsCounted(mutantById('every-optional-field-absent'), told(['warning']))).toBe(1);
+    expect(findingsCounted(mutantById('post-201'), told(['failure', true], ['failure']))).toBe(1);
   });
 
   test('no entry expects "anything": every clause it names is in the catalogue', () => {

@@ -21,6 +21,14 @@
  * suite, uncut, and is a defect ("starved") when one of those clauses ends "not run" or blocked: a
  * deviation that keeps unrelated suites from testing costs more than its one failure.
  *
+ * Findings: each entry declares how many deviations it injects (`findings`, by default one per single
+ * entry, the sum of the parts for a compound one, none for legal variants and harness limits). The run's
+ * report counts its findings (one per deviation, however many operations and clauses show it); an entry
+ * is exact when the count reported (unwaived failures, and warnings where the entry or one of its parts is
+ * should-level; every failure and warning for legal variants and harness limits) equals the declared one
+ * and nothing is collateral. A count above the declared one is one deviation told as several; below, two
+ * told as one.
+ *
  * Writes reports/mutation/report.json and report.md (and each run's report under runs/<id>/).
  * The control run (the unmodified target behind the proxy) must be clean, or no result means anything.
  */
@@ -41,7 +49,7 @@ import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { idsWhere, verdictsOf } from '../foundation/history/verdicts.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
 import { startTarget } from '../target/server.ts';
-import type { ConformanceReport } from '../scenarios/verdict/report.ts';
+import type { ConformanceReport, Finding } from '../scenarios/verdict/report.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const MUTATION_OUT = join(ROOT, 'reports', 'mutation');
@@ -63,6 +71,22 @@ export type Outcome =
   | 'incomplete'
   /** Flagged as expected, but clauses the entry names in `stillRuns` were not exercised. */
   | 'starved';
+
+/**
+ * The entries of the single-operation faults (one operation hangs, drips or never reads as terminal): the
+ * totals give each one's wall time, which must stay about that of a healthy run.
+ */
+export const SINGLE_OPERATION_FAULTS = ['status-hangs', 'output-drips', 'status-unknown-value'];
+
+/** A finding of the run's report, as far as the table needs it. */
+export interface FindingSeen {
+  id: string;
+  strength: Finding['strength'];
+  waived: boolean;
+  signature: string;
+  clauses: string[];
+  operations: string[];
+}
 
 /** A clause the run could not judge because another one deviated first. */
 export interface BlockedClause {
@@ -96,6 +120,14 @@ export interface MutantResult {
   /** The entry's `stillRuns` clauses, and those of them the run did not exercise (not run, or blocked). */
   stillRuns: string[];
   stillRunsMissing: string[];
+  /** Deviations the entry injects (its declared `findings`, or the default; see expectedFindingsOf). */
+  findingsExpected: number;
+  /** Findings the report counts for the entry (see findingsCounted); absent when the run wrote none. */
+  findingsReported?: number;
+  /** Reported findings equal the expected ones, and no clause is collateral. */
+  exact: boolean;
+  /** Every finding of the run (waived and uncounted ones too), to see what was told as what. */
+  findings: FindingSeen[];
   exitCode: number | null;
   wallMs: number;
   hung: boolean;
@@ -147,6 +179,11 @@ export interface MutationScore {
   falseAlarms: number;
   /** Entries whose `stillRuns` clauses were not all exercised. */
   starved: number;
+  /** Entries, and of them those whose findings are exact. */
+  entries: number;
+  exact: number;
+  /** Wall time in ms of each single-operation fault entry that ran. */
+  singleOperationWallMs: Record<string, number>;
 }
 
 export interface MutationReport {
@@ -192,6 +229,37 @@ function readVerdicts(report: ConformanceReport | undefined): RunVerdicts {
     notRun: idsWhere(verdicts, 'not-run').length,
     exercised: idsWhere(verdicts, (v) => v !== 'not-run' && v !== 'blocked'),
   };
+}
+
+/** Deviations an entry injects: declared, or none (legal, harness limit), the parts' sum (compound), one. */
+export function expectedFindingsOf(m: Mutant): number {
+  if (m.findings !== undefined) return m.findings;
+  const kind = kindOf(m);
+  if (kind === 'legal' || kind === 'harness-limit') return 0;
+  return m.parts ? m.parts.reduce((n, id) => n + expectedFindingsOf(mutantById(id)), 0) : 1;
+}
+
+/**
+ * The findings that count for the entry: unwaived failures, and unwaived warnings where a should-level
+ * deviation is injected (a bug's declared warning is the same deviation seen by a should clause, not a
+ * deviation of its own). A legal variant or a harness limit counts both: it must report none of either.
+ */
+export function findingsCounted(m: Mutant, findings: readonly Pick<FindingSeen, 'strength' | 'waived'>[]): number {
+  const kind = kindOf(m);
+  const warnings =
+    kind !== 'bug' || (m.parts ?? []).some((id) => kindOf(mutantById(id)) === 'should') ? ['warning'] : [];
+  return findings.filter((f) => !f.waived && (f.strength === 'failure' || warnings.includes(f.strength))).length;
+}
+
+function findingsSeen(report: ConformanceReport | undefined): FindingSeen[] | undefined {
+  return report?.findings?.map((f) => ({
+    id: f.id,
+    strength: f.strength,
+    waived: f.waived,
+    signature: f.signature,
+    clauses: f.clauses,
+    operations: f.operations,
+  }));
 }
 
 /** The expected clauses as IDs: literal IDs as declared, `*` patterns by the flagged IDs they match. */
@@ -318,6 +386,9 @@ async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: st
         };
     if (cut && judged.note === undefined)
       judged.note = `run cut after ${o.maxFailures} failed tests: collateral in unfinished tests is not seen`;
+    const findings = findingsSeen(run.report);
+    const findingsExpected = expectedFindingsOf(m);
+    const findingsReported = findings && findingsCounted(m, findings);
     return {
       id: m.id,
       category: m.category,
@@ -330,6 +401,10 @@ async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: st
       notRun: verdicts.notRun,
       stillRuns: m.stillRuns ?? [],
       stillRunsMissing: judged.stillRunsMissing,
+      findingsExpected,
+      ...(findingsReported === undefined ? {} : { findingsReported }),
+      exact: findingsReported === findingsExpected && judged.collateral.length === 0,
+      findings: findings ?? [],
       exitCode: run.exitCode,
       wallMs: run.wallMs,
       hung: run.hung,
@@ -375,6 +450,11 @@ function score(results: MutantResult[]): MutationScore {
     missed: should.filter((r) => r.outcome === 'missed').length,
     falseAlarms: legal.filter((r) => r.outcome !== 'clean' && r.outcome !== 'starved').length,
     starved: starved.length,
+    entries: results.length,
+    exact: results.filter((r) => r.exact).length,
+    singleOperationWallMs: Object.fromEntries(
+      results.filter((r) => SINGLE_OPERATION_FAULTS.includes(r.id)).map((r) => [r.id, r.wallMs]),
+    ),
   };
 }
 
@@ -413,7 +493,7 @@ export async function runMutation(o: MutationOptions): Promise<MutationReport> {
     focus: o.focus ?? false,
     results,
     score: score(results),
-    ok: results.every((r) => r.outcome === GOOD_OUTCOME[r.kind]),
+    ok: results.every((r) => r.outcome === GOOD_OUTCOME[r.kind] && r.exact),
   };
 }
 
@@ -424,8 +504,19 @@ function progressLine(r: MutantResult, done: number, total: number): string {
       ? `failed: ${r.failed.join(', ')}`
       : '';
   const collateral = r.collateral.length ? `  COLLATERAL ${r.collateral.join(', ')}` : '';
-  return `[${done}/${total}] ${r.id.padEnd(36)} ${r.outcome.padEnd(22)} ${(r.wallMs / 1000).toFixed(1).padStart(6)} s  ${hit}${collateral}${r.note ? `  (${r.note})` : ''}`;
+  const wall = `${(r.wallMs / 1000).toFixed(1).padStart(6)} s`;
+  const head = `[${done}/${total}] ${r.id.padEnd(36)} ${r.outcome.padEnd(22)} findings ${findingsText(r).padEnd(9)}`;
+  return `${head} ${wall}  ${hit}${collateral}${r.note ? `  (${r.note})` : ''}`;
 }
+
+/** Findings reported against expected ("1/1"); marked when not exact (another count, or collateral). */
+const findingsText = (r: MutantResult) => `${r.findingsReported ?? '—'}/${r.findingsExpected}${r.exact ? '' : ' ≠'}`;
+
+/** Wall time of each single-operation fault entry that ran. */
+const singleOperationText = (s: MutationScore) =>
+  Object.entries(s.singleOperationWallMs)
+    .map(([id, ms]) => `${id} ${(ms / 1000).toFixed(1)} s`)
+    .join(', ');
 
 const ICON: Record<Outcome, string> = {
   killed: 'killed',
@@ -453,12 +544,15 @@ const stillRunsText = (x: MutantResult) =>
 
 export function totalsLine(r: MutationReport): string {
   const s = r.score;
+  const single = singleOperationText(s);
   return [
+    `findings exact ${s.exact}/${s.entries}`,
     `bugs killed ${s.killed}/${s.bugs}`,
     `should-level warned ${s.warned}/${s.should}`,
     `collateral ${s.collateralEntries} entr${s.collateralEntries === 1 ? 'y' : 'ies'} / ${s.collateralClauses} clause(s)`,
     `legal and harness-limit clean ${s.clean}/${s.legal}`,
     `survived ${s.survived}, not warned ${s.missed}, false alarms ${s.falseAlarms}, starved ${s.starved}`,
+    ...(single ? [`single-operation faults ${single}`] : []),
     `wall time ${(r.wallMs / 1000).toFixed(1)} s`,
   ].join('; ');
 }
@@ -468,13 +562,24 @@ export function renderTable(r: MutationReport): string {
     x.id,
     x.kind,
     ICON[x.outcome],
+    findingsText(x),
     x.expectedHit.join(', ') || (x.failed.length ? `(failed ${x.failed.join(', ')})` : ''),
     x.collateral.join(', '),
     blockedText(x.blocked),
     stillRunsText(x),
     `${(x.wallMs / 1000).toFixed(1)}`,
   ]);
-  const head = ['mutant', 'kind', 'result', 'expected, flagged', 'collateral', 'blocked ← by', 'still runs', 'wall s'];
+  const head = [
+    'mutant',
+    'kind',
+    'result',
+    'findings rep/exp',
+    'expected, flagged',
+    'collateral',
+    'blocked ← by',
+    'still runs',
+    'wall s',
+  ];
   const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((row) => row[i].length))));
   const line = (cells: string[]) =>
     cells.map((c, i) => (c.length > widths[i] ? `${c.slice(0, widths[i] - 1)}…` : c.padEnd(widths[i]))).join('  ');
@@ -485,11 +590,50 @@ export function renderTable(r: MutationReport): string {
     '',
     totalsLine(r),
     `seed ${r.seed}; ${r.parallel} run(s) in parallel, ${r.workers} workers each${r.focus ? '; focused runs' : ''}${r.maxFailures > 0 ? `; bug runs cut after ${r.maxFailures} failures (collateral may be hidden)` : ''}`,
+    ...inexactLines(r),
     r.ok
-      ? 'RESULT: every bug killed by its clause without collateral, should-level deviations warned, legal variants clean'
-      : 'RESULT: FAIL — see the rows in capitals',
+      ? 'RESULT: every bug killed by its clause without collateral, should-level deviations warned, ' +
+        'legal variants clean, every count of findings exact'
+      : 'RESULT: FAIL — see the rows in capitals and the findings marked ≠',
   ].join('\n');
 }
+
+/** Per entry whose findings are not exact: what the report told, finding by finding. */
+function inexactLines(r: MutationReport): string[] {
+  const inexact = r.results.filter((x) => !x.exact);
+  if (inexact.length === 0) return [];
+  return [
+    '',
+    'Findings not exact:',
+    ...inexact.flatMap((x) => {
+      const collateral = x.collateral.length ? `; collateral ${x.collateral.join(', ')}` : '';
+      return [
+        `  ${x.id}: ${x.findingsReported ?? 'no report'} reported, ${x.findingsExpected} expected${collateral}`,
+        ...x.findings.map((f) => {
+          const strength = `${f.strength}${f.waived ? ' (waived)' : ''}`;
+          const where = `${f.clauses.join(', ')} (${f.operations.length} operation(s))`;
+          return `    ${f.id} ${strength} ${f.signature} — ${where}`;
+        }),
+      ];
+    }),
+  ];
+}
+
+const MD_HEAD = [
+  'mutant',
+  'kind',
+  'category',
+  'result',
+  'findings expected',
+  'findings reported',
+  'expected',
+  'flagged',
+  'collateral',
+  'blocked ← by',
+  'still runs',
+  'wall s',
+  'description',
+];
 
 export function renderMarkdown(r: MutationReport): string {
   const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -499,6 +643,8 @@ export function renderMarkdown(r: MutationReport): string {
       x.kind,
       x.category,
       ICON[x.outcome],
+      String(x.findingsExpected),
+      `${x.findingsReported ?? '—'}${x.exact ? '' : ' ≠'}`,
       x.expected.join(', '),
       [...x.failed, ...x.warned].join(', '),
       x.collateral.join(', '),
@@ -516,11 +662,15 @@ export function renderMarkdown(r: MutationReport): string {
     '',
     `Seed ${r.seed}; started ${r.startedAt}; ${r.parallel} run(s) in parallel with ${r.workers} worker(s) each${r.focus ? '; focused runs' : ''}${r.maxFailures > 0 ? `; bug runs cut after ${r.maxFailures} failures, so collateral in unfinished tests is not seen` : '; every run in full'}.`,
     '',
-    'Collateral: clauses flagged (fail or warn) that the entry does not break — a second verdict for one deviation, or a false alarm. Blocked: clauses that could not be judged because the named clause deviated first. Still runs: of the clauses the entry must not starve (suites its deviation does not concern), how many the run exercised.',
+    'Findings: the deviations the entry injects, and the findings the run reported for it (unwaived failures, ' +
+      'and warnings where a should-level deviation is injected; for legal variants and harness limits every ' +
+      'failure and warning). ≠ marks an entry whose count differs or that has collateral. ' +
+      'Collateral: clauses flagged (fail or warn) that the entry does not break — a second verdict for one deviation, or a false alarm. Blocked: clauses that could not be judged because the named clause deviated first. Still runs: of the clauses the entry must not starve (suites its deviation does not concern), how many the run exercised.',
     '',
-    '| mutant | kind | category | result | expected | flagged | collateral | blocked ← by | still runs | wall s | description |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| ${MD_HEAD.join(' | ')} |`,
+    `|${MD_HEAD.map(() => '---').join('|')}|`,
     ...r.results.map((x) => `| ${row(x)} |`),
+    ...(inexactLines(r).length ? ['', '```text', ...inexactLines(r).slice(1), '```'] : []),
   ].join('\n')}\n`;
 }
 

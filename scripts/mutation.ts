@@ -6,8 +6,11 @@
  *                       [--parallel N] [--workers N] [--seed N] [--timeout S]
  *                       [--max-failures N (default 0: every run in full)] [--focus] [--list] [-- <playwright args>]
  *
- * Per entry the table shows the clauses expected, the clauses flagged, the collateral (flagged but
- * not expected) and the blocked clauses with the clause that blocked them. Collateral is judged on
+ * Per entry the table shows the findings reported against the deviations the entry injects (exact when
+ * they are equal and nothing is collateral; the ones not exact are listed finding by finding under the
+ * table), the clauses expected, the clauses flagged, the collateral (flagged but not expected), the
+ * blocked clauses with the clause that blocked them, and the wall time; the totals add the wall time of
+ * each single-operation fault entry. Collateral is judged on
  * full runs: --max-failures cuts bug runs short and so may hide it (the report says so). An entry
  * naming `stillRuns` (clauses of suites its deviation does not concern) runs the full suite, uncut,
  * even with --focus, and is STARVED when one of them was not exercised.
@@ -15,8 +18,9 @@
  * Arguments after `--` go to every conformance run's test runner (e.g. `-- --grep-invert ODD-IDS`).
  * Writes reports/mutation/report.json and report.md (and each run's report under runs/<id>/).
  * Exit: 0 every bug killed by its clause without collateral, every should-level entry warned, every
- * legal variant clean and no entry starving the suites it names; 1 otherwise; 2 the control run (the
- * unmodified target behind the proxy) failed, so no result would mean anything.
+ * legal variant clean, every count of findings exact and no entry starving the suites it names;
+ * 1 otherwise; 2 the control run (the unmodified target behind the proxy) failed, so no result would
+ * mean anything.
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
