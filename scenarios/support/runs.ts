@@ -30,7 +30,7 @@ import {
   type WorkflowPlan,
 } from './judging.ts';
 import type { Verdict } from '../verdict/verdict.ts';
-import { prepareRun, runBody, unlistedVariableTypes, type Workflow } from './workflows.ts';
+import { prepareRun, runBody, unlistedVariableTypes, vaguelyDescribedVariables, type Workflow } from './workflows.ts';
 
 export type RunForm = 'wrapper' | 'legacy';
 
@@ -112,8 +112,18 @@ export async function startRun(
 /** Why a refused run of `wf` says nothing of the clauses: the harness picked a workflow it cannot run as intended. */
 function unjudgeableRefusal(run: Exchange, wf: Workflow | undefined, message: string): Stop | undefined {
   if (run.status === 403) return { reason: `${message}: the workflow's API is disabled (403)` };
+  if (served(run) || statusDeviation(run)) return undefined;
+  // A plan without a variables list says nothing of what the workflow takes (the list is optional).
+  const vague = !wf?.plan ? [] : wf.plan.variables === undefined ? ['its variables'] : vaguelyDescribedVariables(wf);
+  if (run.status === 400 && vague.length > 0) {
+    return {
+      reason:
+        `${message}: cannot judge: refused (${describe(run)}), and the plan leaves open what ` +
+        `${vague.join(', ')} take(s), so a value the harness guessed may be what was refused`,
+    };
+  }
   const unlisted = wf ? unlistedVariableTypes(wf) : [];
-  if (served(run) || statusDeviation(run) || unlisted.length === 0) return undefined;
+  if (unlisted.length === 0) return undefined;
   // The plan typed a variable outside the enum, so its seeded value may be what was refused.
   return {
     blockedBy: 'VARIABLE-TYPE-ENUM',

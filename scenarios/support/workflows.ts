@@ -46,6 +46,22 @@ export function unlistedVariableTypes(w: Workflow): string[] {
 }
 
 /**
+ * Variables whose plan leaves open what they take: no type, an option without its options, or no word on
+ * whether it is required. The spec makes all three optional, so the values the harness sends for them are
+ * guesses, and a refusal of the run may be a refusal of a guess rather than of the request's form.
+ */
+export function vaguelyDescribedVariables(w: Workflow): string[] {
+  return (w.plan?.variables ?? [])
+    .filter(
+      (v) =>
+        v.variableType === undefined ||
+        v.required === undefined ||
+        (v.variableType === 'option' && (v.options ?? []).length === 0),
+    )
+    .map((v) => v.name);
+}
+
+/**
  * Workflows with a readable plan, the ones matching `hint` (by title) first, and among those the
  * ones whose variables are all typed as the enum says first: only their values can be prepared.
  */

@@ -224,8 +224,11 @@ function aspectOf(c: FailedCheck, input: FindingsInput): Aspect {
   }
   if (e.pointer?.startsWith('#header/'))
     return { kind: 'header', name: e.pointer.slice('#header/'.length), family, expected: e.expected ?? '' };
-  if (e.pointer !== undefined && !e.pointer.startsWith('#'))
-    return { kind: 'body', family, leaf: leafOf(e.pointer), expected: e.expected ?? '' };
+  if (e.pointer !== undefined && !e.pointer.startsWith('#')) {
+    // Fields that must be absent are one habit however many a body carries: keyed by where they stand.
+    const where = e.expected === 'absent' ? e.pointer.replace(/\/[^/]*$/, '') : e.pointer;
+    return { kind: 'body', family, leaf: leafOf(where), expected: e.expected ?? '' };
+  }
   return { kind: 'clause', family };
 }
 
