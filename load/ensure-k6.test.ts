@@ -39,7 +39,9 @@ function fakeGo(dir: string, version: string): string {
 const builds = (dir: string) =>
   existsSync(join(dir, 'builds.log')) ? readFileSync(join(dir, 'builds.log'), 'utf8').trim().split('\n').length : 0;
 
-test('the project-local k6 is rebuilt with the extension when it lacks it or its sources changed, and kept when current', async () => {
+test('the project-local k6 is rebuilt with the extension when it lacks it or its sources changed, and kept when current', {
+  tag: '@k6',
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-k6-build-'));
   try {
     const toolsBin = join(dir, 'bin');
@@ -70,7 +72,9 @@ test('the project-local k6 is rebuilt with the extension when it lacks it or its
   }
 });
 
-test("with Go, the suite's k6 is built rather than a stock k6 on PATH used; without Go the stock one is used, with a note", async () => {
+test("with Go, the suite's k6 is built rather than a stock k6 on PATH used; without Go the stock one is used, with a note", {
+  tag: '@k6',
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-k6-path-'));
   try {
     const toolsBin = join(dir, 'bin');

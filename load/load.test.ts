@@ -100,7 +100,7 @@ const LIFECYCLE_OPERATIONS = [
 const failing = (r: RunReport) => r.thresholds.filter((t) => !t.ok).map((t) => `${t.metric} ${t.expression}`);
 const count = (r: RunReport, metric: string, key = 'count') => r.metrics[metric]?.values[key] ?? 0;
 
-test('smoke profile against the reference target meets every gate', async ({}, info) => {
+test('smoke profile against the reference target meets every gate', { tag: '@k6' }, async ({}, info) => {
   info.setTimeout(180_000);
   const out = outDir('smoke');
   const result = await run(out, target.baseUrl, { duration: '10s', dashboard: true });
@@ -147,7 +147,7 @@ test('smoke profile against the reference target meets every gate', async ({}, i
   }
 });
 
-test('a slowed target breaches the latency gates, and only those', async ({}, info) => {
+test('a slowed target breaches the latency gates, and only those', { tag: '@k6' }, async ({}, info) => {
   info.setTimeout(180_000);
   const result = await runWithFaults(outDir('slow'), { delayMs: 450 });
   const report = result.report!;
@@ -159,7 +159,7 @@ test('a slowed target breaches the latency gates, and only those', async ({}, in
   expect(readFileSync(join(result.violationsFile, '..', 'junit.xml'), 'utf8')).toMatch(/<failure message="actual \d+/);
 });
 
-test('a failing, non-conformant target breaches the error and contract gates', async ({}, info) => {
+test('a failing, non-conformant target breaches the error and contract gates', { tag: '@k6' }, async ({}, info) => {
   info.setTimeout(180_000);
   const out = outDir('failing');
   const result = await runWithFaults(out, { failEvery: 5, corruptEvery: 7 });
@@ -184,7 +184,7 @@ test('a failing, non-conformant target breaches the error and contract gates', a
   expect(readFileSync(result.violationsFile, 'utf8')).not.toContain(target.tenants[0].apiKey);
 });
 
-test('429 answers are retried after a backoff and counted, not failed', async ({}, info) => {
+test('429 answers are retried after a backoff and counted, not failed', { tag: '@k6' }, async ({}, info) => {
   info.setTimeout(180_000);
   const result = await runWithFaults(outDir('rate-limited'), { rateLimitEvery: 4 }, { scenarios: 'readMix,uploads' });
   const report = result.report!;
@@ -194,39 +194,45 @@ test('429 answers are retried after a backoff and counted, not failed', async ({
 });
 
 for (const { operation, method, path } of LIFECYCLE_OPERATIONS) {
-  test(`a contract violation injected into ${operation} alone fails the run, naming ${operation}`, async ({}, info) => {
-    info.setTimeout(180_000);
-    const result = await runWithFaults(
-      outDir(`violation-${operation}`),
-      { corruptRoute: { method, path } },
-      {
-        // Unreadable status answers would otherwise keep an iteration polling for the full minute.
-        scenarios: 'lifecycle,generate',
-        duration: '6s',
-        env: { WORKFLOW_TIMEOUT_MS: '5000' },
-      },
-    );
-    const report = result.report!;
-    expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
-    const breached = failing(report);
-    expect(breached).toContain('contract_violations count==0');
-    expect(breached).toContain(`contract_violations{operation:${operation}} count==0`);
-    // No other operation is blamed for the broken one.
-    expect(
-      breached.filter((b) => b.startsWith('contract_violations{')).every((b) => b.includes(`{operation:${operation}}`)),
-    ).toBe(true);
-    // The logged example names the operation and the clause, with a body excerpt and without the key.
-    const logged = readFileSync(result.violationsFile, 'utf8');
-    const first = JSON.parse(logged.trim().split('\n')[0]!) as {
-      operation: string;
-      bodyExcerpt: string;
-      violations: { requirementId: string; level: string }[];
-    };
-    expect(first.operation).toBe(operation);
-    expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
-    expect(first.bodyExcerpt).toContain('injected');
-    expect(logged).not.toContain(target.tenants[0].apiKey);
-  });
+  test(
+    `a contract violation injected into ${operation} alone fails the run, naming ${operation}`,
+    { tag: '@k6' },
+    async ({}, info) => {
+      info.setTimeout(180_000);
+      const result = await runWithFaults(
+        outDir(`violation-${operation}`),
+        { corruptRoute: { method, path } },
+        {
+          // Unreadable status answers would otherwise keep an iteration polling for the full minute.
+          scenarios: 'lifecycle,generate',
+          duration: '6s',
+          env: { WORKFLOW_TIMEOUT_MS: '5000' },
+        },
+      );
+      const report = result.report!;
+      expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
+      const breached = failing(report);
+      expect(breached).toContain('contract_violations count==0');
+      expect(breached).toContain(`contract_violations{operation:${operation}} count==0`);
+      // No other operation is blamed for the broken one.
+      expect(
+        breached
+          .filter((b) => b.startsWith('contract_violations{'))
+          .every((b) => b.includes(`{operation:${operation}}`)),
+      ).toBe(true);
+      // The logged example names the operation and the clause, with a body excerpt and without the key.
+      const logged = readFileSync(result.violationsFile, 'utf8');
+      const first = JSON.parse(logged.trim().split('\n')[0]!) as {
+        operation: string;
+        bodyExcerpt: string;
+        violations: { requirementId: string; level: string }[];
+      };
+      expect(first.operation).toBe(operation);
+      expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
+      expect(first.bodyExcerpt).toContain('injected');
+      expect(logged).not.toContain(target.tenants[0].apiKey);
+    },
+  );
 }
 
 /** Samples of a rate metric (its passes and fails). */
@@ -239,59 +245,67 @@ const BATCHERS = [
 ] as const;
 
 for (const { by, portableEntry } of BATCHERS) {
-  test(`offloaded checks batched by ${by}: every API response checked in Node, and a violation still fails the run naming its operation`, async ({}, info) => {
-    info.setTimeout(180_000);
-    test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
-    const clean = await run(outDir('offload'), target.baseUrl, { contractMode: 'offload', portableEntry });
-    expect(failing(clean.report!)).toEqual([]);
-    expect(clean.exitCode).toBe(K6_EXIT.ok);
-    expect(checkedResponses(clean.report!)).toBe(apiResponses(clean.report!));
-    // Batches sent to the checker are not requests to the target: the failure rate and its gate count the target's only.
-    expect(samples(clean.report!, 'http_req_failed')).toBe(apiResponses(clean.report!));
-    if (portableEntry) expect(count(clean.report!, 'contract_handovers')).toBeGreaterThan(0);
-    else expect(count(clean.report!, 'http_reqs')).toBe(apiResponses(clean.report!)); // posted outside k6's HTTP client
-    const broken = await runWithFaults(
-      outDir('offload-violation'),
-      { corruptRoute: { method: LIFECYCLE_OPERATIONS[2].method, path: LIFECYCLE_OPERATIONS[2].path } },
-      {
-        contractMode: 'offload',
-        portableEntry,
-        scenarios: 'lifecycle',
-        duration: '6s',
-        env: { WORKFLOW_TIMEOUT_MS: '5000' },
-      },
-    );
-    expect(broken.exitCode).toBe(K6_EXIT.thresholdsFailed);
-    expect(failing(broken.report!)).toContain('contract_violations{operation:getExecutionStatus} count==0');
-    const first = JSON.parse(readFileSync(broken.violationsFile, 'utf8').split('\n')[0]!) as {
-      operation: string;
-      bodyExcerpt: string;
-      violations: { requirementId: string; level: string }[];
-    };
-    expect(first.operation).toBe('getExecutionStatus');
-    expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
-    expect(first.bodyExcerpt).toContain('injected');
-    expect(readFileSync(broken.violationsFile, 'utf8')).not.toContain(target.tenants[0].apiKey);
-  });
+  test(
+    `offloaded checks batched by ${by}: every API response checked in Node, and a violation still fails the run naming its operation`,
+    { tag: '@k6' },
+    async ({}, info) => {
+      info.setTimeout(180_000);
+      test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
+      const clean = await run(outDir('offload'), target.baseUrl, { contractMode: 'offload', portableEntry });
+      expect(failing(clean.report!)).toEqual([]);
+      expect(clean.exitCode).toBe(K6_EXIT.ok);
+      expect(checkedResponses(clean.report!)).toBe(apiResponses(clean.report!));
+      // Batches sent to the checker are not requests to the target: the failure rate and its gate count the target's only.
+      expect(samples(clean.report!, 'http_req_failed')).toBe(apiResponses(clean.report!));
+      if (portableEntry) expect(count(clean.report!, 'contract_handovers')).toBeGreaterThan(0);
+      else expect(count(clean.report!, 'http_reqs')).toBe(apiResponses(clean.report!)); // posted outside k6's HTTP client
+      const broken = await runWithFaults(
+        outDir('offload-violation'),
+        { corruptRoute: { method: LIFECYCLE_OPERATIONS[2].method, path: LIFECYCLE_OPERATIONS[2].path } },
+        {
+          contractMode: 'offload',
+          portableEntry,
+          scenarios: 'lifecycle',
+          duration: '6s',
+          env: { WORKFLOW_TIMEOUT_MS: '5000' },
+        },
+      );
+      expect(broken.exitCode).toBe(K6_EXIT.thresholdsFailed);
+      expect(failing(broken.report!)).toContain('contract_violations{operation:getExecutionStatus} count==0');
+      const first = JSON.parse(readFileSync(broken.violationsFile, 'utf8').split('\n')[0]!) as {
+        operation: string;
+        bodyExcerpt: string;
+        violations: { requirementId: string; level: string }[];
+      };
+      expect(first.operation).toBe('getExecutionStatus');
+      expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
+      expect(first.bodyExcerpt).toContain('injected');
+      expect(readFileSync(broken.violationsFile, 'utf8')).not.toContain(target.tenants[0].apiKey);
+    },
+  );
 
-  test(`responses the Node checker cannot take, batched by ${by}, are counted unchecked and fail the run, never pass`, async ({}, info) => {
-    info.setTimeout(120_000);
-    test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
-    // A checker address nobody listens on: every batch fails.
-    const result = await run(outDir('offload-no-checker'), target.baseUrl, {
-      scenarios: 'readMix',
-      duration: '3s',
-      portableEntry,
-      env: { CONTRACT_CHECK_SINK: 'http://127.0.0.1:9/check' },
-    });
-    expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
-    expect(failing(result.report!)).toEqual(['contract_unchecked count==0']);
-    // Only the open-point probe of discovery (search page 0) is checked in the VU whatever the mode.
-    expect(count(result.report!, 'contract_unchecked')).toBeGreaterThan(apiResponses(result.report!) / 2);
-    expect(count(result.report!, 'contract_unchecked') + checkedResponses(result.report!)).toBe(
-      apiResponses(result.report!),
-    );
-  });
+  test(
+    `responses the Node checker cannot take, batched by ${by}, are counted unchecked and fail the run, never pass`,
+    { tag: '@k6' },
+    async ({}, info) => {
+      info.setTimeout(120_000);
+      test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
+      // A checker address nobody listens on: every batch fails.
+      const result = await run(outDir('offload-no-checker'), target.baseUrl, {
+        scenarios: 'readMix',
+        duration: '3s',
+        portableEntry,
+        env: { CONTRACT_CHECK_SINK: 'http://127.0.0.1:9/check' },
+      });
+      expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
+      expect(failing(result.report!)).toEqual(['contract_unchecked count==0']);
+      // Only the open-point probe of discovery (search page 0) is checked in the VU whatever the mode.
+      expect(count(result.report!, 'contract_unchecked')).toBeGreaterThan(apiResponses(result.report!) / 2);
+      expect(count(result.report!, 'contract_unchecked') + checkedResponses(result.report!)).toBe(
+        apiResponses(result.report!),
+      );
+    },
+  );
 }
 
 /** Where a response is checked: in the VU, or in Node, batched by either batcher. */
@@ -305,42 +319,54 @@ const CHECK_PLACES = [
 ] as const;
 
 for (const { where, contractMode, portableEntry } of CHECK_PLACES) {
-  test(`a run stopped in setup by a broken answer still checks that answer ${where}: the violation is counted on its operation`, async ({}, info) => {
-    info.setTimeout(120_000);
-    test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
-    const hostile = await startHostile('html-502');
-    try {
-      const result = await run(outDir('setup-abort'), hostile.baseUrl, { contractMode, portableEntry, duration: '3s' });
-      expect(result.exitCode).toBe(K6_EXIT.scriptAborted);
-      expect(result.abortReason).toMatch(/search answered 502/);
-      // The one clause on searchWorkflows, and the target's error rate (a 502 is a failed request): nothing else.
-      expect(failing(result.report!).sort()).toEqual([
-        'contract_violations count==0',
-        'contract_violations{operation:searchWorkflows} count==0',
-        'http_req_failed rate<0.01',
-      ]);
-      expect(count(result.report!, 'contract_unchecked')).toBe(0);
-      expect(checkedResponses(result.report!)).toBe(apiResponses(result.report!));
-    } finally {
-      await hostile.close();
-    }
-  });
+  test(
+    `a run stopped in setup by a broken answer still checks that answer ${where}: the violation is counted on its operation`,
+    { tag: '@k6' },
+    async ({}, info) => {
+      info.setTimeout(120_000);
+      test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
+      const hostile = await startHostile('html-502');
+      try {
+        const result = await run(outDir('setup-abort'), hostile.baseUrl, {
+          contractMode,
+          portableEntry,
+          duration: '3s',
+        });
+        expect(result.exitCode).toBe(K6_EXIT.scriptAborted);
+        expect(result.abortReason).toMatch(/search answered 502/);
+        // The one clause on searchWorkflows, and the target's error rate (a 502 is a failed request): nothing else.
+        expect(failing(result.report!).sort()).toEqual([
+          'contract_violations count==0',
+          'contract_violations{operation:searchWorkflows} count==0',
+          'http_req_failed rate<0.01',
+        ]);
+        expect(count(result.report!, 'contract_unchecked')).toBe(0);
+        expect(checkedResponses(result.report!)).toBe(apiResponses(result.report!));
+      } finally {
+        await hostile.close();
+      }
+    },
+  );
 }
 
-test('offloaded checks over a ramping profile: responses of VUs stopped during the ramp-down are checked too', async ({}, info) => {
-  info.setTimeout(180_000);
-  // The JavaScript batcher buffers per VU (the extension's buffer is the process's, sent in teardown).
-  const result = await run(outDir('offload-ramp'), target.baseUrl, {
-    contractMode: 'offload',
-    portableEntry: true,
-    profile: 'average',
-    scenarios: 'readMix,lifecycle',
-    duration: '10s',
-  });
-  expect(failing(result.report!)).toEqual([]);
-  expect(checkedResponses(result.report!)).toBe(apiResponses(result.report!));
-  expect(count(result.report!, 'contract_unchecked')).toBe(0);
-});
+test(
+  'offloaded checks over a ramping profile: responses of VUs stopped during the ramp-down are checked too',
+  { tag: '@k6' },
+  async ({}, info) => {
+    info.setTimeout(180_000);
+    // The JavaScript batcher buffers per VU (the extension's buffer is the process's, sent in teardown).
+    const result = await run(outDir('offload-ramp'), target.baseUrl, {
+      contractMode: 'offload',
+      portableEntry: true,
+      profile: 'average',
+      scenarios: 'readMix,lifecycle',
+      duration: '10s',
+    });
+    expect(failing(result.report!)).toEqual([]);
+    expect(checkedResponses(result.report!)).toBe(apiResponses(result.report!));
+    expect(count(result.report!, 'contract_unchecked')).toBe(0);
+  },
+);
 
 /** Every workflow search lists on the reference target (1-based pages, read directly). */
 async function workflowCount(baseUrl: string, key: string): Promise<number> {
@@ -357,24 +383,28 @@ async function workflowCount(baseUrl: string, key: string): Promise<number> {
 }
 
 for (const paging of [{ maxPageSize: 20 }, { maxPageSize: 20, zeroBased: true }]) {
-  test(`discovery reads every workflow when search ${paging.zeroBased ? 'counts pages from 0 and ' : ''}caps pageSize at ${paging.maxPageSize}`, async ({}, info) => {
-    info.setTimeout(180_000);
-    const proxy = await startFaultyProxy(target.baseUrl, { searchPaging: paging });
-    try {
-      let discovered = '';
-      const result = await run(outDir('paging'), proxy.baseUrl, {
-        scenarios: 'readMix',
-        duration: '2s',
-        onLine: (l) => {
-          if (l.includes('discovered')) discovered = l;
-        },
-      });
-      const listed = await workflowCount(target.baseUrl, target.tenants[0].apiKey);
-      expect(listed).toBeGreaterThan(paging.maxPageSize);
-      expect(discovered).toContain(`discovered ${listed} workflows`);
-      expect(failing(result.report!)).toEqual([]);
-    } finally {
-      await proxy.close();
-    }
-  });
+  test(
+    `discovery reads every workflow when search ${paging.zeroBased ? 'counts pages from 0 and ' : ''}caps pageSize at ${paging.maxPageSize}`,
+    { tag: '@k6' },
+    async ({}, info) => {
+      info.setTimeout(180_000);
+      const proxy = await startFaultyProxy(target.baseUrl, { searchPaging: paging });
+      try {
+        let discovered = '';
+        const result = await run(outDir('paging'), proxy.baseUrl, {
+          scenarios: 'readMix',
+          duration: '2s',
+          onLine: (l) => {
+            if (l.includes('discovered')) discovered = l;
+          },
+        });
+        const listed = await workflowCount(target.baseUrl, target.tenants[0].apiKey);
+        expect(listed).toBeGreaterThan(paging.maxPageSize);
+        expect(discovered).toContain(`discovered ${listed} workflows`);
+        expect(failing(result.report!)).toEqual([]);
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
 }

@@ -175,7 +175,9 @@ function checkRun(kind: HostileKind, run: ConformanceRunResult): void {
     .toBe(true);
 }
 
-test('conformance against each hostile target ends within its bound, names the fault and writes the full report', async () => {
+test('conformance against each hostile target ends within its bound, names the fault and writes the full report', {
+  tag: '@conformance-run',
+}, async () => {
   test.setTimeout((BOUND_S + MARGIN_S + 30) * 1000 * Math.ceil(HOSTILE_KINDS.length / CONCURRENCY));
   const runs = inPool(HOSTILE_KINDS, CONCURRENCY, runAgainst);
   for (const kind of HOSTILE_KINDS) {
@@ -255,7 +257,9 @@ function checkSingleOperation(id: string, run: ConformanceRunResult, control: Co
     expect.soft(r.blockedBy, say(`${r.id} blocked by`)).toEqual(flags);
 }
 
-test('one operation never answering, dripping or never terminal costs the run one wait, named once', async () => {
+test('one operation never answering, dripping or never terminal costs the run one wait, named once', {
+  tag: '@conformance-run',
+}, async () => {
   const ids = Object.keys(SINGLE_OPERATION);
   test.setTimeout((SINGLE_OPERATION_BOUND_S + 60) * 1000 * Math.ceil((ids.length + 1) / CONCURRENCY));
   const runs = inPool(['control-passthrough', ...ids], CONCURRENCY, runWithFault);
@@ -280,7 +284,9 @@ for (const [kind, reasons] of [
   // The reason names the answer, and the response that stopped the run is contract-checked all the same.
   ['html-502', [/search answered 502 \(text\/html[^)]*\)[^\n]*502 Bad Gateway/, /searchWorkflows: breaks \w/]],
 ] as const) {
-  test(`the load run against a "${kind}" target stops cleanly with its reason`, async () => {
+  test(`the load run against a "${kind}" target stops cleanly with its reason`, {
+    tag: '@conformance-run',
+  }, async () => {
     test.setTimeout(180_000);
     const target = await startHostile(kind);
     try {

@@ -60,27 +60,35 @@ const CASES: {
 ];
 
 for (const c of CASES) {
-  test(`a "${c.kind}" target: exit 2, the cause as the closing message, within ${c.boundMs / 1000} s`, async ({}, info) => {
-    info.setTimeout(120_000);
-    const target = await startHostile(c.kind);
-    try {
-      const run = await runLoad(target.baseUrl, `abort-test-${c.kind}-${process.pid}`, c.env);
-      expect(run.code, run.output.slice(-3000)).toBe(2);
-      expect(run.closing).toMatch(c.closing(target.baseUrl));
-      expect(run.output).not.toMatch(/no workflow whose required variables/);
-      expect(run.output).not.toContain(KEY);
-      expect(run.wallMs).toBeLessThan(c.boundMs);
-    } finally {
-      await target.close();
-    }
-  });
+  test(
+    `a "${c.kind}" target: exit 2, the cause as the closing message, within ${c.boundMs / 1000} s`,
+    { tag: '@k6' },
+    async ({}, info) => {
+      info.setTimeout(120_000);
+      const target = await startHostile(c.kind);
+      try {
+        const run = await runLoad(target.baseUrl, `abort-test-${c.kind}-${process.pid}`, c.env);
+        expect(run.code, run.output.slice(-3000)).toBe(2);
+        expect(run.closing).toMatch(c.closing(target.baseUrl));
+        expect(run.output).not.toMatch(/no workflow whose required variables/);
+        expect(run.output).not.toContain(KEY);
+        expect(run.wallMs).toBeLessThan(c.boundMs);
+      } finally {
+        await target.close();
+      }
+    },
+  );
 }
 
-test('a malformed REQUEST_TIMEOUT: exit 2, the setting named as the closing message', async ({}, info) => {
-  info.setTimeout(60_000);
-  const run = await runLoad('http://127.0.0.1:9/v1', `abort-test-config-${process.pid}`, { REQUEST_TIMEOUT: 'soon' });
-  expect(run.code, run.output.slice(-3000)).toBe(2);
-  expect(run.closing).toBe(
-    'load run could not start: REQUEST_TIMEOUT must be a duration such as 10s or 1500ms, got "soon"',
-  );
-});
+test(
+  'a malformed REQUEST_TIMEOUT: exit 2, the setting named as the closing message',
+  { tag: '@k6' },
+  async ({}, info) => {
+    info.setTimeout(60_000);
+    const run = await runLoad('http://127.0.0.1:9/v1', `abort-test-config-${process.pid}`, { REQUEST_TIMEOUT: 'soon' });
+    expect(run.code, run.output.slice(-3000)).toBe(2);
+    expect(run.closing).toBe(
+      'load run could not start: REQUEST_TIMEOUT must be a duration such as 10s or 1500ms, got "soon"',
+    );
+  },
+);

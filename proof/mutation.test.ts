@@ -83,7 +83,9 @@ const SUBSET = [
 let subsetRun: Promise<MutationReport> | undefined;
 const subsetReport = (): Promise<MutationReport> => (subsetRun ??= runFocused(SUBSET));
 
-test('the CI subset: bugs killed by their clause, no collateral, legal variants clean, findings exact', async () => {
+test('the CI subset: bugs killed by their clause, no collateral, legal variants clean, findings exact', {
+  tag: '@conformance-run',
+}, async () => {
   test.setTimeout(8 * 60_000);
   const mutants = SUBSET.map(mutantById);
   const categories = new Set(
@@ -139,7 +141,7 @@ const REGRESSIONS: [string, string, string[]][] = [
 ];
 
 for (const [id, defect, by] of REGRESSIONS) {
-  test(`regression: ${id} — ${defect}`, async () => {
+  test(`regression: ${id} — ${defect}`, { tag: '@conformance-run' }, async () => {
     test.setTimeout(8 * 60_000);
     const r = (await subsetReport()).results.find((x) => x.id === id)!;
     expect(
@@ -161,7 +163,9 @@ let findingsRun: Promise<MutationReport> | undefined;
 const findingsReport = (): Promise<MutationReport> => (findingsRun ??= runFocused(FINDINGS_ENTRIES.map(([id]) => id)));
 
 for (const [id, count] of FINDINGS_ENTRIES) {
-  test(`findings: ${id} is told as exactly ${count} finding(s), nothing collateral`, async () => {
+  test(`findings: ${id} is told as exactly ${count} finding(s), nothing collateral`, {
+    tag: '@conformance-run',
+  }, async () => {
     test.setTimeout(5 * 60_000);
     expect(mutantById(id).findings, 'the count the entry declares').toBe(count);
     const r = (await findingsReport()).results.find((x) => x.id === id)!;

@@ -127,7 +127,7 @@ test('merged evaluation judges the union of all segments', async () => {
   expect(aOnly.passed).toBe(true);
 });
 
-test("merged evaluation reproduces k6's own figures on the same samples", async ({}, info) => {
+test("merged evaluation reproduces k6's own figures on the same samples", { tag: '@k6' }, async ({}, info) => {
   info.setTimeout(10 * 60_000);
   const k6 = await ensureK6((l) => console.log(l));
   const target = await startTarget({ nodeDurationMs: 5 });

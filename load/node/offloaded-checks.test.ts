@@ -99,21 +99,25 @@ async function batched(k6: string, native: boolean, casesUrl: string): Promise<B
   }
 }
 
-test('both batchers deliver status, content type, URL and body of every response as the VU saw them', async ({}, info) => {
-  info.setTimeout(15 * 60_000); // the first k6 build from source takes minutes
-  const k6 = await ensureK6();
-  const cases = await serveCases();
-  try {
-    const expected = CASES.map(
-      (c, i): BatchedResponse => ['getExecutionStatus', c.status, c.type ?? '', c.seen, `GET ${cases.url}/${i}`],
-    );
-    expect(await batched(k6, false, cases.url)).toEqual(expected);
-    test.skip(
-      !hasWfcheckExtension(k6),
-      `${k6} has no k6/x/wfcheck extension (a stock k6: only the JavaScript batcher exists)`,
-    );
-    expect(await batched(k6, true, cases.url)).toEqual(expected);
-  } finally {
-    await cases.close();
-  }
-});
+test(
+  'both batchers deliver status, content type, URL and body of every response as the VU saw them',
+  { tag: '@k6' },
+  async ({}, info) => {
+    info.setTimeout(15 * 60_000); // the first k6 build from source takes minutes
+    const k6 = await ensureK6();
+    const cases = await serveCases();
+    try {
+      const expected = CASES.map(
+        (c, i): BatchedResponse => ['getExecutionStatus', c.status, c.type ?? '', c.seen, `GET ${cases.url}/${i}`],
+      );
+      expect(await batched(k6, false, cases.url)).toEqual(expected);
+      test.skip(
+        !hasWfcheckExtension(k6),
+        `${k6} has no k6/x/wfcheck extension (a stock k6: only the JavaScript batcher exists)`,
+      );
+      expect(await batched(k6, true, cases.url)).toEqual(expected);
+    } finally {
+      await cases.close();
+    }
+  },
+);

@@ -252,7 +252,9 @@ test('characters are drawn from every plane and shrink to the simplest of their 
   expect(nonAscii.counterexample?.[0]).toBe('À');
 });
 
-test('the same crash on the next run is seen before, with the date it was first seen; once fixed, it is gone', async () => {
+test('the same crash on the next run is seen before, with the date it was first seen; once fixed, it is gone', {
+  tag: '@conformance-run',
+}, async () => {
   test.setTimeout(120_000);
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-explore-history-'));
   const target = await startTarget({});
