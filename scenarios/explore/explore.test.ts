@@ -21,54 +21,13 @@ import fc from 'fast-check';
 import { INPUT_CRASHES, INPUT_LEGAL } from '../../fixtures/faults/input-crashes.ts';
 import type { Mutant } from '../../fixtures/faults/catalogue.ts';
 import { startMutatingProxy } from '../../fixtures/faults/proxy.ts';
+import { exploreBehind } from '../../proof/explore-behind.ts';
 import { readExploreSettings } from '../../foundation/environment/config.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
 import { startTarget } from '../../target/server.ts';
-import { explore, type ExploreOptions } from './explore.ts';
 import { anyChar, codePointAt } from './text.ts';
 import { writeExploreReport, type ExploreFinding, type ExploreReport } from './report.ts';
 import { operationsNamed, runExplore } from './run.ts';
-
-/**
- * Explores a fresh reference target, behind `mutant` when given, with the defaults of `npm run explore`
- * for the reference target: its budget and footprint caps, and overwriting allowed (the target is thrown
- * away afterwards), which lets generate's failures shrink without creating a canvas per step.
- */
-async function exploreBehind(mutant: Mutant | undefined, seed: number, tune: Partial<ExploreOptions> = {}) {
-  const target = await startTarget({});
-  const [a, b] = target.tenants;
-  const proxy = mutant ? await startMutatingProxy(target.baseUrl, { A: a!.apiKey, B: b?.apiKey }, mutant) : undefined;
-  const baseUrl = proxy?.baseUrl ?? target.baseUrl;
-  // What `npm run explore` reads for the proxy: an external target (BASE_URL set) that is the reference one.
-  const s = readExploreSettings(
-    {},
-    { [ENV.baseUrl]: baseUrl, [ENV.apiKey]: a!.apiKey, [ENV.seed]: String(seed), [ENV.allowOverwrite]: '1' },
-  );
-  try {
-    const { report, bodies } = await explore(
-      {
-        baseUrl,
-        apiKey: a!.apiKey,
-        apiKeyB: b?.apiKey,
-        kind: 'external',
-        how: mutant ? `behind ${mutant.id}` : 'in-process',
-      },
-      {
-        seed: s.seed,
-        budgetS: s.budgetS,
-        requestsPerOperation: s.requestsPerOperation,
-        maxExecutions: s.maxExecutions,
-        maxCanvasesCreated: s.maxCanvasesCreated,
-        allowOverwrite: s.allowOverwrite,
-        ...tune,
-      },
-    );
-    return { report, bodies, keys: [a!.apiKey, b?.apiKey ?? ''], proxyErrors: proxy?.errors() ?? [] };
-  } finally {
-    await proxy?.close();
-    await target.close();
-  }
-}
 
 const SEED = 20260101;
 
@@ -139,6 +98,10 @@ test.describe('input-crash entries are caught with their minimal input', () => {
       expect(report.exitCode).toBe(1);
       // One finding per operation the entry breaks, each of the crashing family, each a 5xx under the status clause.
       expect(report.findings.map((f) => f.operation).sort(), summaryOf(report)).toEqual([...expected.ops].sort());
+      // ...and one deviation however many operations show it.
+      expect(report.deviations, summaryOf(report)).toEqual([
+        expect.objectContaining({ level: 'must', answer: '500', operations: expect.arrayContaining(expected.ops) }),
+      ]);
       for (const f of report.findings) {
         expect(f.clause, summaryOf(report)).toMatch(/-HTTP-STATUS-LISTED$/);
         expect(mutant.breaks).toContain(f.clause);
@@ -231,6 +194,7 @@ test('a fixed seed replays exactly; another seed finds the same fingerprints', {
   const again = await exploreBehind(both, SEED, { operations });
   const other = await exploreBehind(both, SEED + 1, { operations });
   expect(first.report.findings).toHaveLength(2);
+  expect(first.report.deviations).toHaveLength(2);
   expect(pick(again.report)).toEqual(pick(first.report));
   expect(other.report.findings.map((f) => f.fingerprint).sort()).toEqual(
     first.report.findings.map((f) => f.fingerprint).sort(),

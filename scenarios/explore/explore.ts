@@ -42,6 +42,7 @@ import { expectationFor, judge, type Outcome } from './judge.ts';
 import {
   exitCodeOf,
   fingerprintOf,
+  deviationsOf,
   type ExploreFinding,
   type ExploreReport,
   type Footprint,
@@ -750,6 +751,7 @@ export async function explore(target: ExploreTarget, options: ExploreOptions): P
     setup: s.setupNotes,
     operations: summaries,
     findings: s.findings,
+    deviations: deviationsOf(s.findings),
     footprint: s.footprint,
     incomplete,
     exitCode: exitCodeOf(s.findings, incomplete),

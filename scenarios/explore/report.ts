@@ -110,6 +110,55 @@ export interface ExploreFinding {
   seen?: FindingSeen;
 }
 
+/**
+ * One deviation: findings of several operations that the same kind of input breaks in the same way (one
+ * id scheme crashing every operation that takes an id is one thing wrong, not five).
+ */
+export interface ExploreDeviation {
+  level: Level;
+  /** The answer the findings share: a status, or the fault the harness met. */
+  answer: string;
+  /** The shape of the minimal input they share, id parameters named alike. */
+  shape: string[];
+  operations: OperationId[];
+  clauses: string[];
+  fingerprints: string[];
+}
+
+/** Parameters naming an id: an id's shape breaks every operation taking one alike, whatever the parameter. */
+const ID_PARAMETER = /^(canvasId|executionId):/;
+
+/**
+ * Groups findings by evidence: the same level, kind of input (allowed or forbidden), answer and shape of
+ * the minimal input make one deviation across operations. A finding whose shape is empty (any input
+ * fails) groups with the others of its answer, which is what a target failing everywhere shows.
+ */
+export function deviationsOf(findings: readonly ExploreFinding[]): ExploreDeviation[] {
+  const groups = new Map<string, ExploreDeviation>();
+  for (const f of findings) {
+    const answer = f.exchange.response ? `${f.exchange.response.status}` : `${f.exchange.fault?.kind ?? 'no answer'}`;
+    const shape = [...new Set(f.shape.map((x) => x.replace(ID_PARAMETER, 'id:')))].sort();
+    const key = JSON.stringify([f.level, f.property, answer, shape]);
+    const g = groups.get(key) ?? { level: f.level, answer, shape, operations: [], clauses: [], fingerprints: [] };
+    groups.set(key, g);
+    if (!g.operations.includes(f.operation)) g.operations.push(f.operation);
+    for (const c of [f.clause, ...f.alsoBreaks]) if (!g.clauses.includes(c)) g.clauses.push(c);
+    g.fingerprints.push(f.fingerprint);
+  }
+  return [...groups.values()];
+}
+
+/** "1 deviation (5 findings)", counting must-level ones. */
+export function deviationsHeadline(r: Pick<ExploreReport, 'findings' | 'deviations'>): string {
+  const must = r.deviations.filter((d) => d.level === 'must');
+  const mustFindings = r.findings.filter((f) => f.level === 'must').length;
+  const warnings = r.deviations.length - must.length;
+  return (
+    `${must.length} deviation(s)${mustFindings !== must.length ? ` (${mustFindings} findings across operations)` : ''}, ` +
+    `${warnings} warning(s)`
+  );
+}
+
 /** The run history's part of a report: absent when the run was not recorded (a library call). */
 export interface ExploreReportHistory {
   /** This run's id among the generative runs of the history. */
@@ -150,6 +199,8 @@ export interface ExploreReport {
   setup: string[];
   operations: OperationSummary[];
   findings: ExploreFinding[];
+  /** The findings grouped into the deviations they show (see deviationsOf): what a person counts. */
+  deviations: ExploreDeviation[];
   footprint: Footprint;
   /** Why the exploration did not cover everything it planned; empty when complete. */
   incomplete: string[];
@@ -242,7 +293,6 @@ function stopText(p: PropertySummary): string {
 
 export function renderMarkdown(r: ExploreReport): string {
   const lines: string[] = [];
-  const must = r.findings.filter((f) => f.level === 'must');
   lines.push('# Generative exploration', '');
   lines.push(
     `Seed **${r.seed}**${r.seedGiven ? '' : ' (fresh)'} · target ${r.target.kind} (${r.target.how}) · ` +
@@ -250,11 +300,19 @@ export function renderMarkdown(r: ExploreReport): string {
     '',
   );
   lines.push(
-    `**${must.length} finding(s)**, ${r.findings.length - must.length} warning(s).` +
-      (r.incomplete.length ? ` Incomplete: ${r.incomplete.join('; ')}.` : ''),
+    `**${deviationsHeadline(r)}**.` + (r.incomplete.length ? ` Incomplete: ${r.incomplete.join('; ')}.` : ''),
     '',
     ...historyHeadline(r),
   );
+  if (r.deviations.length) {
+    lines.push('## Deviations', '');
+    for (const d of r.deviations)
+      lines.push(
+        `- ${d.level === 'must' ? '' : '(warning) '}${d.answer} on inputs of shape ${d.shape.map((x) => `\`${x}\``).join(', ') || '(any)'}: ` +
+          `${d.operations.join(', ')} — ${d.clauses.join(', ')} (finding(s) ${d.fingerprints.map((x) => `\`${x}\``).join(', ')})`,
+      );
+    lines.push('');
+  }
   const fp = r.footprint;
   lines.push(
     `Footprint on the target: ${fp.executionsStarted} execution(s) started, ${fp.canvasesCreated} canvas(es) created, ` +

@@ -13,7 +13,14 @@ import { recordAndClassifyExplore } from '../../foundation/history/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../../foundation/history/records.ts';
 import { historyPath } from '../../foundation/history/store.ts';
 import { explore } from './explore.ts';
-import { goneLines, seenText, withRunHistory, writeExploreReport, type ExploreReport } from './report.ts';
+import {
+  deviationsHeadline,
+  goneLines,
+  seenText,
+  withRunHistory,
+  writeExploreReport,
+  type ExploreReport,
+} from './report.ts';
 
 export interface ExploreLog {
   info(line: string): void;
@@ -124,10 +131,9 @@ export async function runExplore(
     if (history.skipped) log.error(`${history.skipped}; the report is complete without it`);
     const report = withRunHistory(explored, history);
     const paths = writeExploreReport(report, settings.outDir, bodies);
-    const must = report.findings.filter((f) => f.level === 'must').length;
     const h = report.history;
     log.info(
-      `${must} finding(s), ${report.findings.length - must} warning(s) in ${(report.wallMs / 1000).toFixed(1)} s; ` +
+      `${deviationsHeadline(report)} in ${(report.wallMs / 1000).toFixed(1)} s; ` +
         `exit ${report.exitCode}` +
         (h && !h.skipped
           ? `; history run #${h.runId}: ${h.findings.new} new, ${h.findings.seenBefore} seen before`
