@@ -22,6 +22,7 @@
 import { expect, test } from '@playwright/test';
 import { hasRequirement } from '../contracts/requirements.ts';
 import { kindOf, mutantById, MUTANTS } from '../fixtures/faults/catalogue.ts';
+import { INPUT_CRASHES, INPUT_LEGAL } from '../fixtures/faults/input-crashes.ts';
 import {
   DEFAULT_MUTATION_SEED,
   expectedFindingsOf,
@@ -29,6 +30,9 @@ import {
   GOOD_OUTCOME,
   judge,
   renderTable,
+  withExplore,
+  type ExploreSeen,
+  type MutantResult,
   runMutation,
   type MutationReport,
 } from './mutation.ts';
@@ -282,5 +286,73 @@ test.describe('judging one entry', () => {
         expect(p, m.id).not.toBe('*');
         expect(p.includes('*') || hasRequirement(p), `${m.id}: ${p}`).toBe(true);
       }
+  });
+});
+
+test.describe('judging an entry over both modes (the suites and the generative mode)', () => {
+  const crash = INPUT_CRASHES.find((m) => m.id === 'crash-page-size-large')!;
+  const legal = INPUT_LEGAL.find((m) => m.id === 'legal-page-size-over-max-400')!;
+  /** The suites' result as runOne makes it, from their flags and finding count. */
+  const suites = (m: typeof crash, failed: string[], findingsReported: number): MutantResult => {
+    const j = judge(m, { failed, warned: [], blocked: [], notRun: 0 }, failed.length ? 1 : 0, false);
+    return {
+      id: m.id,
+      category: m.category,
+      kind: kindOf(m),
+      description: m.description,
+      ...j,
+      failed,
+      warned: [],
+      blocked: [],
+      notRun: 0,
+      stillRuns: [],
+      findingsExpected: expectedFindingsOf(m),
+      findingsReported,
+      exact: findingsReported === expectedFindingsOf(m) && j.collateral.length === 0,
+      findings: [],
+      exitCode: failed.length ? 1 : 0,
+      wallMs: 1,
+      hung: false,
+      testsRun: 1,
+      proxyRequests: 1,
+      proxyErrors: [],
+    };
+  };
+  const explored = (deviations: number, caught: boolean, collateral: string[] = []): ExploreSeen => ({
+    deviations,
+    warnings: 0,
+    caught,
+    collateral,
+    minimal: [],
+    requests: 700,
+    wallMs: 3000,
+    incomplete: [],
+  });
+  const SEARCH = 'SEARCH-HTTP-STATUS-LISTED';
+
+  test('a deviation is caught by the suites alone, the generative mode alone, both, or neither', () => {
+    const table: [string[], number, ExploreSeen, string, string, boolean][] = [
+      [[SEARCH], 1, explored(0, false), 'suites', 'killed', true],
+      [[], 0, explored(1, true), 'explore', 'killed', true],
+      [[SEARCH], 1, explored(1, true), 'both', 'killed', true],
+      [[], 0, explored(0, false), 'neither', 'survived', false],
+      // One deviation told twice by the generative mode is not exact, however caught.
+      [[], 0, explored(2, true), 'explore', 'killed', false],
+      // What the generative mode flags beyond the entry's clauses is collateral, as in the suites.
+      [[SEARCH], 1, explored(1, false, ['RUN-HTTP-STATUS-LISTED']), 'suites', 'killed', false],
+    ];
+    for (const [failed, reported, e, caughtBy, outcome, exact] of table) {
+      const r = withExplore(suites(crash, failed, reported), e);
+      expect([r.caughtBy, r.outcome, r.exact], JSON.stringify({ failed, e })).toEqual([caughtBy, outcome, exact]);
+    }
+  });
+
+  test('a legal entry is clean only when both modes are; a generative finding is a false alarm', () => {
+    const clean = withExplore(suites(legal, [], 0), explored(0, false));
+    expect([clean.outcome, clean.exact, clean.caughtBy]).toEqual(['clean', true, undefined]);
+    const flagged = withExplore(suites(legal, [], 0), explored(1, false, [SEARCH]));
+    expect([flagged.outcome, flagged.exact, flagged.collateral]).toEqual(['false-alarm', false, [`explore:${SEARCH}`]]);
+    const incomplete = withExplore(suites(legal, [], 0), { ...explored(0, false), incomplete: ['time budget spent'] });
+    expect(incomplete.outcome).toBe('incomplete');
   });
 });

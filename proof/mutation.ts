@@ -45,10 +45,13 @@ import {
   type Mutant,
   type MutantKind,
 } from '../fixtures/faults/catalogue.ts';
+import { INPUT_ENTRIES } from '../fixtures/faults/input-crashes.ts';
 import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { idsWhere, verdictsOf } from '../foundation/history/verdicts.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
+import { exploreBehind } from './explore-behind.ts';
 import { startTarget } from '../target/server.ts';
+import type { ExploreReport } from '../scenarios/explore/report.ts';
 import type { ConformanceReport, Finding } from '../scenarios/verdict/report.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -76,6 +79,34 @@ export type Outcome =
  * The entries of the single-operation faults (one operation hangs, drips or never reads as terminal): the
  * totals give each one's wall time, which must stay about that of a healthy run.
  */
+/** Every entry the table can run: the catalogue, and the input-crash entries that prove the generative mode. */
+export const ENTRIES: readonly Mutant[] = [...MUTANTS, ...INPUT_ENTRIES];
+
+/**
+ * Entries the generative mode (scenarios/explore/) also runs against: the input-crash entries and the
+ * control (default), every entry, or none. The suites run against every entry regardless.
+ */
+export type ExploreScope = 'inputs' | 'all' | 'none';
+
+/** Which mode flagged an entry's deviation: the scripted suites, the generative mode, both or neither. */
+export type CaughtBy = 'suites' | 'explore' | 'both' | 'neither';
+
+/** What the generative mode made of an entry. */
+export interface ExploreSeen {
+  /** Must-level deviations (findings grouped across operations), and should-level ones. */
+  deviations: number;
+  warnings: number;
+  /** A deviation shows one of the clauses the entry breaks or warns on. */
+  caught: boolean;
+  /** Clauses of deviations the entry does not break: a false alarm of the generative mode. */
+  collateral: string[];
+  /** Per finding: the operation and its minimal input, as the report shows it. */
+  minimal: string[];
+  requests: number;
+  wallMs: number;
+  incomplete: string[];
+}
+
 export const SINGLE_OPERATION_FAULTS = ['status-hangs', 'output-drips', 'status-unknown-value'];
 
 /** A finding of the run's report, as far as the table needs it. */
@@ -136,6 +167,10 @@ export interface MutantResult {
   proxyRequests: number;
   proxyErrors: string[];
   note?: string;
+  /** The generative mode's run against the same entry, when it ran (see ExploreScope). */
+  explore?: ExploreSeen;
+  /** For an entry with a deviation that both modes ran against: which caught it. */
+  caughtBy?: CaughtBy;
 }
 
 export interface MutationOptions {
@@ -159,6 +194,8 @@ export interface MutationOptions {
   extraArgs?: string[];
   /** Keep each run's report under reports/mutation/runs/<id>/ (default true). */
   keepRuns?: boolean;
+  /** Which entries the generative mode also runs against (default 'inputs'). */
+  explore?: ExploreScope;
 }
 
 export interface MutationScore {
@@ -184,6 +221,11 @@ export interface MutationScore {
   exact: number;
   /** Wall time in ms of each single-operation fault entry that ran. */
   singleOperationWallMs: Record<string, number>;
+  /** Over the entries with a deviation that both modes ran against: how many each mode caught. */
+  caughtBy: Record<CaughtBy, number>;
+  /** The generative mode's requests (through the proxy) and wall time, summed over the entries it ran against. */
+  exploreRequests: number;
+  exploreWallMs: number;
 }
 
 export interface MutationReport {
@@ -194,6 +236,7 @@ export interface MutationReport {
   workers: number;
   maxFailures: number;
   focus: boolean;
+  explore: ExploreScope;
   results: MutantResult[];
   score: MutationScore;
   ok: boolean;
@@ -389,7 +432,7 @@ async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: st
     const findings = findingsSeen(run.report);
     const findingsExpected = expectedFindingsOf(m);
     const findingsReported = findings && findingsCounted(m, findings);
-    return {
+    const suites: MutantResult = {
       id: m.id,
       category: m.category,
       kind: kindOf(m),
@@ -412,11 +455,90 @@ async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: st
       proxyRequests: proxy.requests(),
       proxyErrors: proxy.errors().slice(0, 5),
     };
+    return explores(m, o.explore ?? 'inputs') ? withExplore(suites, await exploreEntry(m, o.seed)) : suites;
   } finally {
     await proxy.close();
     await target.close();
     rmSync(outDir, { recursive: true, force: true });
   }
+}
+
+/** Whether the generative mode runs against the entry as well as the suites. */
+export function explores(m: Mutant, scope: ExploreScope): boolean {
+  if (scope === 'all') return true;
+  return scope === 'inputs' && (m.id === CONTROL_ID || INPUT_ENTRIES.includes(m));
+}
+
+/** The generative mode against a fresh target behind the entry, with the defaults a nightly run gets. */
+async function exploreEntry(m: Mutant, seed: number): Promise<ExploreSeen> {
+  const { report, proxyRequests } = await exploreBehind(m.id === CONTROL_ID ? undefined : m, seed);
+  return exploreSeen(m, report, proxyRequests);
+}
+
+/** The table's reading of a generative report: deviations, whether one is the entry's, and what is collateral. */
+export function exploreSeen(
+  m: Mutant,
+  report: Pick<ExploreReport, 'deviations' | 'findings' | 'footprint' | 'wallMs' | 'incomplete'>,
+  requests?: number,
+): ExploreSeen {
+  const legal = kindOf(m) === 'legal' || kindOf(m) === 'harness-limit';
+  const expected = legal ? [] : expectedOf(m);
+  const ours = (clauses: string[]) => clauses.some((c) => matchesAny(c, expected));
+  const fp = report.footprint.requests;
+  return {
+    deviations: report.deviations.filter((d) => d.level === 'must').length,
+    warnings: report.deviations.filter((d) => d.level !== 'must').length,
+    caught: report.deviations.some((d) => ours(d.clauses)),
+    collateral: [...new Set(report.deviations.filter((d) => !ours(d.clauses)).flatMap((d) => d.clauses))],
+    minimal: report.findings.map((f) => `${f.operation}: ${JSON.stringify(f.minimalInput)}`),
+    requests: requests ?? fp.explore + fp.setup + fp.cleanup,
+    wallMs: report.wallMs,
+    incomplete: report.incomplete,
+  };
+}
+
+const SUITES_CAUGHT: readonly Outcome[] = [
+  'killed',
+  'killed-with-collateral',
+  'part-missed',
+  'warned',
+  'warned-with-collateral',
+];
+
+/**
+ * The entry judged over both modes. A deviation is caught when either mode shows it by one of its
+ * clauses, each mode that caught it counting exactly the deviations injected and the other none; a
+ * legal variant must be clean in both. What the generative mode flags beyond the entry's clauses is
+ * collateral, as in the suites.
+ */
+export function withExplore(r: MutantResult, e: ExploreSeen): MutantResult {
+  const collateral = [...r.collateral, ...e.collateral.map((c) => `explore:${c}`)];
+  const exploreNote = e.incomplete.length ? `generative mode incomplete: ${e.incomplete.join('; ')}` : undefined;
+  const note = [r.note, exploreNote].filter(Boolean).join('; ') || undefined;
+  if (r.kind === 'legal' || r.kind === 'harness-limit') {
+    const flagged = e.deviations + e.warnings > 0;
+    const outcome = flagged ? 'false-alarm' : e.incomplete.length && r.outcome === 'clean' ? 'incomplete' : r.outcome;
+    return { ...r, explore: e, collateral, outcome, exact: r.exact && !flagged, ...(note ? { note } : {}) };
+  }
+  const bySuites = SUITES_CAUGHT.includes(r.outcome);
+  const caughtBy: CaughtBy = bySuites ? (e.caught ? 'both' : 'suites') : e.caught ? 'explore' : 'neither';
+  const exploreCount = r.kind === 'should' ? e.warnings : e.deviations;
+  const countOk = (caught: boolean, n: number | undefined) => n === (caught ? r.findingsExpected : 0);
+  const exact =
+    (bySuites || e.caught) &&
+    collateral.length === 0 &&
+    countOk(bySuites, r.findingsReported) &&
+    countOk(e.caught, exploreCount);
+  const rescued = !bySuites && e.caught && (r.outcome === 'survived' || r.outcome === 'missed');
+  return {
+    ...r,
+    explore: e,
+    caughtBy,
+    collateral,
+    exact,
+    ...(rescued ? { outcome: GOOD_OUTCOME[r.kind], note: 'caught by the generative mode alone' } : {}),
+    ...(!rescued && note ? { note } : {}),
+  };
 }
 
 /** The outcome each kind of entry must reach for the table to pass. */
@@ -452,6 +574,14 @@ function score(results: MutantResult[]): MutationScore {
     starved: starved.length,
     entries: results.length,
     exact: results.filter((r) => r.exact).length,
+    caughtBy: {
+      suites: results.filter((r) => r.caughtBy === 'suites').length,
+      explore: results.filter((r) => r.caughtBy === 'explore').length,
+      both: results.filter((r) => r.caughtBy === 'both').length,
+      neither: results.filter((r) => r.caughtBy === 'neither').length,
+    },
+    exploreRequests: results.reduce((n, r) => n + (r.explore?.requests ?? 0), 0),
+    exploreWallMs: results.reduce((n, r) => n + (r.explore?.wallMs ?? 0), 0),
     singleOperationWallMs: Object.fromEntries(
       results.filter((r) => SINGLE_OPERATION_FAULTS.includes(r.id)).map((r) => [r.id, r.wallMs]),
     ),
@@ -491,6 +621,7 @@ export async function runMutation(o: MutationOptions): Promise<MutationReport> {
     workers: o.workers,
     maxFailures: o.maxFailures,
     focus: o.focus ?? false,
+    explore: o.explore ?? 'inputs',
     results,
     score: score(results),
     ok: results.every((r) => r.outcome === GOOD_OUTCOME[r.kind] && r.exact),
@@ -509,8 +640,20 @@ function progressLine(r: MutantResult, done: number, total: number): string {
   return `${head} ${wall}  ${hit}${collateral}${r.note ? `  (${r.note})` : ''}`;
 }
 
-/** Findings reported against expected ("1/1"); marked when not exact (another count, or collateral). */
-const findingsText = (r: MutantResult) => `${r.findingsReported ?? '—'}/${r.findingsExpected}${r.exact ? '' : ' ≠'}`;
+/**
+ * Findings reported against expected ("1/1"); with the generative mode, the suites' and its own ("suites 0,
+ * explore 1/1"); marked when not exact (another count, or collateral).
+ */
+const findingsText = (r: MutantResult) => {
+  const suites = `${r.findingsReported ?? '—'}`;
+  const explore = r.explore
+    ? r.kind === 'should'
+      ? r.explore.warnings
+      : r.explore.deviations + r.explore.warnings
+    : 0;
+  const reported = r.explore ? `suites ${suites}, explore ${explore}` : suites;
+  return `${reported}/${r.findingsExpected}${r.exact ? '' : ' ≠'}`;
+};
 
 /** Wall time of each single-operation fault entry that ran. */
 const singleOperationText = (s: MutationScore) =>
@@ -542,9 +685,38 @@ const stillRunsText = (x: MutantResult) =>
       ? `${x.stillRuns.length - x.stillRunsMissing.length}/${x.stillRuns.length}, NOT ${x.stillRunsMissing.join(', ')}`
       : `${x.stillRuns.length}/${x.stillRuns.length}`;
 
+/** Which mode caught the entry; for entries only the suites ran against, said so. */
+function caughtText(x: MutantResult): string {
+  if (x.caughtBy) return x.caughtBy;
+  if (x.kind === 'legal' || x.kind === 'harness-limit')
+    return x.explore ? (x.outcome === 'clean' ? 'clean in both' : 'flagged') : '';
+  return SUITES_CAUGHT.includes(x.outcome) ? 'suites (only)' : 'neither';
+}
+
+/** The generative mode's run: deviations, requests and wall time; "—" where it did not run. */
+function exploreText(x: MutantResult): string {
+  const e = x.explore;
+  if (!e) return '—';
+  const warnings = e.warnings ? ` + ${e.warnings} warn` : '';
+  return `${e.deviations} dev${warnings}, ${e.requests} req, ${(e.wallMs / 1000).toFixed(1)} s`;
+}
+
+/** Over the entries both modes ran against: which mode caught what, and what the generative mode cost. */
+function modesText(s: MutationScore): string | undefined {
+  const c = s.caughtBy;
+  const both = c.suites + c.explore + c.both + c.neither;
+  if (both === 0 && s.exploreRequests === 0) return undefined;
+  return (
+    `of ${both} deviation entr${both === 1 ? 'y' : 'ies'} run in both modes: caught by the suites alone ${c.suites}, ` +
+    `by the generative mode alone ${c.explore}, by both ${c.both}, by neither ${c.neither}; ` +
+    `generative mode ${s.exploreRequests} requests in ${(s.exploreWallMs / 1000).toFixed(1)} s`
+  );
+}
+
 export function totalsLine(r: MutationReport): string {
   const s = r.score;
   const single = singleOperationText(s);
+  const modes = modesText(s);
   return [
     `findings exact ${s.exact}/${s.entries}`,
     `bugs killed ${s.killed}/${s.bugs}`,
@@ -553,6 +725,7 @@ export function totalsLine(r: MutationReport): string {
     `legal and harness-limit clean ${s.clean}/${s.legal}`,
     `survived ${s.survived}, not warned ${s.missed}, false alarms ${s.falseAlarms}, starved ${s.starved}`,
     ...(single ? [`single-operation faults ${single}`] : []),
+    ...(modes ? [modes] : []),
     `wall time ${(r.wallMs / 1000).toFixed(1)} s`,
   ].join('; ');
 }
@@ -563,6 +736,8 @@ export function renderTable(r: MutationReport): string {
     x.kind,
     ICON[x.outcome],
     findingsText(x),
+    caughtText(x),
+    exploreText(x),
     x.expectedHit.join(', ') || (x.failed.length ? `(failed ${x.failed.join(', ')})` : ''),
     x.collateral.join(', '),
     blockedText(x.blocked),
@@ -574,11 +749,13 @@ export function renderTable(r: MutationReport): string {
     'kind',
     'result',
     'findings rep/exp',
+    'caught by',
+    'generative mode',
     'expected, flagged',
     'collateral',
     'blocked ← by',
     'still runs',
-    'wall s',
+    'suites s',
   ];
   const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((row) => row[i].length))));
   const line = (cells: string[]) =>
@@ -626,12 +803,14 @@ const MD_HEAD = [
   'result',
   'findings expected',
   'findings reported',
+  'caught by',
+  'generative mode',
   'expected',
   'flagged',
   'collateral',
   'blocked ← by',
   'still runs',
-  'wall s',
+  'suites s',
   'description',
 ];
 
@@ -644,7 +823,9 @@ export function renderMarkdown(r: MutationReport): string {
       x.category,
       ICON[x.outcome],
       String(x.findingsExpected),
-      `${x.findingsReported ?? '—'}${x.exact ? '' : ' ≠'}`,
+      findingsText(x).replace(/\/\d+( ≠)?$/, '$1'),
+      caughtText(x),
+      exploreText(x),
       x.expected.join(', '),
       [...x.failed, ...x.warned].join(', '),
       x.collateral.join(', '),
@@ -662,6 +843,11 @@ export function renderMarkdown(r: MutationReport): string {
     '',
     `Seed ${r.seed}; started ${r.startedAt}; ${r.parallel} run(s) in parallel with ${r.workers} worker(s) each${r.focus ? '; focused runs' : ''}${r.maxFailures > 0 ? `; bug runs cut after ${r.maxFailures} failures, so collateral in unfinished tests is not seen` : '; every run in full'}.`,
     '',
+    "Caught by: which mode flagged the entry's deviation by one of its clauses — the scripted suites, the " +
+      'generative mode (`wfcheck explore`, run against the input-crash entries and the control by default, every ' +
+      'entry with `--explore all`), both or neither; "suites (only)" where the generative mode did not run. ' +
+      'Generative mode: its deviations (findings grouped across operations), requests and wall time.',
+    '',
     'Findings: the deviations the entry injects, and the findings the run reported for it (unwaived failures, ' +
       'and warnings where a should-level deviation is injected; for legal variants and harness limits every ' +
       'failure and warning). ≠ marks an entry whose count differs or that has collateral. ' +
@@ -671,7 +857,20 @@ export function renderMarkdown(r: MutationReport): string {
     `|${MD_HEAD.map(() => '---').join('|')}|`,
     ...r.results.map((x) => `| ${row(x)} |`),
     ...(inexactLines(r).length ? ['', '```text', ...inexactLines(r).slice(1), '```'] : []),
+    ...minimalInputLines(r),
   ].join('\n')}\n`;
+}
+
+/** The minimal inputs the generative mode reported, per entry it flagged. */
+function minimalInputLines(r: MutationReport): string[] {
+  const flagged = r.results.filter((x) => x.explore?.minimal.length);
+  if (flagged.length === 0) return [];
+  return [
+    '',
+    '## Minimal inputs found by the generative mode',
+    '',
+    ...flagged.flatMap((x) => [`- **${x.id}**`, ...x.explore!.minimal.map((m) => `  - \`${m.slice(0, 300)}\``)]),
+  ];
 }
 
 export function writeMutationReport(r: MutationReport): { json: string; md: string } {
@@ -696,13 +895,13 @@ export function selectMutants(values: { only?: string; category?: string; kind?:
   const categories = list(values.category);
   const kinds = list(values.kind);
   for (const id of only ?? [])
-    if (!MUTANTS.some((m) => m.id === id)) throw new Error(`unknown mutant ${id} (npm run mutation -- --list)`);
-  const chosen = MUTANTS.filter(
+    if (!ENTRIES.some((m) => m.id === id)) throw new Error(`unknown mutant ${id} (npm run mutation -- --list)`);
+  const chosen = ENTRIES.filter(
     (m) =>
       (!only || only.includes(m.id)) &&
       (!categories || categories.includes(m.category)) &&
       (!kinds || kinds.includes(kindOf(m))),
   );
-  const control = MUTANTS.find((m) => m.id === CONTROL_ID)!;
+  const control = ENTRIES.find((m) => m.id === CONTROL_ID)!;
   return chosen.includes(control) ? chosen : [control, ...chosen];
 }

@@ -4,7 +4,13 @@
  *
  *   npm run mutation -- [--only id,id] [--category c,c] [--kind bug,should,legal,harness-limit]
  *                       [--parallel N] [--workers N] [--seed N] [--timeout S]
- *                       [--max-failures N (default 0: every run in full)] [--focus] [--list] [-- <playwright args>]
+ *                       [--max-failures N (default 0: every run in full)] [--focus] [--list]
+ *                       [--explore inputs|all|none (default inputs)] [-- <playwright args>]
+ *
+ * The catalogue is fixtures/faults/catalogue.ts and the input-crash entries of fixtures/faults/input-crashes.ts.
+ * The scripted suites run against every entry; the generative mode (`wfcheck explore`, at its default budget)
+ * also runs against the input-crash entries and the control (--explore inputs), every entry (all) or none,
+ * and the table says which mode caught each entry: the suites alone, the generative mode alone, both or neither.
  *
  * Per entry the table shows the findings reported against the deviations the entry injects (exact when
  * they are equal and nothing is collateral; the ones not exact are listed finding by finding under the
@@ -27,15 +33,18 @@ import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { number, positiveInt, wholeNumber } from '../foundation/environment/rules.ts';
-import { kindOf, MUTANTS } from '../fixtures/faults/catalogue.ts';
+import { number, positiveInt, SettingError, wholeNumber } from '../foundation/environment/rules.ts';
+import { kindOf } from '../fixtures/faults/catalogue.ts';
 import {
   CONTROL_ID,
   DEFAULT_MUTATION_SEED,
+  ENTRIES,
+  explores,
   renderTable,
   runMutation,
   selectMutants,
   writeMutationReport,
+  type ExploreScope,
   type MutationOptions,
 } from '../proof/mutation.ts';
 
@@ -53,6 +62,7 @@ function readCommandLine() {
       timeout: { type: 'string' },
       'max-failures': { type: 'string' },
       focus: { type: 'boolean', default: false },
+      explore: { type: 'string', default: 'inputs' },
       list: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -62,8 +72,10 @@ function readCommandLine() {
 }
 
 function printCatalogue(): void {
-  for (const m of MUTANTS)
-    console.log(`${m.id.padEnd(36)} ${kindOf(m).padEnd(13)} ${m.category.padEnd(16)} ${m.description}`);
+  for (const m of ENTRIES)
+    console.log(
+      `${m.id.padEnd(36)} ${kindOf(m).padEnd(13)} ${m.category.padEnd(16)} ${explores(m, 'inputs') ? 'both modes ' : 'suites     '} ${m.description}`,
+    );
 }
 
 async function main(): Promise<number> {
@@ -77,6 +89,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const mutants = selectMutants(values);
+  const scopes: readonly ExploreScope[] = ['inputs', 'all', 'none'];
+  const explore = scopes.find((x) => x === values.explore);
+  if (!explore) throw new SettingError(`--explore takes one of ${scopes.join(', ')} (got ${values.explore})`);
   const opts: MutationOptions = {
     mutants,
     seed: wholeNumber(values.seed, '--seed', DEFAULT_MUTATION_SEED),
@@ -85,6 +100,7 @@ async function main(): Promise<number> {
     timeoutS: number(values.timeout, '--timeout', 240, { positive: true }),
     maxFailures: wholeNumber(values['max-failures'], '--max-failures', 0),
     focus: values.focus,
+    explore,
     extraArgs: positionals,
   };
   const count = (kind: string) => mutants.filter((m) => kindOf(m) === kind).length;
