@@ -205,6 +205,25 @@ function unknownExecutionCrashes(): EvidenceRecord[] {
   });
 }
 
+const PLAN_NULL = { requirementId: 'PLAN-FIELDS', pointer: '/data', expected: 'type object', actual: 'null' };
+
+/**
+ * An unknown canvas answered 200 with `data: null`: the 404 clause judges the status, and the body, judged
+ * as a plan, breaks the plan's schema — on the plain unknown id and on odd ids the 404 clause does not judge.
+ * With `elsewhere`, another operation's success carries the same body violation: a deviation of its own.
+ */
+function unknownCanvasAsEmptySuccess(elsewhere: boolean): EvidenceRecord[] {
+  const plain = answered('getWorkflowDetail', 200, [PLAN_NULL], 'plain unknown id');
+  const odd = answered('getWorkflowDetail', 200, [PLAN_NULL], 'odd id (unicode)');
+  const known = elsewhere ? answered('generateWorkflow', 200, [PLAN_NULL], 'generate').records : [];
+  return [
+    ...plain.records,
+    judged('DETAIL-404-UNKNOWN-CANVAS', plain.id, 'HTTP 404', 'HTTP 200'),
+    ...odd.records,
+    ...known,
+  ];
+}
+
 const CATALOGUE = REQUIREMENTS.map(({ id, section, level, text, why, security }) => ({
   id,
   section,
@@ -310,6 +329,21 @@ const CASES: Case[] = [
           ...statusClauses(['getExecutionStatus', 'getExecutionOutput', 'abortExecution']),
         ],
       },
+    ],
+    exitCode: 1,
+  },
+  {
+    name: 'a success where a refusal was wanted: its body, judged as a success, is the same finding',
+    records: () => unknownCanvasAsEmptySuccess(false),
+    findings: [{ strength: 'failure', clauses: ['DETAIL-404-UNKNOWN-CANVAS', 'PLAN-FIELDS'] }],
+    exitCode: 1,
+  },
+  {
+    name: '… but a body violation another operation shows too is a deviation of its own',
+    records: () => unknownCanvasAsEmptySuccess(true),
+    findings: [
+      { strength: 'failure', clauses: ['PLAN-FIELDS'] },
+      { strength: 'failure', clauses: ['DETAIL-404-UNKNOWN-CANVAS'] },
     ],
     exitCode: 1,
   },

@@ -26,7 +26,9 @@
  * shows that same status where a status of its class was wanted — the status line of the operations
  * that do not list it (403 on output, where only 401 and 404 are listed) and of those that do (403 on
  * run, where 401 was wanted) is one habit — when exactly one such finding exists; otherwise it stands
- * alone. A security clause never absorbs another finding, nor is absorbed: an exposure is reported by
+ * alone. The body of an answer of the wrong kind (a success where a refusal was wanted), judged as that
+ * success's body, joins the finding of that answer (see joinBodiesOfWrongAnswers). A security clause
+ * never absorbs another finding, nor is absorbed: an exposure is reported by
  * itself.
  *
  * Strengths stay apart: failures (must, or should under strict) and warnings (should) are never one
@@ -291,6 +293,43 @@ function joinUnlisted(groups: Map<string, Group>, isSecurity: (g: Group) => bool
   }
 }
 
+/**
+ * Joins the body (or header) findings of answers of the wrong kind to that answer: a success where a
+ * refusal was wanted carries a body that is judged as a success's and fails there (an unknown id answered
+ * 200 with `data: null` breaks the plan's schema), but what is wrong is the answer, once. A body group
+ * joins the one `status` group whose answer is of another class than the one wanted when they share an
+ * exchange and every check of the body group is on an operation of that group, answered with a status of
+ * that class (a body deviation another operation shows too stays its own finding).
+ */
+function joinBodiesOfWrongAnswers(groups: Map<string, Group>, isSecurity: (g: Group) => boolean): void {
+  const wrongKinds = [...groups.values()].filter(
+    (g) => g.aspect.kind === 'status' && g.aspect.answered !== String(g.aspect.code) && !isSecurity(g),
+  );
+  for (const b of [...groups.values()]) {
+    if ((b.aspect.kind !== 'body' && b.aspect.kind !== 'header') || isSecurity(b)) continue;
+    const candidates = wrongKinds.filter((s) => {
+      if (s.strength !== b.strength || s.aspect.kind !== 'status') return false;
+      const code = s.aspect.code;
+      const exchanges = new Set(s.checks.map((c) => c.evidence.exchangeId).filter(Boolean));
+      const operations = new Set(s.checks.map((c) => c.evidence.operation));
+      return (
+        b.checks.some((c) => c.evidence.exchangeId !== undefined && exchanges.has(c.evidence.exchangeId)) &&
+        b.checks.every(
+          (c) =>
+            operations.has(c.evidence.operation) &&
+            c.evidence.status !== undefined &&
+            classOf(c.evidence.status) === classOf(code),
+        )
+      );
+    });
+    if (candidates.length !== 1) continue;
+    const into = candidates[0];
+    into.checks.push(...b.checks);
+    into.joined.push(b.key, ...b.joined);
+    groups.delete(b.key + b.strength);
+  }
+}
+
 // ---- describing --------------------------------------------------------------------------------------
 
 const distinct = <T>(xs: Iterable<T>): T[] => [...new Set(xs)];
@@ -380,7 +419,9 @@ export function findingsOf(input: FindingsInput): Finding[] {
     if (g) g.checks.push(c);
     else groups.set(at, { key, strength: c.strength, aspect, checks: [c], joined: [] });
   }
-  joinUnlisted(groups, (g) => g.checks.some((c) => security(c.requirementId)));
+  const isSecurity = (g: Group) => g.checks.some((c) => security(c.requirementId));
+  joinUnlisted(groups, isSecurity);
+  joinBodiesOfWrongAnswers(groups, isSecurity);
 
   const order = (id: string) => clauseIndex.get(id) ?? Number.MAX_SAFE_INTEGER;
   const made = [...groups.values()].map((g) => {
