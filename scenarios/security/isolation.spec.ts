@@ -4,12 +4,14 @@
  * B's canvases, executions and file keys are neither revealed to tenant A nor
  * acted on by it. How the refusal is answered (404) is judged apart, by the
  * matching *-404-* clause, and only when nothing was exposed — one deviation,
- * one failure. Without API_KEY_B these clauses are "not run".
+ * one failure. Where both keys list one workspace, what B holds is not known
+ * to be B's alone: an exposure there is SEARCH-TENANT-SCOPED's one finding
+ * and blocks the probe's clauses. Without API_KEY_B these clauses are "not run".
  */
 import { test } from '../fixtures.ts';
 import { buildFile } from '../../foundation/data/files.ts';
 import { abortQuietly, executionIdIn, startRun } from '../support/runs.ts';
-import { dataOf, describe, expectStatus, served, stopAll, type WorkflowPlan } from '../support/judging.ts';
+import { dataOf, describe, expectStatus, served, stopAll, type Stop, type WorkflowPlan } from '../support/judging.ts';
 import {
   acceptedUpload,
   candidates,
@@ -49,17 +51,53 @@ const carriesData = (ex: Exchange) => served(ex) && dataOf<unknown>(ex) !== unde
 const carriedOut = (ex: Exchange) => served(ex) && (ex.json as { success?: unknown } | undefined)?.success !== false;
 
 /**
+ * Whether the two keys list one workspace: every workflow either key lists, the other lists too. Then
+ * nothing tenant B holds is known to be B's alone — the keys may act as one tenant — and A reaching it is
+ * the finding of SEARCH-TENANT-SCOPED (judged by the canvas test), not an exposure of its own. A target
+ * whose search alone ignores the tenant lists one workspace too, but refuses A on B's resources: its
+ * probes are judged as usual, since only a probe that exposed something asks.
+ */
+async function oneWorkspace(api: ApiClient, apiB: ApiClient): Promise<Stop | undefined> {
+  const a = await searchAll(api, {}, { label: 'one workspace? tenant A' });
+  const b = await searchAll(apiB, {}, { label: 'one workspace? tenant B' });
+  if (a.stop || b.stop || b.items.length === 0) return undefined;
+  const aIds = new Set(a.items.map((i) => i.canvasId));
+  const bIds = new Set(b.items.map((i) => i.canvasId));
+  if (aIds.size !== bIds.size || [...bIds].some((id) => !aIds.has(id))) return undefined;
+  return {
+    blockedBy: 'SEARCH-TENANT-SCOPED',
+    reason: `both keys list the same ${bIds.size} workflows: what tenant B holds is not known to be B's alone`,
+  };
+}
+
+/** Asks oneWorkspace once per test, and only when a probe exposed something. */
+function workspaceCheck(api: ApiClient, apiB: ApiClient): () => Promise<Stop | undefined> {
+  let asked: Promise<Stop | undefined> | undefined;
+  return () => {
+    asked ??= oneWorkspace(api, apiB);
+    return asked;
+  };
+}
+
+/**
  * One probe of tenant B's resource by tenant A: `exposed` says whether B's data was revealed or acted
  * on (the security clause fails); otherwise the refusal's status is judged by `statusClause` (404).
+ * An exposure where both keys list one workspace blocks both clauses instead (see oneWorkspace).
  */
-function judgeProbe(
+async function judgeProbe(
   verdict: Verdict,
   clause: string,
   statusClause: string,
   ex: Exchange,
   exposed: boolean,
   message: string,
-): void {
+  sameWorkspace?: () => Promise<Stop | undefined>,
+): Promise<void> {
+  const shared = exposed ? await sameWorkspace?.() : undefined;
+  if (shared) {
+    stopAll(verdict, [clause, statusClause], { ...shared, exchangeIds: [ex.record.id] });
+    return;
+  }
   verdict.must(clause, !exposed, {
     message,
     expected: 'neither revealed nor acted on',
@@ -83,7 +121,7 @@ async function generateOver({ api, apiB, verdict }: Ctx, wf: Workflow): Promise<
   const after = dataOf<WorkflowPlan>(await apiB!.detail(wf.canvasId, { label: "B's detail after A's generate" }));
   const shape = (p: WorkflowPlan) => JSON.stringify([p.title, p.tasks.map((t) => t.id)]);
   const replaced = isPlan(after) && isPlan(wf.plan) && shape(after) !== shape(wf.plan);
-  judgeProbe(
+  await judgeProbe(
     verdict,
     'ISOLATION-CANVAS',
     'GENERATE-404-UNKNOWN-CANVAS',
@@ -97,7 +135,7 @@ async function generateOver({ api, apiB, verdict }: Ctx, wf: Workflow): Promise<
 async function probeCanvas(ctx: Ctx, wf: Workflow): Promise<void> {
   const { api, verdict, faker, config } = ctx;
   const detail = await api.detail(wf.canvasId);
-  judgeProbe(
+  await judgeProbe(
     verdict,
     'ISOLATION-CANVAS',
     'DETAIL-404-UNKNOWN-CANVAS',
@@ -108,7 +146,7 @@ async function probeCanvas(ctx: Ctx, wf: Workflow): Promise<void> {
   const prepared = wf.plan ? await prepareRun(api, verdict, faker, wf.plan) : { values: {} };
   const run = await api.run(wf.canvasId, runBody(prepared.values));
   const executionId = executionIdIn(run);
-  judgeProbe(
+  await judgeProbe(
     verdict,
     'ISOLATION-CANVAS',
     'RUN-404-UNKNOWN-CANVAS',
@@ -195,33 +233,37 @@ test("the other tenant's executions are neither revealed nor aborted [ISOLATION-
   ];
   if (!started.executionId) return stopAll(verdict, probed, started.stop!);
   const id = started.executionId;
+  const shared = workspaceCheck(api, apiB!);
   // Abort last: a target that accepts it stops B's execution.
   const status = await api.status(id);
-  judgeProbe(
+  await judgeProbe(
     verdict,
     'ISOLATION-EXECUTION',
     'STATUS-404-UNKNOWN-EXECUTION',
     status,
     carriesData(status),
     `tenant A reads the status of B's execution ${id}`,
+    shared,
   );
   const output = await api.output(id);
-  judgeProbe(
+  await judgeProbe(
     verdict,
     'ISOLATION-EXECUTION',
     'OUTPUT-404-UNKNOWN-EXECUTION',
     output,
     carriesData(output),
     `tenant A reads the output of B's execution ${id}`,
+    shared,
   );
   const abort = await api.abort(id);
-  judgeProbe(
+  await judgeProbe(
     verdict,
     'ISOLATION-EXECUTION',
     'ABORT-404-UNKNOWN-EXECUTION',
     abort,
     carriedOut(abort),
     `tenant A aborts B's execution ${id}`,
+    shared,
   );
   await abortQuietly(apiB!, id);
 });
@@ -245,6 +287,11 @@ test("the other tenant's file keys are not accepted as file variable values [ISO
   const run = await api.run(wf!.canvasId, runBody({ ...prepared.values, [fileVar.name]: upload.value[0] }));
   const message = `tenant A runs ${wf!.canvasId} with B's fileKey for ${fileVar.name}`;
   const executionId = executionIdIn(run);
+  const shared = executionId ? await oneWorkspace(api, apiB!) : undefined;
+  if (shared) {
+    stopAll(verdict, ['ISOLATION-FILE-KEY', 'RUN-400-UNKNOWN-FILE-KEY'], { ...shared, exchangeIds: [run.record.id] });
+    return abortQuietly(api, executionId);
+  }
   verdict.must('ISOLATION-FILE-KEY', !executionId, {
     message,
     expected: 'not accepted',
