@@ -87,12 +87,16 @@ function checkExecutionStatus(v: Verdict, executionId: string, snaps: Snapshot[]
     return false;
   }
   const execSeq = read.map((s) => s.status.status!);
-  let leftTerminal: { text: string; refs: string[] } | undefined;
+  let leftTerminal: { text: string; refs: string[]; from: Snapshot } | undefined;
   for (let i = 1; i < execSeq.length; i++) {
     const [a, b] = [execSeq[i - 1], execSeq[i]];
     // A move to a status outside the enum is EXEC-STATUS-ENUM's finding, not this one's.
     if (TERMINAL.has(a) && a !== b && EXEC_STATUSES.includes(b))
-      leftTerminal ??= { text: `${a}→${b} at poll ${i + 1}`, refs: [statusRef(read[i - 1]), statusRef(read[i])] };
+      leftTerminal ??= {
+        text: `${a}→${b} at poll ${i + 1}`,
+        refs: [statusRef(read[i - 1]), statusRef(read[i])],
+        from: read[i - 1],
+      };
   }
   v.observe(
     'STATE-EXEC-FORWARD-ONLY',
@@ -100,13 +104,22 @@ function checkExecutionStatus(v: Verdict, executionId: string, snaps: Snapshot[]
     sequenceText(execSeq),
     statusRef(last),
   );
-  v.should('STATE-TERMINAL', !leftTerminal, {
-    message: `execution ${executionId} stays in its terminal status`,
-    expected: 'finish/failed never change',
-    actual: leftTerminal?.text ?? execSeq.join(' '),
-    exchangeId: leftTerminal?.refs[1] ?? statusRef(last),
-    exchangeIds: leftTerminal?.refs,
-  });
+  const open = leftTerminal ? unsettledNodes(leftTerminal.from) : [];
+  if (leftTerminal && leftTerminal.from.status.status === 'finish' && open.length > 0) {
+    // A finish read while nodes still ran was premature: that it did not last is the same deviation.
+    v.blocked('STATE-TERMINAL', {
+      blockedBy: 'STATE-EXEC-FINISH-NODES-FINISHED',
+      exchangeIds: leftTerminal.refs,
+      reason: `execution ${executionId} left finish (${leftTerminal.text}) that it reported while ${open.join(', ')}`,
+    });
+  } else
+    v.should('STATE-TERMINAL', !leftTerminal, {
+      message: `execution ${executionId} stays in its terminal status`,
+      expected: 'finish/failed never change',
+      actual: leftTerminal?.text ?? execSeq.join(' '),
+      exchangeId: leftTerminal?.refs[1] ?? statusRef(last),
+      exchangeIds: leftTerminal?.refs,
+    });
   for (const t of new Set(transitions(execSeq)))
     v.observe('STATE-TRANSITIONS', 'execution transition', t, statusRef(last));
   return execSeq.some((s) => !TERMINAL.has(s));
@@ -202,6 +215,13 @@ function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[]): 
     });
   }
   checkFinishedNodes(v, executionId, snaps);
+}
+
+/** Nodes of one status answer in a listed status that is not terminal ("node_2=executing"). */
+function unsettledNodes(s: Snapshot): string[] {
+  return (s.status.nodeExecutions ?? [])
+    .filter((n) => n.status !== undefined && NODE_STATUSES.includes(n.status) && !TERMINAL.has(n.status))
+    .map((n) => `${n.nodeId}=${n.status}`);
 }
 
 /** STATE-EXEC-FINISH-NODES-FINISHED, on every answer that reads the execution finish. */
