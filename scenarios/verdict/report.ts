@@ -228,9 +228,9 @@ function firstLine(text: string | undefined): string {
 /**
  * Derives check records from how tests ended, for the clauses a test cites but recorded nothing about.
  * A skipped or unfinished test leaves them "not run". A test that failed or timed out never fails them:
- * only an explicit verdict on evidence does. They are "blocked by" the first failure the test recorded
- * (the deviation that stopped it), or, when it recorded none, "not run" with the error — the test broke
- * off for the harness's own reasons (its exception, its deadline, a missing setup).
+ * only an explicit verdict on evidence does, and only a suite's stop names the failure whose data a clause
+ * needed. They are "not run", naming the first failure the test recorded when there is one, or else the
+ * error — the test broke off for the harness's own reasons (its exception, its deadline, a missing setup).
  */
 function checksFromTestEnds(
   records: readonly EvidenceRecord[],
@@ -263,13 +263,14 @@ function checksFromTestEnds(
       } else if (end.status === 'interrupted') {
         out.push({ ...base, outcome: 'not-run', message: 'interrupted by the run deadline' });
       } else if ((end.status === 'failed' || end.status === 'timedOut') && !ev.recorded.get(r.test.id)?.has(id)) {
+        // Which failure's data the clause needed is not known here (a suite names it with a stop): the
+        // test's first failure is only what came before, so the clause is not run, never blocked by it.
         out.push(
           cause
             ? {
                 ...base,
-                outcome: 'blocked',
-                blockedBy: cause.requirementId,
-                message: `not judged: the test stopped after ${cause.requirementId} failed (${firstLine(cause.message)})`,
+                outcome: 'not-run',
+                message: `not judged: the test stopped after ${cause.requirementId} failed (${firstLine(cause.message)}), before judging it`,
               }
             : {
                 ...base,
