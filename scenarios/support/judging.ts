@@ -8,7 +8,7 @@
 import type { components } from '../../contracts/generated/api-types.ts';
 import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
 import { SCHEMA_BUNDLE } from '../../contracts/generated/schemas.ts';
-import type { Exchange } from './client.ts';
+import { faultStop, type Exchange } from './client.ts';
 import type { Cause, Verdict } from '../verdict/verdict.ts';
 
 type S = components['schemas'];
@@ -105,7 +105,8 @@ function statusClauseOf(ex: Exchange): string | undefined {
 export function statusDeviation(ex: Exchange): string | undefined {
   const clause = statusClauseOf(ex);
   if (!clause) return undefined;
-  if (ex.fault) return clause;
+  // A fault is the target's only when its answer broke off; our deadline or a refused connection is ours.
+  if (ex.fault) return faultStop(ex)?.blockedBy;
   if (served(ex)) return undefined;
   return ex.violations.some((v) => v.requirementId === clause && v.level === 'must') ? clause : undefined;
 }
@@ -193,6 +194,12 @@ export function accepted<T>(
   };
   const deviation = statusDeviation(ex);
   if (deviation) return blockedBy(deviation);
+  const harness = ex.fault ? faultStop(ex) : undefined;
+  if (harness) {
+    // No answer through a limit of the harness: nothing to judge, and nothing of the target's failed.
+    verdict.notRun(id, `${message}: ${harness.reason}`);
+    return { ok: false, stop: { reason: `${message}: ${harness.reason}` } };
+  }
   if (ex.status === 429) return rateLimited(verdict, id, ex, message);
   if (!served(ex)) return failed(`refused: ${describe(ex)}`);
   const value =
@@ -236,6 +243,12 @@ export function expectStatus(
   const deviation = ok ? undefined : statusDeviation(ex);
   if (deviation && deviation !== id) {
     verdict.blocked(id, { blockedBy: deviation, exchangeIds: [ex.record.id], reason: `${message}: ${describe(ex)}` });
+    return false;
+  }
+  const harness = !ok && !deviation && ex.fault ? faultStop(ex) : undefined;
+  if (harness) {
+    // Our deadline or a refused connection: no status to judge, and nothing of the target's failed.
+    verdict.notRun(id, `${message}: ${harness.reason}`);
     return false;
   }
   return verdict.check(
