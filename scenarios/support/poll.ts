@@ -137,7 +137,7 @@ function stopFor(verdict: Verdict, ex: Exchange, dataClause: string, what: strin
   if (faulted) return faulted;
   const reason = `${what}: ${describe(ex)}`;
   const deviation = statusDeviation(ex) ?? (served(ex) ? bodyDeviation(ex) : undefined);
-  if (deviation) return { blockedBy: deviation, reason };
+  if (deviation) return { blockedBy: deviation, exchangeIds: [ex.record.id], reason };
   if (ex.status === 429) return { reason: `${reason}: still rate limited after waiting out Retry-After` };
   const clause = served(ex) ? dataClause : 'RUN-RETURNS-EXECUTION-ID';
   verdict.must(clause, false, {
@@ -164,8 +164,11 @@ function unlistedStatus(ex: Exchange, status: StatusData): Stop | undefined {
   const value = status.status;
   if (value === undefined || EXEC_STATUSES.includes(value)) return undefined;
   const enumFailed = ex.violations.some((v) => v.requirementId === 'EXEC-STATUS-ENUM');
+  const deviation = enumFailed ? 'EXEC-STATUS-ENUM' : bodyDeviation(ex);
   return {
-    blockedBy: enumFailed ? 'EXEC-STATUS-ENUM' : (bodyDeviation(ex) ?? 'EXEC-STATUS-ENUM'),
+    blockedBy: deviation ?? 'EXEC-STATUS-ENUM',
+    // The exchange that shows it, when the contract checks failed there (a status word they let pass has none).
+    ...(deviation ? { exchangeIds: [ex.record.id] } : {}),
     reason:
       `executions report status ${JSON.stringify(value)}, outside the enum: ` +
       'an execution showing it can never read as terminal',

@@ -205,8 +205,9 @@ async function knownToStatus(
   const deviation = statusDeviation(status);
   const reason = `status of ${executionId}, returned by the ${message}: ${describe(status)}`;
   if (deviation) {
-    verdict.blocked('RUN-RETURNS-EXECUTION-ID', deviation, reason);
-    return { stop: { blockedBy: deviation, reason } };
+    const stop = { blockedBy: deviation, exchangeIds: [status.record.id], reason };
+    verdict.blocked('RUN-RETURNS-EXECUTION-ID', stop);
+    return { stop };
   }
   if (status.status === 429) {
     // Rate limited (legal, §8): the id is neither confirmed nor refuted, and the execution is left to run.
