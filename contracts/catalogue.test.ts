@@ -66,6 +66,8 @@ test("the levels the specification settles are the catalogue's", () => {
     'STATE-EXEC-FORWARD-ONLY': 'observe',
     'STATE-NODE-FORWARD-ONLY': 'observe',
     'STATE-TERMINAL': 'should',
+    // §5.2: "The key must be kept secret" is said to the holder; of answers it follows from its meaning
+    'KEY-NOT-ECHOED': 'should',
   });
   const security = REQUIREMENTS.filter((r) => r.security)
     .map((r) => r.id)
@@ -75,6 +77,7 @@ test("the levels the specification settles are the catalogue's", () => {
     'ISOLATION-CANVAS',
     'ISOLATION-EXECUTION',
     'ISOLATION-FILE-KEY',
+    'KEY-NOT-ECHOED',
     'SEARCH-TENANT-SCOPED',
   ]);
 });

@@ -3834,6 +3834,16 @@ var REQUIREMENTS = [
       "All endpoints require the API key header (section 5)."
     )
   ),
+  // §5.2: a key an answer repeats goes wherever answers go (logs, caches, proxies, error trackers)
+  security(
+    should(
+      "KEY-NOT-ECHOED",
+      "5.2",
+      "An answer never carries the API key the request was made with, in its body or in a header.",
+      "The key must be kept secret.",
+      "The specification asks the key to be kept secret; an answer that repeats it puts it wherever answers are logged or cached, out of the holder's control. It does not say so of answers in words, hence should."
+    )
+  ),
   must(
     "AUTH-401-MISSING-KEY",
     "5.3",

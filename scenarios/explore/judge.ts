@@ -18,14 +18,12 @@
  */
 import { operationInfo, type OperationId, type Violation } from '../../contracts/check.ts';
 import { levelOf, type Level } from '../../contracts/requirements.ts';
+import { MIN_SECRET_LENGTH } from '../../foundation/environment/redact.ts';
 import type { Exchange } from '../support/client.ts';
 import type { ExploreInput, Prepared } from './inputs.ts';
 import { textOf } from './text.ts';
 
-/**
- * No clause of the catalogue says an answer must not carry the caller's key yet; this is the ID proposed
- * for it (§5.2 "The key must be kept secret."). Until the catalogue lists it, its level is `should`.
- */
+/** §5.2 "The key must be kept secret.": an answer never carries the key (the suites judge it on every answer too). */
 export const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED';
 
 export type Expectation =
@@ -146,7 +144,7 @@ function failure(
 /** Whether the answer carries one of the keys in use, in its body or a header. */
 function echoesKey(ex: Exchange, keys: readonly string[]): boolean {
   const headers = Object.values(ex.headers).join('\n');
-  return keys.some((k) => k.length >= 6 && (ex.text.includes(k) || headers.includes(k)));
+  return keys.some((k) => k.length >= MIN_SECRET_LENGTH && (ex.text.includes(k) || headers.includes(k)));
 }
 
 export function judge(op: OperationId, ex: Exchange, expectation: Expectation, keys: readonly string[]): Outcome {

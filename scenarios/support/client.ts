@@ -24,7 +24,7 @@ import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkResponse, operationFor, operationInfo, type OperationId, type Violation } from '../../contracts/check.ts';
 import { citedRequirements, type EvidenceWriter, type ExchangeRecord, type TestRef } from '../verdict/evidence.ts';
-import { redactHeaders, redactSecrets } from '../../foundation/environment/redact.ts';
+import { MIN_SECRET_LENGTH, redactHeaders, redactSecrets } from '../../foundation/environment/redact.ts';
 import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../verdict/reproducer.ts';
 import type { FileSpec } from '../../foundation/data/files.ts';
 import { bodyKindOf, clausesCheckedFor } from '../../contracts/coverage.ts';
@@ -97,6 +97,9 @@ export interface Exchange {
    */
   faulted?: FaultSeen;
 }
+
+/** §5.2: answers never carry the key. */
+const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED';
 
 /** The fault kind of a call answered at once because its operation already faulted in this run. */
 export const OPERATION_FAULTED = 'operation-faulted';
@@ -601,6 +604,7 @@ export class ApiClient {
    */
   private judge(ex: Exchange, credit: boolean, openPoint: string | undefined): void {
     if (!ex.operation || ex.status === undefined || ex.fault) return;
+    this.judgeKeyNotEchoed(ex, credit);
     const failed = new Set<string>();
     for (const v of ex.violations) {
       failed.add(v.requirementId);
@@ -626,6 +630,33 @@ export class ApiClient {
         exchangeId: ex.record.id,
       });
     }
+  }
+
+  /**
+   * KEY-NOT-ECHOED on every answer: neither key in use may come back in the body or a header. Keys too
+   * short to be told from ordinary text are not looked for (nor redacted). The evidence never holds the key: the exchange
+   * is recorded redacted, and the check names it only as "the key".
+   */
+  private judgeKeyNotEchoed(ex: Exchange, credit: boolean): void {
+    const keys = [this.tenant.apiKey, this.config.apiKey, this.config.apiKeyB].filter(
+      (k): k is string => typeof k === 'string' && k.length >= MIN_SECRET_LENGTH,
+    );
+    const headers = Object.values(ex.headers).join('\n');
+    const echoed = keys.some((k) => ex.text.includes(k) || headers.includes(k));
+    if (!echoed && (!credit || this.credited.has(KEY_NOT_ECHOED))) return;
+    if (!echoed) this.credited.add(KEY_NOT_ECHOED);
+    this.verdict.check(
+      KEY_NOT_ECHOED,
+      !echoed,
+      {
+        message: `${ex.operation} ${ex.status} answer ${echoed ? 'carries' : 'does not carry'} the API key`,
+        expected: 'no API key in the answer',
+        actual: echoed ? 'the API key (redacted here)' : 'none',
+        exchangeId: ex.record.id,
+      },
+      'should',
+      'contract',
+    );
   }
 
   /**
