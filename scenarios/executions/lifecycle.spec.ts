@@ -100,13 +100,13 @@ async function checkFiles(
       sizeNotRead.add(reason);
       continue;
     }
-    const got = await api.send({
-      method: 'GET',
-      path: '',
-      absoluteUrl: url.toString(),
-      label: `file ${f.name}`,
-      allowFault: true,
-    });
+    const fetchFile = (label: string) =>
+      api.send({ method: 'GET', path: '', absoluteUrl: url.toString(), label, allowFault: true });
+    const first = await fetchFile(`file ${f.name}`);
+    // A server error on a file url is no operation's status line: asked once more, so that a transient
+    // one (an overloaded gateway, already the finding of the operations it answered) does not read as a
+    // url that does not serve its file; a url that fails twice does not serve it.
+    const got = (first.status ?? 0) >= 500 ? await fetchFile(`file ${f.name} (again after ${first.status})`) : first;
     const servedFile = expectStatus(
       verdict,
       'OUTPUT-FILE-URL-SERVES',
