@@ -4,7 +4,7 @@
  *
  * The verdict follows the harness's exit code (0 pass, 1 fail, anything else incomplete); the number of
  * failures is read from the report the run wrote: failing findings of a conformance verdict, breached
- * gates of a load run, must-level findings of a generative run (which also says how many of them are
+ * gates of a load run, must-level deviations of a generative run (which also says how many of its findings are
  * new to the run history, and the seed that replays it). Reports are redacted by the harness before they are written, so nothing here can
  * hold a key. Plain JavaScript with no dependency.
  */
@@ -147,10 +147,15 @@ function seedLine(seed, budgetS) {
   return `explore seed ${seed}: replay with wfcheck explore --seed ${seed}${budget}`;
 }
 
-/** Must-level findings of a generative run, and those the run history had not seen (or could not say). */
+/**
+ * Must-level deviations of a generative run (its findings grouped across operations: what a person counts),
+ * its must-level findings, and those the run history had not seen (or could not say).
+ */
 function exploreCounts(report) {
   const must = (report?.findings ?? []).filter((f) => f.level === 'must');
+  const deviations = report?.deviations?.filter((d) => d.level === 'must').length ?? must.length;
   return {
+    deviations,
     must: must.length,
     warnings: (report?.findings ?? []).length - must.length,
     fresh: must.filter((f) => f.seen?.status !== 'seen-before').length,
@@ -173,8 +178,9 @@ function exploreSummary({ reportDir, exitCode, artifact, seed }) {
   const c = exploreCounts(report);
   const word = (VERDICTS[exitCode] ?? 'incomplete').toUpperCase();
   const known = report.history && !report.history.skipped;
+  const spread = c.deviations === c.must ? '' : ` in ${c.must} finding(s) across operations`;
   const counts =
-    `${c.must} finding(s)${known ? ` (${c.fresh} new, ${c.seenBefore} seen before)` : ''}, ${c.warnings} warning(s)` +
+    `${c.deviations} deviation(s)${spread}${known ? ` (${c.fresh} new, ${c.seenBefore} seen before)` : ''}, ${c.warnings} warning(s)` +
     (report.incomplete?.length ? `; incomplete: ${report.incomplete.length} reason(s)` : '');
   const out = [
     `## ${what}: ${word}${word === 'PASS' || word === 'FAIL' ? '' : ` (exit ${exitCode ?? 'unknown'})`} — ${counts}`,
@@ -215,7 +221,7 @@ function failuresOf(mode, reportPath) {
   const report = readJson(reportPath);
   if (!report) return 0;
   if (mode === 'load') return (report.thresholds ?? []).filter((t) => !t.ok).length;
-  if (mode === 'explore') return exploreCounts(report).must;
+  if (mode === 'explore') return exploreCounts(report).deviations;
   return report.summary?.findings?.failures ?? 0;
 }
 

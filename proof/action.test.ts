@@ -20,7 +20,7 @@
  * target: pass, 0 failures, 0 new findings, the summary opening with the seed line and the findings, the
  * run recorded in the history that the action caches under the explore scope.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   appendFileSync,
@@ -42,9 +42,12 @@ import { parse } from 'yaml';
 import { recentExploreRuns } from '../foundation/history/queries.ts';
 import { targetFingerprint } from '../foundation/history/records.ts';
 import { withHistory } from '../foundation/history/store.ts';
+import { INPUT_CRASHES } from '../fixtures/faults/input-crashes.ts';
+import { writeExploreReport } from '../scenarios/explore/report.ts';
 import { bootTarget, type BootedTarget } from '../target/boot/boot.ts';
 import { DEFAULT_SEED_FILE } from '../target/config.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, REPO_ROOT } from './conformance-run.ts';
+import { exploreBehind } from './explore-behind.ts';
 
 const ACTION_FILE = join(REPO_ROOT, 'action.yml');
 
@@ -724,7 +727,9 @@ test.describe('the action run as a runner runs it', () => {
       expect(report.history.skipped).toBeUndefined();
 
       const lines = run.summary.split('\n');
-      expect(lines[0]).toMatch(/^## wfcheck explore: PASS — 0 finding\(s\) \(0 new, 0 seen before\), 0 warning\(s\)$/);
+      expect(lines[0]).toMatch(
+        /^## wfcheck explore: PASS — 0 deviation\(s\) \(0 new, 0 seen before\), 0 warning\(s\)$/,
+      );
       expect(lines).toContain('explore seed 4242: replay with wfcheck explore --seed 4242 --budget-s 90');
       expect(lines.indexOf('explore seed 4242: replay with wfcheck explore --seed 4242 --budget-s 90')).toBeLessThan(
         lines.findIndex((l) => l.startsWith('### ')),
@@ -817,6 +822,38 @@ test('the local runner reads key=value and heredoc lines of GITHUB_OUTPUT as the
     const f = join(dir, 'out');
     appendFileSync(f, 'a=1\nb<<EOF\nline 1\nline 2\nEOF\nc=x=y\n');
     expect(readCommandFile(f)).toEqual({ a: '1', b: 'line 1\nline 2', c: 'x=y' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('mode explore counts deviations: one crash shown on five operations is one failure, its findings listed', {
+  tag: '@slow',
+}, async () => {
+  const crash = INPUT_CRASHES.find((m) => m.id === 'crash-long-ids')!;
+  const { report, bodies } = await exploreBehind(crash, 4242);
+  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-action-verdict-'));
+  try {
+    const out = writeExploreReport(report, join(dir, 'explore'), bodies);
+    const env = {
+      ...process.env,
+      INPUT_MODE: 'explore',
+      INPUT_REPORT_DIR: join(dir, 'explore'),
+      INPUT_REPORT: out.json,
+      INPUT_EXIT_CODE: '1',
+      INPUT_SEED: '4242',
+      INPUT_ARTIFACT: 'wfcheck-explore',
+      GITHUB_OUTPUT: join(dir, 'output'),
+      GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+    };
+    const step = spawnSync(process.execPath, [join(REPO_ROOT, 'action', 'verdict.mjs')], { env, encoding: 'utf8' });
+    expect(step.status, step.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'output'), 'utf8')).toContain('failures=1\n');
+    const summary = readFileSync(join(dir, 'summary'), 'utf8');
+    expect(summary.split('\n')[0]).toBe(
+      '## wfcheck explore: FAIL — 1 deviation(s) in 5 finding(s) across operations, 0 warning(s)',
+    );
+    expect(summary).toContain('### Findings (5)');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
