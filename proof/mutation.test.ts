@@ -357,5 +357,12 @@ test.describe('judging an entry over both modes (the suites and the generative m
     expect([flagged.outcome, flagged.exact, flagged.collateral]).toEqual(['false-alarm', false, [`explore:${SEARCH}`]]);
     const incomplete = withExplore(suites(legal, [], 0), { ...explored(0, false), incomplete: ['time budget spent'] });
     expect(incomplete.outcome).toBe('incomplete');
+    // A harness limit's point is answers the deadline cuts off: an incomplete exploration is clean there.
+    const limit = mutantById('latency-spikes');
+    const cut = withExplore(suites(limit as typeof legal, [], 0), {
+      ...explored(0, false),
+      incomplete: ['searchWorkflows (allowed): time budget spent after 14 inputs'],
+    });
+    expect([cut.outcome, cut.exact]).toEqual(['clean', true]);
   });
 });

@@ -517,7 +517,9 @@ export function withExplore(r: MutantResult, e: ExploreSeen): MutantResult {
   const note = [r.note, exploreNote].filter(Boolean).join('; ') || undefined;
   if (r.kind === 'legal' || r.kind === 'harness-limit') {
     const flagged = e.deviations + e.warnings > 0;
-    const outcome = flagged ? 'false-alarm' : e.incomplete.length && r.outcome === 'clean' ? 'incomplete' : r.outcome;
+    // A harness limit (answers slower than the deadline) leaves the exploration incomplete: that is its point.
+    const incomplete = e.incomplete.length > 0 && r.kind === 'legal' && r.outcome === 'clean';
+    const outcome = flagged ? 'false-alarm' : incomplete ? 'incomplete' : r.outcome;
     return { ...r, explore: e, collateral, outcome, exact: r.exact && !flagged, ...(note ? { note } : {}) };
   }
   const bySuites = SUITES_CAUGHT.includes(r.outcome);
