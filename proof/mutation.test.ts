@@ -341,6 +341,7 @@ test.describe('judging an entry over both modes (the suites and the generative m
       [[], 0, explored(0, false), 'neither', 'survived', false],
       // One deviation told twice by the generative mode is not exact, however caught.
       [[], 0, explored(2, true), 'explore', 'killed', false],
+      [[SEARCH], 1, explored(2, true), 'both', 'killed', false],
       // What the generative mode flags beyond the entry's clauses is collateral, as in the suites.
       [[SEARCH], 1, explored(1, false, ['RUN-HTTP-STATUS-LISTED']), 'suites', 'killed', false],
     ];

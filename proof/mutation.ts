@@ -507,9 +507,11 @@ const SUITES_CAUGHT: readonly Outcome[] = [
 
 /**
  * The entry judged over both modes. A deviation is caught when either mode shows it by one of its
- * clauses, each mode that caught it counting exactly the deviations injected and the other none; a
- * legal variant must be clean in both. What the generative mode flags beyond the entry's clauses is
- * collateral, as in the suites.
+ * clauses. The suites count exactly the deviations injected when they caught it, none otherwise; the
+ * generative mode, which is not meant to reach every deviation (isolation, state machines), counts no
+ * more than were injected — one deviation told as several is what it must not do — and at least one when
+ * it alone caught it. A legal variant must be clean in both. What the generative mode flags beyond the
+ * entry's clauses is collateral, as in the suites.
  */
 export function withExplore(r: MutantResult, e: ExploreSeen): MutantResult {
   const collateral = [...r.collateral, ...e.collateral.map((c) => `explore:${c}`)];
@@ -525,12 +527,11 @@ export function withExplore(r: MutantResult, e: ExploreSeen): MutantResult {
   const bySuites = SUITES_CAUGHT.includes(r.outcome);
   const caughtBy: CaughtBy = bySuites ? (e.caught ? 'both' : 'suites') : e.caught ? 'explore' : 'neither';
   const exploreCount = r.kind === 'should' ? e.warnings : e.deviations;
-  const countOk = (caught: boolean, n: number | undefined) => n === (caught ? r.findingsExpected : 0);
-  const exact =
-    (bySuites || e.caught) &&
-    collateral.length === 0 &&
-    countOk(bySuites, r.findingsReported) &&
-    countOk(e.caught, exploreCount);
+  const suitesCount = r.findingsReported === (bySuites ? r.findingsExpected : 0);
+  const exploreCountOk = e.caught
+    ? exploreCount <= r.findingsExpected && exploreCount >= (bySuites ? 0 : 1)
+    : exploreCount === 0;
+  const exact = (bySuites || e.caught) && collateral.length === 0 && suitesCount && exploreCountOk;
   const rescued = !bySuites && e.caught && (r.outcome === 'survived' || r.outcome === 'missed');
   return {
     ...r,

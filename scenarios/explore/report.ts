@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OperationId } from '../../contracts/check.ts';
-import type { Level } from '../../contracts/requirements.ts';
+import { OPERATION_PREFIX, type Level } from '../../contracts/requirements.ts';
 import { containsSecret, redactSecrets, redactValue } from '../../foundation/environment/redact.ts';
 import type { ExploreHistory, FindingSeen, GoneFinding, PreviousExploreRun } from '../../foundation/history/explore.ts';
 import type { ExploreFindingRow, ExploreRunRow } from '../../foundation/history/queries.ts';
@@ -111,14 +111,14 @@ export interface ExploreFinding {
 }
 
 /**
- * One deviation: findings of several operations that the same kind of input breaks in the same way (one
- * id scheme crashing every operation that takes an id is one thing wrong, not five).
+ * One deviation: findings of several operations that show one thing wrong (an id scheme crashing every
+ * operation that takes an id, a body field missing from every answer, a key echoed by every refusal).
  */
 export interface ExploreDeviation {
   level: Level;
   /** The answer the findings share: a status, or the fault the harness met. */
   answer: string;
-  /** The shape of the minimal input they share, id parameters named alike. */
+  /** What else they share: the shape of the crashing input, or the clause without its operation's prefix. */
   shape: string[];
   operations: OperationId[];
   clauses: string[];
@@ -128,16 +128,33 @@ export interface ExploreDeviation {
 /** Parameters naming an id: an id's shape breaks every operation taking one alike, whatever the parameter. */
 const ID_PARAMETER = /^(canvasId|executionId):/;
 
+/** The clause without its operation's prefix: RUN-200-ENVELOPE and SEARCH-200-ENVELOPE are one clause. */
+function clauseFamily(f: ExploreFinding): string {
+  const prefix = OPERATION_PREFIX[f.operation];
+  return prefix && f.clause.startsWith(`${prefix}-`) ? f.clause.slice(prefix.length + 1) : f.clause;
+}
+
 /**
- * Groups findings by evidence: the same level, kind of input (allowed or forbidden), answer and shape of
- * the minimal input make one deviation across operations. A finding whose shape is empty (any input
- * fails) groups with the others of its answer, which is what a target failing everywhere shows.
+ * Groups findings by evidence, as the conformance report does, never by a list of known cases. Findings
+ * of one level and kind of input (allowed or forbidden) are one deviation when they share the answer and:
+ *
+ * - for a server error or no answer (the input broke the server): the shape of the minimal input, id
+ *   parameters named alike — unless the failure did not come back on its minimal input, in which case
+ *   no input caused it and every such failure of that answer is one (an intermittent fault);
+ * - for any other answer (a body, a header, a status judged against its clause): the clause without its
+ *   operation's prefix — what the answer says does not depend on which input drew it.
  */
 export function deviationsOf(findings: readonly ExploreFinding[]): ExploreDeviation[] {
   const groups = new Map<string, ExploreDeviation>();
   for (const f of findings) {
-    const answer = f.exchange.response ? `${f.exchange.response.status}` : `${f.exchange.fault?.kind ?? 'no answer'}`;
-    const shape = [...new Set(f.shape.map((x) => x.replace(ID_PARAMETER, 'id:')))].sort();
+    const status = f.exchange.response?.status;
+    const answer = status !== undefined ? `${status}` : `${f.exchange.fault?.kind ?? 'no answer'}`;
+    const serverBroke = status === undefined || status >= 500;
+    const shape = !serverBroke
+      ? [`clause:${clauseFamily(f)}`]
+      : f.reproduced
+        ? [...new Set(f.shape.map((x) => x.replace(ID_PARAMETER, 'id:')))].sort()
+        : ['not reproduced'];
     const key = JSON.stringify([f.level, f.property, answer, shape]);
     const g = groups.get(key) ?? { level: f.level, answer, shape, operations: [], clauses: [], fingerprints: [] };
     groups.set(key, g);
@@ -308,7 +325,7 @@ export function renderMarkdown(r: ExploreReport): string {
     lines.push('## Deviations', '');
     for (const d of r.deviations)
       lines.push(
-        `- ${d.level === 'must' ? '' : '(warning) '}${d.answer} on inputs of shape ${d.shape.map((x) => `\`${x}\``).join(', ') || '(any)'}: ` +
+        `- ${d.level === 'must' ? '' : '(warning) '}${d.answer}, ${d.shape.map((x) => `\`${x}\``).join(', ') || 'any input'}: ` +
           `${d.operations.join(', ')} — ${d.clauses.join(', ')} (finding(s) ${d.fingerprints.map((x) => `\`${x}\``).join(', ')})`,
       );
     lines.push('');
