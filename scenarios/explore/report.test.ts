@@ -82,6 +82,32 @@ const CASES: { name: string; findings: () => ExploreFinding[]; deviations: numbe
     deviations: 2,
   },
   {
+    name: 'a stack trace in error bodies of several statuses, for allowed and forbidden inputs alike',
+    findings: () => [
+      finding('searchWorkflows', 'ENVELOPE-STACK-DEV-ONLY', 400, [], { level: 'should', property: 'forbidden' }),
+      finding('getWorkflowDetail', 'ENVELOPE-STACK-DEV-ONLY', 404, ['canvasId:len>0'], { level: 'should' }),
+      finding('uploadFiles', 'ENVELOPE-STACK-DEV-ONLY', 401, [], { level: 'should' }),
+    ],
+    deviations: 1,
+  },
+  {
+    name: 'JSON labelled as text on successes and refusals alike',
+    findings: () => [
+      finding('searchWorkflows', 'JSON-CONTENT-TYPE', 200, [], { level: 'should' }),
+      finding('getWorkflowDetail', 'JSON-CONTENT-TYPE', 404, [], { level: 'should' }),
+    ],
+    deviations: 1,
+  },
+  {
+    name: 'two unlisted statuses are two habits',
+    findings: () => [
+      finding('runWorkflow', 'RUN-HTTP-STATUS-LISTED', 201, []),
+      finding('uploadFiles', 'UPLOAD-HTTP-STATUS-LISTED', 201, []),
+      finding('searchWorkflows', 'SEARCH-HTTP-STATUS-LISTED', 422, ['pageSize:<1']),
+    ],
+    deviations: 2,
+  },
+  {
     name: 'a must finding and a warning are never one deviation',
     findings: () => [
       finding('searchWorkflows', 'KEY-NOT-ECHOED', 404, [], { level: 'should' }),

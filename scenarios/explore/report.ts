@@ -116,7 +116,7 @@ export interface ExploreFinding {
  */
 export interface ExploreDeviation {
   level: Level;
-  /** The answer the findings share: a status, or the fault the harness met. */
+  /** The answer the findings share: a server error's or an unlisted status, the fault met, or "any status". */
   answer: string;
   /** What else they share: the shape of the crashing input, or the clause without its operation's prefix. */
   shape: string[];
@@ -142,20 +142,30 @@ function clauseFamily(f: ExploreFinding): string {
  *   parameters named alike — unless the failure did not come back on its minimal input, in which case
  *   no input caused it and every such failure of that answer is one (an intermittent fault);
  * - for any other answer (a body, a header, a status judged against its clause): the clause without its
- *   operation's prefix — what the answer says does not depend on which input drew it.
+ *   operation's prefix, whichever status (but for an unlisted one) and kind of input drew it — what the
+ *   answer says does not depend on which input drew it.
  */
 export function deviationsOf(findings: readonly ExploreFinding[]): ExploreDeviation[] {
   const groups = new Map<string, ExploreDeviation>();
   for (const f of findings) {
     const status = f.exchange.response?.status;
-    const answer = status !== undefined ? `${status}` : `${f.exchange.fault?.kind ?? 'no answer'}`;
     const serverBroke = status === undefined || status >= 500;
+    // What an answer says of itself is one habit whichever status carries it (a stack trace in a 400 and
+    // in a 404, a content type on successes and refusals) and whichever kind of input drew it; only an
+    // unlisted status is keyed by the status itself (a 201 and a 422 are two habits).
+    const family = clauseFamily(f);
+    const answer =
+      status === undefined
+        ? `${f.exchange.fault?.kind ?? 'no answer'}`
+        : serverBroke || family === 'HTTP-STATUS-LISTED'
+          ? `${status}`
+          : 'any status';
     const shape = !serverBroke
-      ? [`clause:${clauseFamily(f)}`]
+      ? [`clause:${family}`]
       : f.reproduced
         ? [...new Set(f.shape.map((x) => x.replace(ID_PARAMETER, 'id:')))].sort()
         : ['not reproduced'];
-    const key = JSON.stringify([f.level, f.property, answer, shape]);
+    const key = JSON.stringify([f.level, serverBroke ? f.property : 'any input', answer, shape]);
     const g = groups.get(key) ?? { level: f.level, answer, shape, operations: [], clauses: [], fingerprints: [] };
     groups.set(key, g);
     if (!g.operations.includes(f.operation)) g.operations.push(f.operation);
