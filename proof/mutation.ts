@@ -647,16 +647,15 @@ function progressLine(r: MutantResult, done: number, total: number): string {
  * Findings reported against expected ("1/1"); with the generative mode, the suites' and its own ("suites 0,
  * explore 1/1"); marked when not exact (another count, or collateral).
  */
-const findingsText = (r: MutantResult) => {
+const findingsText = (r: MutantResult) => `${reportedText(r)}/${r.findingsExpected}${r.exact ? '' : ' ≠'}`;
+
+/** The findings reported: the suites' count, and with the generative mode its own beside it. */
+function reportedText(r: MutantResult): string {
   const suites = `${r.findingsReported ?? '—'}`;
-  const explore = r.explore
-    ? r.kind === 'should'
-      ? r.explore.warnings
-      : r.explore.deviations + r.explore.warnings
-    : 0;
-  const reported = r.explore ? `suites ${suites}, explore ${explore}` : suites;
-  return `${reported}/${r.findingsExpected}${r.exact ? '' : ' ≠'}`;
-};
+  if (!r.explore) return suites;
+  const explore = r.kind === 'should' ? r.explore.warnings : r.explore.deviations + r.explore.warnings;
+  return `suites ${suites}, explore ${explore}`;
+}
 
 /** Wall time of each single-operation fault entry that ran. */
 const singleOperationText = (s: MutationScore) =>
@@ -826,7 +825,7 @@ export function renderMarkdown(r: MutationReport): string {
       x.category,
       ICON[x.outcome],
       String(x.findingsExpected),
-      findingsText(x).replace(/\/\d+( ≠)?$/, '$1'),
+      `${reportedText(x)}${x.exact ? '' : ' ≠'}`,
       caughtText(x),
       exploreText(x),
       x.expected.join(', '),

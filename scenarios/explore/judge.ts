@@ -18,13 +18,9 @@
  */
 import { operationInfo, type OperationId, type Violation } from '../../contracts/check.ts';
 import { levelOf, type Level } from '../../contracts/requirements.ts';
-import { MIN_SECRET_LENGTH } from '../../foundation/environment/redact.ts';
-import type { Exchange } from '../support/client.ts';
+import { carriesKey, KEY_NOT_ECHOED, type Exchange } from '../support/client.ts';
 import type { ExploreInput, Prepared } from './inputs.ts';
 import { textOf } from './text.ts';
-
-/** §5.2 "The key must be kept secret.": an answer never carries the key (the suites judge it on every answer too). */
-export const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED';
 
 export type Expectation =
   | { kind: 'allowed'; openPoints: string[] }
@@ -141,12 +137,6 @@ function failure(
   };
 }
 
-/** Whether the answer carries one of the keys in use, in its body or a header. */
-function echoesKey(ex: Exchange, keys: readonly string[]): boolean {
-  const headers = Object.values(ex.headers).join('\n');
-  return keys.some((k) => k.length >= MIN_SECRET_LENGTH && (ex.text.includes(k) || headers.includes(k)));
-}
-
 export function judge(op: OperationId, ex: Exchange, expectation: Expectation, keys: readonly string[]): Outcome {
   const { prefix, listedStatuses } = operationInfo(op);
   const statusClause = `${prefix}-HTTP-STATUS-LISTED`;
@@ -170,7 +160,8 @@ export function judge(op: OperationId, ex: Exchange, expectation: Expectation, k
     return unlisted
       ? fromViolation(unlisted, all)
       : failure(statusClause, `status ${status} is not listed for ${op}`, listed, describeAnswer(ex), all);
-  if (echoesKey(ex, keys))
+  // §5.2 "The key must be kept secret.": judged as the suites judge it on every answer.
+  if (carriesKey(ex, keys))
     return failure(
       KEY_NOT_ECHOED,
       `the ${status} answer carries the API key`,

@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OperationId } from '../../contracts/check.ts';
 import { OPERATION_PREFIX, type Level } from '../../contracts/requirements.ts';
+import { familyOf } from '../verdict/findings.ts';
 import { containsSecret, redactSecrets, redactValue } from '../../foundation/environment/redact.ts';
 import type { ExploreHistory, FindingSeen, GoneFinding, PreviousExploreRun } from '../../foundation/history/explore.ts';
 import type { ExploreFindingRow, ExploreRunRow } from '../../foundation/history/queries.ts';
@@ -128,12 +129,6 @@ export interface ExploreDeviation {
 /** Parameters naming an id: an id's shape breaks every operation taking one alike, whatever the parameter. */
 const ID_PARAMETER = /^(canvasId|executionId):/;
 
-/** The clause without its operation's prefix: RUN-200-ENVELOPE and SEARCH-200-ENVELOPE are one clause. */
-function clauseFamily(f: ExploreFinding): string {
-  const prefix = OPERATION_PREFIX[f.operation];
-  return prefix && f.clause.startsWith(`${prefix}-`) ? f.clause.slice(prefix.length + 1) : f.clause;
-}
-
 /**
  * Groups findings by evidence, as the conformance report does, never by a list of known cases. Findings
  * of one level and kind of input (allowed or forbidden) are one deviation when they share the answer and:
@@ -153,7 +148,8 @@ export function deviationsOf(findings: readonly ExploreFinding[]): ExploreDeviat
     // What an answer says of itself is one habit whichever status carries it (a stack trace in a 400 and
     // in a 404, a content type on successes and refusals) and whichever kind of input drew it; only an
     // unlisted status is keyed by the status itself (a 201 and a 422 are two habits).
-    const family = clauseFamily(f);
+    // The clause without its operation's prefix, as the conformance findings read it.
+    const family = familyOf(f.clause, f.operation, OPERATION_PREFIX);
     const answer =
       status === undefined
         ? `${f.exchange.fault?.kind ?? 'no answer'}`

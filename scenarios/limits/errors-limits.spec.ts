@@ -19,7 +19,7 @@ import {
   type Stop,
 } from '../support/judging.ts';
 import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from '../support/workflows.ts';
-import { faultStop, type ApiClient, type Exchange } from '../support/client.ts';
+import { harnessFault, type ApiClient, type Exchange } from '../support/client.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
 import { ROLE_SETTING, roleUnfilled, workflowMissing } from '../support/roles.ts';
 
@@ -367,8 +367,8 @@ test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', 
       // No answer at all is the status clause's finding (the engine records it there).
       const deviation =
         ex.status === undefined || (plainFaults[i] && serverFault(ex)) ? statusDeviation(ex) : undefined;
-      const harness = ex.status === undefined && !deviation ? faultStop(ex) : undefined;
-      if (harness) verdict.notRun('ODD-IDS-NO-5XX', `${message}: ${harness.reason}`);
+      const harness = ex.status === undefined && !deviation ? harnessFault(ex) : undefined;
+      if (harness) verdict.notRun('ODD-IDS-NO-5XX', `${message}: ${harness}`);
       else if (deviation)
         verdict.blocked('ODD-IDS-NO-5XX', {
           blockedBy: deviation,

@@ -99,7 +99,15 @@ export interface Exchange {
 }
 
 /** §5.2: answers never carry the key. */
-const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED';
+export const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED';
+
+/** Whether an answer carries one of `keys` in its body or a header (keys too short to be secrets are not looked for). */
+export function carriesKey(ex: Exchange, keys: readonly (string | undefined)[]): boolean {
+  const headers = Object.values(ex.headers).join('\n');
+  return keys.some(
+    (k) => k !== undefined && k.length >= MIN_SECRET_LENGTH && (ex.text.includes(k) || headers.includes(k)),
+  );
+}
 
 /** The fault kind of a call answered at once because its operation already faulted in this run. */
 export const OPERATION_FAULTED = 'operation-faulted';
@@ -142,6 +150,12 @@ export function faultStop(ex: Exchange): { blockedBy?: string; reason: string } 
   const reason = `${ex.operation ?? ex.record.method} ${ex.fault.kind}: ${ex.fault.message}`;
   if (!ex.operation || !TARGET_FAULTS.has(ex.fault.kind)) return { reason };
   return { blockedBy: `${operationInfo(ex.operation).prefix}-HTTP-STATUS-LISTED`, reason };
+}
+
+/** Why a faulted call has no answer to judge when the fault is the harness's (its deadline, no connection); else undefined. */
+export function harnessFault(ex: Exchange): string | undefined {
+  const stop = ex.fault ? faultStop(ex) : undefined;
+  return stop && !stop.blockedBy ? stop.reason : undefined;
 }
 
 /** Bounds of waiting out a 429: at most this many attempts, each wait at most MAX_RETRY_WAIT_MS. */
@@ -638,11 +652,7 @@ export class ApiClient {
    * is recorded redacted, and the check names it only as "the key".
    */
   private judgeKeyNotEchoed(ex: Exchange, credit: boolean): void {
-    const keys = [this.tenant.apiKey, this.config.apiKey, this.config.apiKeyB].filter(
-      (k): k is string => typeof k === 'string' && k.length >= MIN_SECRET_LENGTH,
-    );
-    const headers = Object.values(ex.headers).join('\n');
-    const echoed = keys.some((k) => ex.text.includes(k) || headers.includes(k));
+    const echoed = carriesKey(ex, [this.tenant.apiKey, this.config.apiKey, this.config.apiKeyB]);
     if (!echoed && (!credit || this.credited.has(KEY_NOT_ECHOED))) return;
     if (!echoed) this.credited.add(KEY_NOT_ECHOED);
     this.verdict.check(

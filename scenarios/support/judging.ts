@@ -8,7 +8,7 @@
 import type { components } from '../../contracts/generated/api-types.ts';
 import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
 import { SCHEMA_BUNDLE } from '../../contracts/generated/schemas.ts';
-import { faultStop, type Exchange } from './client.ts';
+import { faultStop, harnessFault, type Exchange } from './client.ts';
 import type { Cause, Verdict } from '../verdict/verdict.ts';
 
 type S = components['schemas'];
@@ -194,11 +194,11 @@ export function accepted<T>(
   };
   const deviation = statusDeviation(ex);
   if (deviation) return blockedBy(deviation);
-  const harness = ex.fault ? faultStop(ex) : undefined;
+  const harness = harnessFault(ex);
   if (harness) {
     // No answer through a limit of the harness: nothing to judge, and nothing of the target's failed.
-    verdict.notRun(id, `${message}: ${harness.reason}`);
-    return { ok: false, stop: { reason: `${message}: ${harness.reason}` } };
+    verdict.notRun(id, `${message}: ${harness}`);
+    return { ok: false, stop: { reason: `${message}: ${harness}` } };
   }
   if (ex.status === 429) return rateLimited(verdict, id, ex, message);
   if (!served(ex)) return failed(`refused: ${describe(ex)}`);
@@ -245,10 +245,10 @@ export function expectStatus(
     verdict.blocked(id, { blockedBy: deviation, exchangeIds: [ex.record.id], reason: `${message}: ${describe(ex)}` });
     return false;
   }
-  const harness = !ok && !deviation && ex.fault ? faultStop(ex) : undefined;
+  const harness = !ok && !deviation ? harnessFault(ex) : undefined;
   if (harness) {
     // Our deadline or a refused connection: no status to judge, and nothing of the target's failed.
-    verdict.notRun(id, `${message}: ${harness.reason}`);
+    verdict.notRun(id, `${message}: ${harness}`);
     return false;
   }
   return verdict.check(

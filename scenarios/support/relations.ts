@@ -256,11 +256,11 @@ function checkFinishedNodes(v: Verdict, executionId: string, snaps: Snapshot[]):
       reasons.add(cannotJudge(`nodeExecutions[].status absent from the status of ${executionId}`));
       continue;
     }
-    const open = given.filter((n) => !TERMINAL.has(n.status!));
+    const open = unsettledNodes(s);
     v.should('STATE-EXEC-FINISH-NODES-FINISHED', open.length === 0, {
       message: `execution ${executionId} is finish${given.length < nodes.length ? ` (${nodes.length - given.length} node(s) without a status not judged)` : ''}`,
       expected: 'every node finish or failed',
-      actual: open.map((n) => `${n.nodeId}=${n.status}`).join(', ') || 'all ended',
+      actual: open.join(', ') || 'all ended',
       exchangeId: statusRef(s),
     });
   }

@@ -162,7 +162,7 @@ type Aspect =
   | { kind: 'clause'; family: string };
 
 /** The clause without its operation's prefix: RUN-200-ENVELOPE on runWorkflow is 200-ENVELOPE. */
-function familyOf(id: string, operation: string | undefined, prefixes: FindingsInput['prefixes']): string {
+export function familyOf(id: string, operation: string | undefined, prefixes: FindingsInput['prefixes']): string {
   const prefix = operation ? prefixes[operation] : undefined;
   return prefix && id.startsWith(`${prefix}-`) ? id.slice(prefix.length + 1) : id;
 }

@@ -6,7 +6,7 @@
 import type { Faker } from '@faker-js/faker';
 import { test } from '../fixtures.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
-import { faultStop, type ApiClient } from '../support/client.ts';
+import { harnessFault, type ApiClient } from '../support/client.ts';
 import { generatePrompt } from '../../foundation/data/prompts.ts';
 import { checkPlanSemantics } from '../support/relations.ts';
 import { LOCALES, localesForRun } from '../support/locales.ts';
@@ -183,8 +183,8 @@ test('overwriting a canvas replaces its workflow — only when opted in [GENERAT
       exchangeIds: [detail.record.id],
       reason: `detail of ${canvasId}: ${describe(detail)}`,
     });
-  const harness = detail.fault ? faultStop(detail) : undefined;
-  if (harness) return verdict.notRun('GENERATE-OVERWRITE-REPLACES', `detail of ${canvasId}: ${harness.reason}`);
+  const harness = harnessFault(detail);
+  if (harness) return verdict.notRun('GENERATE-OVERWRITE-REPLACES', `detail of ${canvasId}: ${harness}`);
   const shape = (p: WorkflowPlan) => `title "${p.title}", tasks ${p.tasks.map((t) => t.id).join(', ')}`;
   verdict.must('GENERATE-OVERWRITE-REPLACES', readable && shape(stored!) === shape(plan), {
     message: `detail of ${canvasId} after the overwrite`,
