@@ -11,7 +11,7 @@
  */
 import type { Snapshot } from './poll.ts';
 import { EXEC_STATUSES, NODE_STATUSES, type NodeExecution, type OutputNode, type WorkflowPlan } from './judging.ts';
-import type { Verdict } from '../verdict/verdict.ts';
+import type { Cause, Verdict } from '../verdict/verdict.ts';
 
 const TERMINAL = new Set(['finish', 'failed']);
 
@@ -62,9 +62,11 @@ export function checkExecutionHistory(
   snaps: Snapshot[],
 ): ExecutionFacts {
   const last = snaps[snaps.length - 1];
-  const sawIntermediate = checkExecutionStatus(v, executionId, snaps);
+  const { sawIntermediate, premature } = checkExecutionStatus(v, executionId, snaps);
   checkIdentity(v, executionId, snaps);
   checkNodeStatuses(v, executionId, snaps);
+  // Recorded once the finish it names has been judged (by checkNodeStatuses), so that it blocks on that failure.
+  if (premature) v.blocked('STATE-TERMINAL', premature);
   if (plan && last) checkNodesMatchPlan(v, plan, last.status.nodeExecutions, statusRef(last));
   const withOutput = snaps.some((s) => s.output);
   const sawFiles = withOutput ? checkVisibility(v, executionId, snaps) : false;
@@ -74,9 +76,14 @@ export function checkExecutionHistory(
 
 /**
  * Execution status (data.status, optional): the sequence is recorded (transitions are not shown), a
- * terminal status must stay. Returns whether a non-terminal status was seen.
+ * terminal status must stay. Returns whether a non-terminal status was seen, and the block of
+ * STATE-TERMINAL when the finish it left was premature (for the caller to record once that is judged).
  */
-function checkExecutionStatus(v: Verdict, executionId: string, snaps: Snapshot[]): boolean {
+function checkExecutionStatus(
+  v: Verdict,
+  executionId: string,
+  snaps: Snapshot[],
+): { sawIntermediate: boolean; premature?: Cause } {
   const last = snaps[snaps.length - 1];
   const read = snaps.filter((s) => s.status.status !== undefined);
   if (read.length === 0) {
@@ -84,7 +91,7 @@ function checkExecutionStatus(v: Verdict, executionId: string, snaps: Snapshot[]
       'STATE-TERMINAL',
       cannotJudge(`data.status absent from the ${snaps.length} status answer(s) of ${executionId}`),
     );
-    return false;
+    return { sawIntermediate: false };
   }
   const execSeq = read.map((s) => s.status.status!);
   let leftTerminal: { text: string; refs: string[]; from: Snapshot } | undefined;
@@ -105,14 +112,16 @@ function checkExecutionStatus(v: Verdict, executionId: string, snaps: Snapshot[]
     statusRef(last),
   );
   const open = leftTerminal ? unsettledNodes(leftTerminal.from) : [];
-  if (leftTerminal && leftTerminal.from.status.status === 'finish' && open.length > 0) {
-    // A finish read while nodes still ran was premature: that it did not last is the same deviation.
-    v.blocked('STATE-TERMINAL', {
-      blockedBy: 'STATE-EXEC-FINISH-NODES-FINISHED',
-      exchangeIds: leftTerminal.refs,
-      reason: `execution ${executionId} left finish (${leftTerminal.text}) that it reported while ${open.join(', ')}`,
-    });
-  } else
+  // A finish read while nodes still ran was premature: that it did not last is the same deviation.
+  const premature: Cause | undefined =
+    leftTerminal && leftTerminal.from.status.status === 'finish' && open.length > 0
+      ? {
+          blockedBy: 'STATE-EXEC-FINISH-NODES-FINISHED',
+          exchangeIds: leftTerminal.refs,
+          reason: `execution ${executionId} left finish (${leftTerminal.text}) that it reported while ${open.join(', ')}`,
+        }
+      : undefined;
+  if (!premature)
     v.should('STATE-TERMINAL', !leftTerminal, {
       message: `execution ${executionId} stays in its terminal status`,
       expected: 'finish/failed never change',
@@ -122,7 +131,7 @@ function checkExecutionStatus(v: Verdict, executionId: string, snaps: Snapshot[]
     });
   for (const t of new Set(transitions(execSeq)))
     v.observe('STATE-TRANSITIONS', 'execution transition', t, statusRef(last));
-  return execSeq.some((s) => !TERMINAL.has(s));
+  return { sawIntermediate: execSeq.some((s) => !TERMINAL.has(s)), ...(premature ? { premature } : {}) };
 }
 
 /**

@@ -354,6 +354,22 @@ test('forward-only is recorded, never judged; leaving a terminal status is a war
   expect(outcomes('STATE-TERMINAL')).toEqual(['pass', 'pass', 'fail', 'fail']);
 });
 
+test('a finish reported while a node still ran, later failed: one warning, STATE-TERMINAL blocked by it', () => {
+  const { verdict, outcomes } = recorder();
+  const nodes = (second: string) =>
+    [
+      { nodeId: 'n1', status: 'finish' },
+      { nodeId: 'n2', status: second },
+    ] as StatusData['nodeExecutions'];
+  checkExecutionHistory(verdict, 'e1', undefined, [
+    snap({ status: 'finish', nodeExecutions: nodes('executing') }),
+    snap({ status: 'failed', nodeExecutions: nodes('failed') }),
+  ]);
+  expect(outcomes('STATE-EXEC-FINISH-NODES-FINISHED')).toEqual(['fail']);
+  // Its nodes stayed in their terminal statuses (pass); the execution's own status is blocked.
+  expect(outcomes('STATE-TERMINAL')).toEqual(['pass', 'blocked by STATE-EXEC-FINISH-NODES-FINISHED']);
+});
+
 test('files only after their node finished: judged from the output and from the status read after it', () => {
   const { verdict, outcomes } = recorder();
   const file = { name: 'a.md', type: 'text/markdown', nodeId: 'n1' };
