@@ -3,7 +3,7 @@
  * proof/layers.test.ts). The README's "Layout" section draws the same layers.
  *
  * Paths are matched relative to the folder depcruise runs from, so the rules hold both for the
- * repository and for fixtures/layers/, the small tree of offenders that proves each rule
+ * repository and for doubles/layers/, the small tree of offenders that proves each rule
  * can fire. npm packages are matched wherever node_modules sits (the fixture tree resolves them from
  * the repository's node_modules, a few folders up).
  */
@@ -18,7 +18,7 @@ const TEST = '\\.test(kit)?\\.ts$';
 
 /** Repository code a layer rule speaks about; npm packages and Node built-ins are outside it. */
 const REPO =
-  '^(contracts|fixtures|target|foundation|scenarios|load|proof|image|bin|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
+  '^(contracts|doubles|target|foundation|engine|explore|scenarios|load|proof|image|bin|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
 
 /** Node's built-in modules as they appear in the graph (depcruise drops the `node:` prefix). */
 const NODE_BUILTIN = `^(node:)?(${builtinModules.join('|')})$`;
@@ -36,7 +36,12 @@ const K6_CODE = '^(load/(main(-native)?\\.ts$|lib/|flows/)|proof/bench/k6/)';
  * (bundled into check.k6.js, also imported as source for their types) and the pure environment rules.
  * They run in Node too, which makes them the place a Node-only import would slip into k6 unnoticed.
  */
-const SHARED_WITH_K6 = ['^contracts/check\\.ts$', '^contracts/generated/', '^foundation/environment/rules\\.ts$'];
+const SHARED_WITH_K6 = [
+  '^contracts/check\\.ts$',
+  '^contracts/generated/',
+  '^foundation/environment/rules\\.ts$',
+  '^engine/discovery/roles\\.ts$',
+];
 
 /**
  * What k6 code may import: k6's modules (resolved to their declarations in @types/k6, or left
@@ -56,6 +61,59 @@ function importsOnly(name, comment, layer, allowed) {
     from: { path: layer, pathNot: TEST },
     to: { path: REPO, pathNot: allowed },
   };
+}
+
+/**
+ * The engine's floors, lowest first, each with why it sits where it does. A floor may import the floors
+ * below it, never one above: the machinery reads from the bottom up (records, then the wire, then what
+ * an answer means, then the client that ties them, then what the suites build on it, then the run's
+ * verdict, its rendering and the run itself).
+ */
+const ENGINE_FLOORS = [
+  [
+    'evidence',
+    'what is written while a run goes (exchange, check and observation records, the recorder of clause ' +
+      'results, reproducers): everything above writes it, so it depends on nothing of the engine',
+  ],
+  [
+    'transport',
+    'the wire: requests prepared, sent under one deadline with a size cap, faults classified and remembered ' +
+      'for the run; it knows nothing of what an answer means, so any mode can send through it',
+  ],
+  [
+    'judging',
+    'what an answer means for a clause (contract checks on every answer, status and acceptance clauses, ' +
+      'relations across answers): one judge per clause, whatever sent the request, so it needs no client',
+  ],
+  ['client', 'the contract-checked client: transport, judging and evidence put together for the eight operations'],
+  [
+    'discovery',
+    'finding what a target holds (workflows, their roles, the listing): built on the client, below what uses ' +
+      'the workflows it finds',
+  ],
+  ['execution', 'runs started and followed across polls (runs, polling): they use discovered workflows'],
+  [
+    'verdict',
+    "the run's verdict read back from the evidence (findings, requirements, waivers): it judges nothing anew " +
+      'and sends nothing',
+  ],
+  ['report', 'the rendering kit: one renderer per format over the verdict, one escaper per format'],
+  ['runner', 'the orchestration of a conformance run (Playwright, probe, outputs, history): the top floor'],
+];
+
+function engineFloorRules() {
+  return ENGINE_FLOORS.map(([floor, why], i) =>
+    importsOnly(
+      `engine-${floor}-imports-only-lower-floors`,
+      `engine/${floor}/ is ${why}. It may import the floors below it (${
+        ENGINE_FLOORS.slice(0, i)
+          .map(([f]) => f)
+          .join(', ') || 'none'
+      }), contracts and foundation; never a floor above, the suites, explore, load or the proof.`,
+      `^engine/${floor}/`,
+      ['^contracts/', '^foundation/', ...ENGINE_FLOORS.slice(0, i + 1).map(([f]) => `^engine/${f}/`)],
+    ),
+  );
 }
 
 module.exports = {
@@ -87,12 +145,12 @@ module.exports = {
       to: { path: [REPO, NPM_PACKAGE], pathNot: ['^foundation/data/', '(^|/)node_modules/@faker-js/faker/'] },
     },
     importsOnly(
-      'fixtures-import-only-contracts',
-      'fixtures/ holds the test doubles the proof runs the harness against (the mutating proxy with its ' +
+      'doubles-import-only-contracts',
+      'doubles/ holds the test doubles the proof runs the harness against (the mutating proxy with its ' +
         'fault catalogue, hostile servers): they speak the contract and nothing else, so that a double ' +
         'cannot lean on the harness it is meant to catch out.',
-      '^fixtures/',
-      ['^fixtures/', '^contracts/'],
+      '^doubles/',
+      ['^doubles/', '^contracts/'],
     ),
     importsOnly(
       'target-does-not-import-the-harness',
@@ -118,13 +176,23 @@ module.exports = {
       '^foundation/history/',
       ['^contracts/', '^foundation/environment/', '^foundation/history/'],
     ),
+    ...engineFloorRules(),
     importsOnly(
-      'scenarios-do-not-import-load-proof-or-target',
-      'The conformance layer reaches a target only through the environment (BASE_URL or the booted ' +
-        'reference target), so that it tests every implementation alike; it never reaches into the ' +
-        "load runner, the proof drivers or the reference target's internals.",
+      'suites-stand-on-the-engine',
+      'scenarios/ holds the suites and their Playwright fixtures alone: they reach a target only through ' +
+        "the engine's client (BASE_URL or the booted reference target), so that they test every " +
+        "implementation alike; never the load runner, the proof drivers, explore, the reference target's " +
+        'internals, or the engine runner that starts them.',
       '^scenarios/',
-      ['^contracts/', '^foundation/', '^scenarios/'],
+      ['^contracts/', '^foundation/', '^engine/(?!runner/)', '^scenarios/'],
+    ),
+    importsOnly(
+      'explore-stands-on-the-engine',
+      'explore/ is a third way of exercising a target beside the suites and load: it produces exchanges and ' +
+        'the engine judges them, so it may use the engine below its runner, contracts and foundation; never ' +
+        'the suites, load, the proof or the reference target.',
+      '^explore/',
+      ['^contracts/', '^foundation/', '^engine/(?!runner/)', '^explore/'],
     ),
     {
       name: 'k6-no-node-builtins',
@@ -140,7 +208,7 @@ module.exports = {
       severity: 'error',
       comment:
         'k6 loads only its own modules and plain files: k6 code may import k6, other k6 code, ' +
-        'contracts/check.ts with the generated validators and the pure environment rules; npm packages ' +
+        'contracts/check.ts with the generated validators, the pure environment rules and the discovery role rules; npm packages ' +
         '(Playwright included) and Node-only harness code would fail inside k6.',
       from: { path: K6_CODE, pathNot: TEST },
       to: { pathNot: K6_SAFE, dependencyTypesNot: ['core'] },
@@ -159,11 +227,11 @@ module.exports = {
     importsOnly(
       'load-node-imports-only-lower-layers',
       'load/node/ orchestrates k6 from Node: it may use the k6 library (profiles, thresholds, report ' +
-        'shapes), contracts, data and the environment. It reaches a target through foundation/environment, ' +
+        'shapes), contracts, data and the environment, and of the engine its discovery rules and report kit. It reaches a target through foundation/environment, ' +
         'as the conformance run does, so that both resolve and boot it alike; and the load run must not ' +
         'depend on the conformance suites or on the proof drivers.',
       '^load/node/',
-      ['^load/(lib|node)/', '^contracts/', '^foundation/'],
+      ['^load/(lib|node)/', '^contracts/', '^foundation/', '^engine/(discovery|report)/'],
     ),
     {
       name: 'playwright-only-in-suites-and-tests',
@@ -173,7 +241,7 @@ module.exports = {
         'else importing it (the verdict engine, the run orchestration, load, the target, commands) could ' +
         'only run inside a Playwright worker, and could not be reused by a command or by k6.',
       from: {
-        pathNot: ['^scenarios/(fixtures\\.ts$|.+\\.spec\\.ts$|support/)', TEST, '^playwright\\.config\\.ts$'],
+        pathNot: ['^scenarios/(fixtures\\.ts$|.+\\.spec\\.ts$)', TEST, '^playwright\\.config\\.ts$'],
       },
       to: { path: PLAYWRIGHT },
     },
@@ -200,7 +268,7 @@ module.exports = {
     // npm packages are endpoints of the graph: their own imports are not this repository's layering.
     doNotFollow: { path: 'node_modules' },
     // The offenders that prove the rules fire; the test cruises them on their own, from their folder.
-    exclude: { path: '^fixtures/layers/' },
+    exclude: { path: '^doubles/layers/' },
     // Type-only imports count: a type imported the wrong way still ties a layer to a consumer.
     tsPreCompilationDeps: true,
     // Absolute, so that the fixture tree (cruised from its own folder) resolves as the repository does.

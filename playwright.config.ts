@@ -16,10 +16,11 @@ export default defineConfig({
       testIgnore: ['.cache/**', '**/node_modules/**', 'reports/**'],
       testMatch: [
         'contracts/**/*.test.ts',
-        'fixtures/**/*.test.ts',
+        'doubles/**/*.test.ts',
         'target/**/*.test.ts',
         'foundation/**/*.test.ts',
-        'scenarios/**/*.test.ts',
+        'engine/**/*.test.ts',
+        'explore/**/*.test.ts',
         'load/**/*.test.ts',
         'proof/**/*.test.ts',
       ],

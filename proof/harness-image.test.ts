@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
-import type { ConformanceReport } from '../scenarios/verdict/report.ts';
+import type { ConformanceReport } from '../engine/verdict/report.ts';
 import { loadSeed } from '../target/seed.ts';
 import { startTarget } from '../target/server.ts';
 

@@ -17,8 +17,8 @@ import {
   scratchOutDir,
   type ConformanceRunResult,
 } from './conformance-run.ts';
-import { mutantById, probesOf } from '../fixtures/faults/catalogue.ts';
-import { startMutatingProxy, type MutantBehaviour } from '../fixtures/faults/proxy.ts';
+import { mutantById, probesOf } from '../doubles/faults/catalogue.ts';
+import { startMutatingProxy, type MutantBehaviour } from '../doubles/faults/proxy.ts';
 import { grepFor } from './mutation.ts';
 
 const BUG = 'auth-missing-key-accepted';

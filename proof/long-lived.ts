@@ -10,8 +10,8 @@ import { rmSync } from 'node:fs';
 import { ABSENT, compareVerdicts, idsWhere, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
 import { startTarget } from '../target/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
-import type { ConformanceReport } from '../scenarios/verdict/report.ts';
-import { footprintText } from '../scenarios/verdict/render.ts';
+import type { ConformanceReport } from '../engine/verdict/report.ts';
+import { footprintText } from '../engine/report/index.ts';
 import { seedSequence } from './flakiness.ts';
 
 export interface SameTargetOptions {

@@ -2,7 +2,7 @@
  * Mutation testing of the conformance suite (`npm run mutation`, scripts/mutation.ts): proves it
  * catches real bugs and raises no false alarm.
  *
- * For each mutant of fixtures/faults/catalogue.ts it starts a fresh reference target (in process),
+ * For each mutant of doubles/faults/catalogue.ts it starts a fresh reference target (in process),
  * puts the mutating proxy in front of it, runs the conformance run against the proxy exactly as a
  * user would against a third-party target (BASE_URL, API_KEY, API_KEY_B), and reads the report:
  *
@@ -44,15 +44,15 @@ import {
   probesOf,
   type Mutant,
   type MutantKind,
-} from '../fixtures/faults/catalogue.ts';
-import { INPUT_ENTRIES } from '../fixtures/faults/input-crashes.ts';
-import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
+} from '../doubles/faults/catalogue.ts';
+import { INPUT_ENTRIES } from '../doubles/faults/input-crashes.ts';
+import { startMutatingProxy } from '../doubles/faults/proxy.ts';
 import { idsWhere, verdictsOf } from '../foundation/history/verdicts.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
 import { exploreBehind } from './explore-behind.ts';
 import { startTarget } from '../target/server.ts';
-import type { ExploreReport } from '../scenarios/explore/report.ts';
-import type { ConformanceReport, Finding } from '../scenarios/verdict/report.ts';
+import type { ExploreReport } from '../explore/report.ts';
+import type { ConformanceReport, Finding } from '../engine/verdict/report.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const MUTATION_OUT = join(ROOT, 'reports', 'mutation');
@@ -83,7 +83,7 @@ export type Outcome =
 export const ENTRIES: readonly Mutant[] = [...MUTANTS, ...INPUT_ENTRIES];
 
 /**
- * Entries the generative mode (scenarios/explore/) also runs against: the input-crash entries and the
+ * Entries the generative mode (explore/) also runs against: the input-crash entries and the
  * control (default), every entry, or none. The suites run against every entry regardless.
  */
 export type ExploreScope = 'inputs' | 'all' | 'none';

@@ -9,8 +9,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { verdictsOf } from '../foundation/history/verdicts.ts';
-import { mergeShards } from '../scenarios/runner/merge.ts';
-import type { ConformanceReport } from '../scenarios/verdict/report.ts';
+import { mergeShards } from '../engine/runner/merge.ts';
+import type { ConformanceReport } from '../engine/verdict/report.ts';
 import { REPO_ROOT, scratchOutDir } from './conformance-run.ts';
 
 const SEED = 4242;

@@ -8,14 +8,15 @@
 import { test as base, expect, type TestInfo } from '@playwright/test';
 import type { Faker } from '@faker-js/faker';
 import { seededFaker } from '../foundation/data/seeded.ts';
-import { citedRequirements, EvidenceWriter, type TestRef } from './verdict/evidence.ts';
+import { citedRequirements, EvidenceWriter, type TestRef } from '../engine/evidence/records.ts';
 import { redactSecrets } from '../foundation/environment/redact.ts';
-import { ApiClient, TransportFault } from './support/client.ts';
+import { ApiClient } from '../engine/client/client.ts';
+import { TransportFault } from '../engine/transport/exchange.ts';
 import { loadRunConfig, type RunConfig } from '../foundation/environment/config.ts';
-import { Verdict } from './verdict/verdict.ts';
-import type { Discovery } from './support/workflows.ts';
-import { describeDiscovery, discoverWorkflows } from './support/discovery.ts';
-import { oncePerRun } from './support/shared-by-workers.ts';
+import { Verdict } from '../engine/evidence/verdict.ts';
+import type { Discovery } from '../engine/discovery/workflows.ts';
+import { describeDiscovery, discoverWorkflows } from '../engine/discovery/discovery.ts';
+import { oncePerRun } from '../engine/transport/shared-by-workers.ts';
 
 export { expect };
 
@@ -107,8 +108,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   discovery: [
     async ({ config, evidence }, use) => {
-      const verdict = new Verdict(evidence, undefined, config.strict, undefined);
-      const api = new ApiClient(config, { name: 'A', apiKey: config.apiKey }, evidence, verdict, undefined);
+      const verdict = Verdict.detached(evidence, config.strict);
+      const api = new ApiClient({ config, caller: { name: 'A', apiKey: config.apiKey }, writer: evidence, verdict });
       // Once per run, shared by the workers: one walk of the account, and every worker sees the same workflows.
       const discover = async () => {
         const found = await discoverWorkflows(api, config);
@@ -132,9 +133,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const cited = citedRequirements(info.titlePath.join(' '));
       const started = Date.now();
       evidence.write({ kind: 'test-begin', test: testRef, citedRequirements: cited, at: new Date().toISOString() });
-      const verdict = new Verdict(evidence, testRef, config.strict, {
-        softFail: (message) => expect.soft(false, message).toBe(true),
-        annotate: (type, description) => info.annotations.push({ type, description }),
+      const verdict = new Verdict({
+        writer: evidence,
+        test: testRef,
+        strict: config.strict,
+        hooks: {
+          softFail: (message) => expect.soft(false, message).toBe(true),
+          annotate: (type, description) => info.annotations.push({ type, description }),
+        },
       });
       await use(verdict);
       const skip = info.annotations.find((a) => a.type === 'skip' || a.type === 'fixme');
@@ -161,14 +167,32 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   api: async ({ config, evidence, verdict, testRef }, use) => {
     await use(
-      watched(new ApiClient(config, { name: 'A', apiKey: config.apiKey }, evidence, verdict, testRef), verdict),
+      watched(
+        new ApiClient({
+          config,
+          caller: { name: 'A', apiKey: config.apiKey },
+          writer: evidence,
+          verdict,
+          test: testRef,
+        }),
+        verdict,
+      ),
     );
   },
 
   apiB: async ({ config, evidence, verdict, testRef }, use) => {
     await use(
       config.apiKeyB
-        ? watched(new ApiClient(config, { name: 'B', apiKey: config.apiKeyB }, evidence, verdict, testRef), verdict)
+        ? watched(
+            new ApiClient({
+              config,
+              caller: { name: 'B', apiKey: config.apiKeyB },
+              writer: evidence,
+              verdict,
+              test: testRef,
+            }),
+            verdict,
+          )
         : undefined,
     );
   },

@@ -1,6 +1,6 @@
 /**
  * `npm run conformance`: runs the conformance suites (scenarios/) against a target and writes a
- * verdict for people and CI (the run itself: scenarios/runner/run.ts).
+ * verdict for people and CI (the run itself: engine/runner/run.ts).
  *
  * - Without BASE_URL the reference target is booted hermetically (container when a Docker engine
  *   is reachable, else a local process) and its two tenants' keys are used.
@@ -17,8 +17,8 @@ import { readConformanceSettings, WORK_DIR } from '../foundation/environment/con
 import { runCommand, splitAtTerminator } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { BootError } from '../foundation/environment/target.ts';
-import { renderConsoleSummary } from '../scenarios/verdict/render.ts';
-import { runConformanceSuite, type RunLog } from '../scenarios/runner/run.ts';
+import { renderConsoleSummary } from '../engine/report/index.ts';
+import { runConformanceSuite, type RunLog } from '../engine/runner/run.ts';
 
 const USAGE = `usage: npm run conformance -- [options] [-- <extra playwright args>]
 

@@ -1,5 +1,5 @@
 /**
- * `npm run explore`: the generative mode (scenarios/explore/) against a target: inputs of every shape
+ * `npm run explore`: the generative mode (explore/) against a target: inputs of every shape
  * the contract allows, and separately those it forbids, per operation; each distinct failure shrunk to
  * a minimal request and reported once, with its clause, seed, fast-check path and a curl reproducer.
  *
@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { readExploreSettings } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { BootError } from '../foundation/environment/target.ts';
-import { runExplore } from '../scenarios/explore/run.ts';
+import { runExplore } from '../explore/run.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

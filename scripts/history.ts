@@ -30,8 +30,8 @@ import {
   requirementTimeline,
 } from '../foundation/history/queries.ts';
 import { historyPath, withHistory } from '../foundation/history/store.ts';
-import { exploreChangeText, exploreRunsText, fingerprintTimelineText } from '../scenarios/explore/report.ts';
-import { changeText } from '../scenarios/verdict/history-view.ts';
+import { exploreChangeText, exploreRunsText, fingerprintTimelineText } from '../explore/report.ts';
+import { changeText } from '../engine/report/history-view.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

@@ -13,8 +13,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
-import { mergeShards } from '../scenarios/runner/merge.ts';
-import { renderConsoleSummary } from '../scenarios/verdict/render.ts';
+import { mergeShards } from '../engine/runner/merge.ts';
+import { renderConsoleSummary } from '../engine/report/index.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

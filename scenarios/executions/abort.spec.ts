@@ -13,12 +13,26 @@
  * next candidate is tried.
  */
 import { test } from '../fixtures.ts';
-import type { ApiClient } from '../support/client.ts';
-import { pollExecution, PollStopped, type Snapshot } from '../support/poll.ts';
-import { followTogether, quickestFirst, sequentialSteps, startRun, type Followed } from '../support/runs.ts';
-import { accepted, dataOf, describe, expectStatus, stopAll, type StatusData, type Stop } from '../support/judging.ts';
-import { roleUnfilled, TITLE_HINTS, workflowMissing } from '../support/roles.ts';
-import { candidates, type Workflow } from '../support/workflows.ts';
+import type { ApiClient } from '../../engine/client/client.ts';
+import { pollExecution, PollStopped, type Snapshot } from '../../engine/execution/poll.ts';
+import {
+  followTogether,
+  quickestFirst,
+  sequentialSteps,
+  startRun,
+  type Followed,
+} from '../../engine/execution/runs.ts';
+import {
+  accepted,
+  dataOf,
+  describe,
+  expectStatus,
+  stopAll,
+  type StatusData,
+  type Stop,
+} from '../../engine/judging/judging.ts';
+import { roleUnfilled, TITLE_HINTS, workflowMissing } from '../../engine/discovery/roles.ts';
+import { candidates, type Workflow } from '../../engine/discovery/workflows.ts';
 
 /** How long after an accepted abort nodes may take to stop. */
 const SETTLE_MS = 5_000;

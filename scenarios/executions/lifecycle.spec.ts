@@ -15,11 +15,18 @@
 import { test } from '../fixtures.ts';
 import { buildFile } from '../../foundation/data/files.ts';
 import { variableValues } from '../../foundation/data/variables.ts';
-import { checkExecutionHistory } from '../support/relations.ts';
-import { seg } from '../support/client.ts';
-import { abortQuietly, followTogether, judgeRun, quickestFirst, startRun, type Started } from '../support/runs.ts';
-import { dependsOn, expectStatus, served, stopAll, type OutputFile } from '../support/judging.ts';
-import { roleUnfilled, workflowMissing } from '../support/roles.ts';
+import { checkExecutionHistory } from '../../engine/judging/relations.ts';
+import { seg } from '../../engine/transport/exchange.ts';
+import {
+  abortQuietly,
+  followTogether,
+  judgeRun,
+  quickestFirst,
+  startRun,
+  type Started,
+} from '../../engine/execution/runs.ts';
+import { dependsOn, expectStatus, served, stopAll, type OutputFile } from '../../engine/judging/judging.ts';
+import { roleUnfilled, workflowMissing } from '../../engine/discovery/roles.ts';
 import {
   acceptedUpload,
   candidates,
@@ -29,7 +36,7 @@ import {
   unlistedVariableTypes,
   type Discovery,
   type Workflow,
-} from '../support/workflows.ts';
+} from '../../engine/discovery/workflows.ts';
 
 type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 

@@ -10,11 +10,11 @@
  * whole executions (see lifecycle.spec.ts).
  */
 import { test } from '../fixtures.ts';
-import { checkExecutionHistory, type ExecutionFacts } from '../support/relations.ts';
-import { followTogether, startRun } from '../support/runs.ts';
-import { dependsOn, stopAll } from '../support/judging.ts';
-import { candidates, type Workflow } from '../support/workflows.ts';
-import { roleUnfilled, workflowMissing } from '../support/roles.ts';
+import { checkExecutionHistory, type ExecutionFacts } from '../../engine/judging/relations.ts';
+import { followTogether, startRun } from '../../engine/execution/runs.ts';
+import { dependsOn, stopAll } from '../../engine/judging/judging.ts';
+import { candidates, type Workflow } from '../../engine/discovery/workflows.ts';
+import { roleUnfilled, workflowMissing } from '../../engine/discovery/roles.ts';
 
 const CLAUSES = [
   'STATUS-ECHOES-EXECUTION',

@@ -4,10 +4,10 @@
  */
 import { test } from '../fixtures.ts';
 import { buildFile, buildFileSet, FILE_KINDS, type FileSpec } from '../../foundation/data/files.ts';
-import { dataOf, describe, expectStatus, stopAll, type UploadData } from '../support/judging.ts';
-import { acceptedUpload } from '../support/workflows.ts';
-import type { Exchange } from '../support/client.ts';
-import type { Verdict } from '../verdict/verdict.ts';
+import { dataOf, describe, expectStatus, stopAll, type UploadData } from '../../engine/judging/judging.ts';
+import { acceptedUpload } from '../../engine/discovery/workflows.ts';
+import type { Exchange } from '../../engine/transport/exchange.ts';
+import type { Verdict } from '../../engine/evidence/verdict.ts';
 
 /**
  * One key per file [UPLOAD-KEY-PER-FILE] (accepted: any 2xx carrying them), and each returned name

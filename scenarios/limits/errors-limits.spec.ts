@@ -4,7 +4,7 @@
  * that must never be answered with a 5xx.
  */
 import { test } from '../fixtures.ts';
-import { abortQuietly } from '../support/runs.ts';
+import { abortQuietly } from '../../engine/execution/runs.ts';
 import {
   clientError,
   dataOf,
@@ -17,11 +17,12 @@ import {
   type RunData,
   type StatusExpectation,
   type Stop,
-} from '../support/judging.ts';
-import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from '../support/workflows.ts';
-import { harnessFault, type ApiClient, type Exchange } from '../support/client.ts';
+} from '../../engine/judging/judging.ts';
+import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from '../../engine/discovery/workflows.ts';
+import type { ApiClient } from '../../engine/client/client.ts';
+import { harnessFault, type Exchange } from '../../engine/transport/exchange.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
-import { ROLE_SETTING, roleUnfilled, workflowMissing } from '../support/roles.ts';
+import { ROLE_SETTING, roleUnfilled, workflowMissing } from '../../engine/discovery/roles.ts';
 
 const PAYLOAD_LIMIT_BYTES = LIMITS.payloadBytesSurelyOver; // §8: 100KB read as KiB: the larger reading, so "over" is over in both
 const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars; // §8: 100k characters

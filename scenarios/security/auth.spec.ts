@@ -15,11 +15,12 @@ import { test } from '../fixtures.ts';
 import { buildFile } from '../../foundation/data/files.ts';
 import { OPERATION_IDS } from '../../contracts/check.ts';
 import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
-import type { ApiClient, AuthMode, Exchange, RequestSpec } from '../support/client.ts';
-import { abortQuietly, executionIdIn, startRun } from '../support/runs.ts';
-import { describe, expectStatus, served, stopAll } from '../support/judging.ts';
-import type { Verdict } from '../verdict/verdict.ts';
-import { candidates } from '../support/workflows.ts';
+import type { ApiClient } from '../../engine/client/client.ts';
+import type { AuthMode, Exchange, RequestSpec } from '../../engine/transport/exchange.ts';
+import { abortQuietly, executionIdIn, startRun } from '../../engine/execution/runs.ts';
+import { describe, expectStatus, served, stopAll } from '../../engine/judging/judging.ts';
+import type { Verdict } from '../../engine/evidence/verdict.ts';
+import { candidates } from '../../engine/discovery/workflows.ts';
 
 interface Variant {
   requirement: string;

@@ -10,8 +10,16 @@
  */
 import { test } from '../fixtures.ts';
 import { buildFile } from '../../foundation/data/files.ts';
-import { abortQuietly, executionIdIn, startRun } from '../support/runs.ts';
-import { dataOf, describe, expectStatus, served, stopAll, type Stop, type WorkflowPlan } from '../support/judging.ts';
+import { abortQuietly, executionIdIn, startRun } from '../../engine/execution/runs.ts';
+import {
+  dataOf,
+  describe,
+  expectStatus,
+  served,
+  stopAll,
+  type Stop,
+  type WorkflowPlan,
+} from '../../engine/judging/judging.ts';
 import {
   acceptedUpload,
   candidates,
@@ -20,12 +28,13 @@ import {
   runBody,
   type Discovery,
   type Workflow,
-} from '../support/workflows.ts';
-import { searchAll } from '../support/listing.ts';
-import { roleUnfilled } from '../support/roles.ts';
-import { discoverWorkflows } from '../support/discovery.ts';
-import type { ApiClient, Exchange } from '../support/client.ts';
-import type { Verdict } from '../verdict/verdict.ts';
+} from '../../engine/discovery/workflows.ts';
+import { searchAll } from '../../engine/discovery/listing.ts';
+import { roleUnfilled } from '../../engine/discovery/roles.ts';
+import { discoverWorkflows } from '../../engine/discovery/discovery.ts';
+import type { ApiClient } from '../../engine/client/client.ts';
+import type { Exchange } from '../../engine/transport/exchange.ts';
+import type { Verdict } from '../../engine/evidence/verdict.ts';
 
 const NEEDS_B = 'isolation needs a second tenant: set API_KEY_B to a key of another account';
 

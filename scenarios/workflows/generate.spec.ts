@@ -6,10 +6,11 @@
 import type { Faker } from '@faker-js/faker';
 import { test } from '../fixtures.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
-import { harnessFault, type ApiClient } from '../support/client.ts';
+import type { ApiClient } from '../../engine/client/client.ts';
+import { harnessFault } from '../../engine/transport/exchange.ts';
 import { generatePrompt } from '../../foundation/data/prompts.ts';
-import { checkPlanSemantics } from '../support/relations.ts';
-import { LOCALES, localesForRun } from '../support/locales.ts';
+import { checkPlanSemantics } from '../../engine/judging/relations.ts';
+import { LOCALES, localesForRun } from '../../engine/discovery/locales.ts';
 import {
   accepted,
   bodyDeviation,
@@ -23,7 +24,7 @@ import {
   type GenerateData,
   type GenerateError,
   type WorkflowPlan,
-} from '../support/judging.ts';
+} from '../../engine/judging/judging.ts';
 
 /**
  * A generation is accepted when it is answered 2xx with a body that parses and carries a plan —

@@ -18,12 +18,13 @@ import {
   type SearchItem,
   type Stop,
   type WorkflowPlan,
-} from '../support/judging.ts';
-import { listOf, searchAll, type SearchListing } from '../support/listing.ts';
-import type { Workflow } from '../support/workflows.ts';
-import { checkPlanSemantics } from '../support/relations.ts';
-import type { ApiClient, Exchange } from '../support/client.ts';
-import type { Verdict } from '../verdict/verdict.ts';
+} from '../../engine/judging/judging.ts';
+import { listOf, searchAll, type SearchListing } from '../../engine/discovery/listing.ts';
+import type { Workflow } from '../../engine/discovery/workflows.ts';
+import { checkPlanSemantics } from '../../engine/judging/relations.ts';
+import type { ApiClient } from '../../engine/client/client.ts';
+import type { Exchange } from '../../engine/transport/exchange.ts';
+import type { Verdict } from '../../engine/evidence/verdict.ts';
 
 const ids = (items: SearchItem[] | undefined) => (items ?? []).map((i) => i.canvasId);
 const same = (a: readonly string[], b: readonly string[]) => JSON.stringify(a) === JSON.stringify(b);

@@ -1,0 +1,5 @@
+// allowed: a floor importing the floor below it, contracts and foundation
+import { execution } from '../execution/leaf.ts';
+import { check } from '../../contracts/check.ts';
+import { SETTINGS } from '../../foundation/environment/config.ts';
+export const down = [execution, check, SETTINGS];

@@ -1,0 +1,250 @@
+/**
+ * Workflow discovery through the API itself, built to give the same coverage on the thirtieth night
+ * against a long-lived account as on the first: it looks for the roles the suites need (roles.ts),
+ * not for "the first N workflows", so workflows created since — by people, or left by the harness
+ * itself — cannot push the useful ones out of reach.
+ *
+ * 1. Configured canvases (WFCHECK_CANVAS_IDS, WFCHECK_ABORT_CANVAS_ID, WFCHECK_DISABLED_CANVAS_ID)
+ *    are read whether or not search lists them.
+ * 2. What an earlier run learned about this target and key is re-validated (one detail read each).
+ * 3. Only when roles are still missing: the listing is sampled across its length (its head, pages at
+ *    doubling distances, its tail), keyword probes look for the roles a title announces, and details
+ *    are read lazily, most promising first, until every role is filled.
+ */
+import type { RunConfig } from '../../foundation/environment/config.ts';
+import type { ApiClient } from '../client/client.ts';
+import { memoryFile, readMemory, writeMemory, keyFingerprint, type DiscoveryMemory } from './memory.ts';
+import { firstPageOf, listOf } from './listing.ts';
+import { HINT_KEYWORDS, hintedRoles, ROLE_NAMES, ROLE_SETTING, rolesOf, type Role } from './roles.ts';
+import { dataOf, type SearchItem, type WorkflowPlan } from '../judging/judging.ts';
+import type { Discovery, DiscoverySummary, Workflow } from './workflows.ts';
+
+const PAGE_SIZE = 50;
+/** Details read beyond the configured and remembered canvases: the bound on discovery's cost. */
+const MAX_DETAILS = 80;
+/** Plans read even when the roles fill sooner: the lifecycle suite runs up to 12 of them, special ones aside. */
+const SAMPLE_MIN = 16;
+/** Pages at doubling distances stop here: 2^15 pages of 50 is far beyond any account. */
+const MAX_PAGE = 1 << 15;
+/** A role missing when the memory was saved is searched for again once the memory is this old. */
+const RESEARCH_MISSING_AFTER_MS = 7 * 24 * 3600_000;
+
+interface Sample {
+  /** Unread items, most promising first. */
+  items: SearchItem[];
+  pagesRead: number;
+  /** The listing's end was not found within MAX_PAGE. */
+  capped: boolean;
+  /** The number of the first page: 0 on a target that counts from 0 (the search suite fails that). */
+  first: number;
+}
+
+class Found {
+  readonly byId = new Map<string, Workflow>();
+  details = 0;
+  searches = 0;
+
+  constructor(readonly api: ApiClient) {}
+
+  async read(canvasId: string, title = '', label = 'discovery detail'): Promise<Workflow | undefined> {
+    if (this.byId.has(canvasId)) return this.byId.get(canvasId);
+    this.details++;
+    const plan = dataOf<WorkflowPlan>(await this.api.detail(canvasId, { label }));
+    if (!plan || typeof plan !== 'object' || !Array.isArray(plan.tasks)) return undefined;
+    const wf: Workflow = { canvasId, title: title || (typeof plan.title === 'string' ? plan.title : ''), plan };
+    this.byId.set(canvasId, wf);
+    return wf;
+  }
+
+  filled(): Set<Role> {
+    return new Set([...this.byId.values()].flatMap(rolesOf));
+  }
+
+  missing(): Role[] {
+    const have = this.filled();
+    return ROLE_NAMES.filter((r) => !have.has(r));
+  }
+
+  async search(query: Record<string, string | number>, label: string): Promise<SearchItem[] | undefined> {
+    this.searches++;
+    return listOf(await this.api.search({ ...query, pageSize: PAGE_SIZE }, { label })).items;
+  }
+}
+
+const idsOf = (items: SearchItem[] | undefined) => (items ?? []).map((i) => i.canvasId).join(',');
+
+/**
+ * Pages spread over the whole listing: the first three, then pages at doubling distances until one is
+ * empty, a bisection to the last page, and the last three. About 2·log2(pages) requests for any size.
+ */
+async function sampleListing(found: Found): Promise<Sample> {
+  const pages = new Map<number, SearchItem[]>();
+  const read = async (n: number) => {
+    if (!pages.has(n)) pages.set(n, (await found.search({ page: n }, `discovery page ${n}`)) ?? []);
+    return pages.get(n)!;
+  };
+  // A 0-based target answers page=1 with its second page: start where the first items are, found as the search suite finds them.
+  const start = await firstPageOf(found.api, {}, PAGE_SIZE, 'discovery');
+  found.searches += start.requests;
+  const first = start.firstPage;
+  if (first === 1) pages.set(1, listOf(start.pageOneEx).items ?? []);
+  await read(first);
+  const repeatsFirst = (items: SearchItem[]) => items.length > 0 && idsOf(items) === idsOf(pages.get(first));
+  const ends = async (n: number) => {
+    const items = await read(n);
+    // A target that ignores `page` answers every page with the first: there is only one page.
+    return items.length === 0 || (n !== first && repeatsFirst(items));
+  };
+  let last = first;
+  let beyond: number | undefined;
+  for (const n of [first + 1, first + 2]) {
+    if (await ends(n)) {
+      beyond = n;
+      break;
+    }
+    last = n;
+  }
+  for (let step = 4; beyond === undefined && first + step <= MAX_PAGE; step *= 2) {
+    if (await ends(first + step)) beyond = first + step;
+    else last = first + step;
+  }
+  while (beyond !== undefined && beyond - last > 1) {
+    const mid = Math.floor((last + beyond) / 2);
+    if (await ends(mid)) beyond = mid;
+    else last = mid;
+  }
+  for (let n = last; n > Math.max(first, last - 3); n--) await read(n);
+  // From the end inward (the tail of a newest-first listing is where long-standing workflows are).
+  const order = [...pages.keys()]
+    .filter((n) => n <= last && !(n !== first && repeatsFirst(pages.get(n)!)))
+    .sort((a, b) => b - a);
+  return {
+    items: order.flatMap((n) => [...pages.get(n)!].reverse()),
+    pagesRead: pages.size,
+    capped: beyond === undefined,
+    first,
+  };
+}
+
+/** Items whose title announces a role still missing come first; for such roles no title in the sample announces, keywords are searched. */
+async function prioritise(
+  found: Found,
+  sample: SearchItem[],
+  probes: string[],
+  firstPage: number,
+): Promise<SearchItem[]> {
+  const missing = new Set(found.missing());
+  const announced = new Set(sample.flatMap((i) => hintedRoles(i?.title ?? '')));
+  const unannounced = [...missing].filter(
+    (r) => ['API disabled', 'slow (to abort)', 'failing task'].includes(r) && !announced.has(r),
+  );
+  const probed: SearchItem[] = [];
+  for (const keyword of unannounced.length ? HINT_KEYWORDS : []) {
+    probes.push(keyword);
+    probed.push(...((await found.search({ keyword, page: firstPage }, `discovery keyword "${keyword}"`)) ?? []));
+  }
+  const all = [...probed, ...sample].filter((i) => i && typeof i.canvasId === 'string');
+  const wanted = (i: SearchItem) => hintedRoles(i.title ?? '').some((r) => missing.has(r));
+  const seen = new Set<string>();
+  return [...all.filter(wanted), ...all.filter((i) => !wanted(i))].filter(
+    (i) => !seen.has(i.canvasId) && seen.add(i.canvasId),
+  );
+}
+
+/** Reads details until every role is filled and the sample is large enough, or the budget is spent. */
+async function readLazily(found: Found, items: SearchItem[]): Promise<void> {
+  const budgetEnd = found.details + MAX_DETAILS;
+  for (const item of items) {
+    if (found.details >= budgetEnd) return;
+    if (found.missing().length === 0 && found.byId.size >= SAMPLE_MIN) return;
+    await found.read(item.canvasId, item.title ?? '');
+  }
+}
+
+function shouldSearch(missing: Role[], memory: DiscoveryMemory | undefined, gone: number): boolean {
+  if (!memory) return true;
+  if (missing.length === 0) return false;
+  // Roles this account had none of last time are looked for again only once a week, unless a remembered canvas is gone.
+  const recent = Date.now() - Date.parse(memory.savedAt) < RESEARCH_MISSING_AFTER_MS;
+  const knownAbsent = missing.every((r) => memory.missingRoles.includes(r));
+  return gone > 0 || !(recent && knownAbsent);
+}
+
+export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKey = config.apiKey): Promise<Discovery> {
+  const found = new Found(api);
+  const configured = [...config.canvasIds, config.abortCanvasId, config.disabledCanvasId].filter(
+    (id): id is string => !!id,
+  );
+  for (const id of configured) await found.read(id, '', 'configured canvas');
+
+  const file =
+    config.cacheDir && config.targetKind === 'external'
+      ? memoryFile(config.cacheDir, config.baseUrl, apiKey)
+      : undefined;
+  const memory = file ? readMemory(file, config.baseUrl, apiKey) : undefined;
+  let gone = 0;
+  for (const w of memory?.workflows ?? []) if (!(await found.read(w.canvasId, w.title, 'remembered canvas'))) gone++;
+
+  let sample: Sample = { items: [], pagesRead: 0, capped: false, first: 1 };
+  const keywordProbes: string[] = [];
+  const searched = shouldSearch(found.missing(), memory, gone);
+  if (searched) {
+    sample = await sampleListing(found);
+    await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));
+  }
+  const workflows = [...found.byId.values()].sort(
+    (a, b) =>
+      Number(!configured.includes(a.canvasId)) - Number(!configured.includes(b.canvasId)) ||
+      a.canvasId.localeCompare(b.canvasId),
+  );
+  const roles: Partial<Record<Role, string>> = {};
+  for (const w of workflows) for (const r of rolesOf(w)) roles[r] ??= w.canvasId;
+  const missingRoles = found.missing();
+  if (file && (searched || gone > 0 || !memory)) {
+    writeMemory(file, {
+      version: 1,
+      baseUrl: config.baseUrl,
+      keyFingerprint: keyFingerprint(apiKey),
+      savedAt: new Date().toISOString(),
+      workflows: workflows
+        .filter((w) => !configured.includes(w.canvasId))
+        .map((w) => ({ canvasId: w.canvasId, title: w.title, roles: rolesOf(w) })),
+      missingRoles,
+    });
+  }
+  const summary: DiscoverySummary = {
+    memory: !file ? 'off' : !memory ? 'none' : searched ? 'used and extended' : 'used',
+    remembered: memory?.workflows.length ?? 0,
+    gone,
+    searches: found.searches,
+    details: found.details,
+    keywordProbes,
+    roles,
+    missingRoles,
+  };
+  // Capped: the listing's end was out of reach, or the detail budget ran out with roles still missing.
+  return {
+    workflows,
+    pagesRead: sample.pagesRead,
+    capped: sample.capped || (missingRoles.length > 0 && sample.items.some((i) => !found.byId.has(i.canvasId))),
+    summary,
+  };
+}
+
+/** One line for the report: where the workflows came from, what finding them cost, which roles stay empty. */
+export function describeDiscovery(d: Discovery): string {
+  const s = d.summary;
+  if (!s) return `${d.workflows.length} workflow(s)`;
+  const memory =
+    s.memory === 'off'
+      ? 'no memory kept'
+      : s.memory === 'none'
+        ? 'nothing remembered yet'
+        : `memory ${s.memory} (${s.remembered} remembered, ${s.gone} gone)`;
+  const probes = s.keywordProbes.length ? `, keyword probes ${s.keywordProbes.join(', ')}` : '';
+  // Each role left empty with the setting that would fill it.
+  const roles = s.missingRoles.length
+    ? `roles not filled: ${s.missingRoles.map((r) => `${r} (${ROLE_SETTING[r]})`).join(', ')}`
+    : `all ${Object.keys(s.roles).length} roles filled`;
+  return `${d.workflows.length} workflow(s); ${memory}; ${s.searches} search(es), ${s.details} detail read(s)${probes}; ${roles}`;
+}

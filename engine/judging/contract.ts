@@ -1,0 +1,116 @@
+/**
+ * The clauses judged on every answer, whatever sent the request (a suite, explore, discovery): the
+ * contract checks of contracts/check.ts turned into verdicts, the key never echoed, and a transport fault
+ * of the target's making failing the operation's status clause. One judge per test keeps one credit per
+ * clause: a clean answer is evidence enough once.
+ */
+import { bodyKindOf, clausesCheckedFor } from '../../contracts/coverage.ts';
+import { operationInfo } from '../../contracts/check.ts';
+import { levelOf } from '../../contracts/requirements.ts';
+import { MIN_SECRET_LENGTH } from '../../foundation/environment/redact.ts';
+import type { Verdict } from '../evidence/verdict.ts';
+import { statusClauseOf, TARGET_FAULTS, type Exchange } from '../transport/exchange.ts';
+
+/** §5.2: answers never carry the key. */
+export const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED';
+
+/** Whether an answer carries one of `keys` in its body or a header (keys too short to be secrets are not looked for). */
+export function carriesKey(ex: Pick<Exchange, 'headers' | 'text'>, keys: readonly (string | undefined)[]): boolean {
+  const headers = Object.values(ex.headers).join('\n');
+  return keys.some(
+    (k) => k !== undefined && k.length >= MIN_SECRET_LENGTH && (ex.text.includes(k) || headers.includes(k)),
+  );
+}
+
+export class ContractJudge {
+  /** Contract clauses already credited with a pass by this judge (one record per clause is enough evidence). */
+  private readonly credited = new Set<string>();
+
+  constructor(
+    private readonly verdict: Verdict,
+    /** The keys an answer must never carry: the caller's and every key of the run. */
+    private readonly keys: readonly (string | undefined)[],
+  ) {}
+
+  /**
+   * Judges one answer: its contract findings become verdicts; a clean answer credits the clauses it was
+   * checked against, given the kind of body it carried (one that did not parse is evidence for nothing
+   * that needs a body). `credit` is false for an answer that was retried (a 429 waited out). In the
+   * answer to a probe of an open point, an unlisted status is that point's observation, not a failure.
+   * A transport fault of the target's making fails the status clause (`judgeFaults`).
+   */
+  judge(ex: Exchange, options: { credit: boolean; openPoint?: string; judgeFaults?: boolean }): void {
+    if (options.judgeFaults !== false) this.judgeFault(ex);
+    if (!ex.operation || ex.status === undefined || ex.fault) return;
+    this.judgeKeyNotEchoed(ex, options.credit);
+    const failed = new Set<string>();
+    for (const v of ex.violations) {
+      failed.add(v.requirementId);
+      if (options.openPoint && v.requirementId.endsWith('-HTTP-STATUS-LISTED')) {
+        this.verdict.observe(options.openPoint, `${ex.operation} status`, ex.status, ex.record.id);
+        continue;
+      }
+      this.verdict.contract(
+        v.requirementId,
+        v.level,
+        false,
+        { message: v.message, expected: v.expected, actual: v.actual, exchangeId: ex.record.id },
+        `${ex.operation} ${ex.status}`,
+      );
+    }
+    if (!options.credit) return;
+    const body = bodyKindOf(ex.json, ex.parsed ? undefined : 'not JSON');
+    for (const id of clausesCheckedFor(ex.operation, ex.status, body)) {
+      if (failed.has(id) || this.credited.has(id)) continue;
+      this.credited.add(id);
+      this.verdict.contract(id, levelOf(id) ?? 'must', true, {
+        message: `${ex.operation} ${ex.status} response conforms`,
+        exchangeId: ex.record.id,
+      });
+    }
+  }
+
+  /**
+   * KEY-NOT-ECHOED on every answer: neither key in use may come back in the body or a header. The
+   * evidence never holds the key: the exchange is recorded redacted, and the check names it only as "the key".
+   */
+  private judgeKeyNotEchoed(ex: Exchange, credit: boolean): void {
+    const echoed = carriesKey(ex, this.keys);
+    if (!echoed && (!credit || this.credited.has(KEY_NOT_ECHOED))) return;
+    if (!echoed) this.credited.add(KEY_NOT_ECHOED);
+    this.verdict.check(
+      KEY_NOT_ECHOED,
+      !echoed,
+      {
+        message: `${ex.operation} ${ex.status} answer ${echoed ? 'carries' : 'does not carry'} the API key`,
+        expected: 'no API key in the answer',
+        actual: echoed ? 'the API key (redacted here)' : 'none',
+        exchangeId: ex.record.id,
+      },
+      'should',
+      'contract',
+    );
+  }
+
+  /**
+   * A transport fault of the target's own making (reset, malformed answer, body cut short) is its
+   * deviation: no listed status came back. Recorded as a failure of the operation's status clause with
+   * the exchange as evidence; the harness's own limits are not judged here.
+   */
+  private judgeFault(ex: Exchange): void {
+    if (!ex.operation || !ex.fault || !TARGET_FAULTS.has(ex.fault.kind)) return;
+    const { listedStatuses } = operationInfo(ex.operation);
+    this.verdict.check(
+      statusClauseOf(ex.operation),
+      false,
+      {
+        message: `${ex.operation} got no listed status: ${ex.fault.kind}`,
+        expected: `one of ${listedStatuses.join(', ')}`,
+        actual: `${ex.fault.kind}: ${ex.fault.message}`,
+        exchangeId: ex.record.id,
+      },
+      'must',
+      'contract',
+    );
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * One conformance run, as `npm run conformance` carries it out: the target resolved (booted when
+ * BASE_URL is unset), one probe request, the suites under Playwright, then the verdict built once
+ * from the evidence and written as report.json / report.md / report.html, and every artifact
+ * scrubbed of keys. The command line and the console summary stay in scripts/conformance.ts.
+ */
+import { join } from 'node:path';
+import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
+import { REQUIREMENTS } from '../../contracts/requirements.ts';
+import {
+  CONFORMANCE_OUT_DIR,
+  inheritedEnvironment,
+  type ConformanceSettings,
+} from '../../foundation/environment/config.ts';
+import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
+import { ENV } from '../../foundation/environment/rules.ts';
+import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
+import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
+import { buildReport, type ConformanceReport, type RunMeta } from '../verdict/report.ts';
+import { emptyWaivers, loadWaivers } from '../verdict/waivers.ts';
+import { recordRunHistory } from './history.ts';
+import { outputPaths, prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
+import { playwrightArgs, playwrightErrors, runnerEnv, runPlaywright, type RunnerResult } from './playwright.ts';
+import { describeProbeFault, probeTarget, type Unreachable } from './probe.ts';
+
+/** Progress lines: `info` to stdout, `error` to stderr (the command adds its name). */
+export interface RunLog {
+  info(line: string): void;
+  error(line: string): void;
+}
+
+export interface ConformanceOutcome {
+  report: ConformanceReport;
+  paths: OutputPaths;
+  /** Artifacts a key had to be removed from. */
+  scrubbed: string[];
+}
+
+/** What happened between boot and verdict: either the probe found the target unreachable, or the runner ran. */
+interface Exercise {
+  unreachable?: Unreachable;
+  runner?: RunnerResult;
+}
+
+export async function runConformanceSuite(
+  settings: ConformanceSettings,
+  log: RunLog,
+  baseEnv: NodeJS.ProcessEnv = inheritedEnvironment(),
+): Promise<ConformanceOutcome> {
+  const started = Date.now();
+  const paths = prepareOutputs(settings.outDir);
+  log.info(`seed ${settings.seed}${settings.seedGiven ? ' (given)' : ` (fresh; replay with --seed ${settings.seed})`}`);
+  const { target, bootMs } = await startTarget(settings, log);
+  const env = runnerEnv(baseEnv, target, settings, settings.outDir);
+  const exercise = await exerciseTarget(target, env, settings, log);
+  const report = buildRunReport(settings, target, exercise, { started, bootMs });
+  const history = recordRunHistory(report, target, settings.outDir, settings.extra, log.error);
+  writeReportFiles(report, paths, history);
+  return { report, paths, scrubbed: scrubArtifacts(settings.outDir) };
+}
+
+async function startTarget(settings: ConformanceSettings, log: RunLog): Promise<{ target: Target; bootMs: number }> {
+  const bootStart = Date.now();
+  const target = await resolveTarget(settings.target);
+  const bootMs = Date.now() - bootStart;
+  registerSecret(target.apiKey, ENV.apiKey);
+  registerSecret(target.apiKeyB, ENV.apiKeyB);
+  const how =
+    target.kind === 'reference'
+      ? `reference target (${target.how}), booted in ${(bootMs / 1000).toFixed(1)} s`
+      : target.how;
+  log.info(`target ${target.baseUrl} — ${how}`);
+  log.info(
+    `tenants: A (API_KEY)${target.apiKeyB ? ', B (API_KEY_B) — isolation tests enabled' : ' only — isolation tests will be "not run" (set API_KEY_B)'}`,
+  );
+  return { target, bootMs };
+}
+
+/** The probe, then (when the target answered) the suites; the target is stopped either way. */
+async function exerciseTarget(
+  target: Target,
+  env: NodeJS.ProcessEnv,
+  settings: ConformanceSettings,
+  log: RunLog,
+): Promise<Exercise> {
+  try {
+    const unreachable = await probeTarget(env, join(settings.outDir, 'evidence'), settings.strict);
+    if (unreachable) {
+      log.error(`${redactSecrets(describeProbeFault(unreachable))}; no test is run`);
+      return { unreachable };
+    }
+    const hardDeadlineMs = settings.runTimeoutS * 1000 + 30_000;
+    return { runner: await runPlaywright(playwrightArgs(settings, settings.outDir), env, hardDeadlineMs, log.error) };
+  } finally {
+    await target.stop().catch((err) => log.error(`stopping the target failed: ${(err as Error).message}`));
+  }
+}
+
+/** Why the run cannot vouch for every requirement it did not reach; undefined when it completed. */
+function incompleteReason(
+  exercise: Exercise,
+  records: EvidenceRecord[],
+  pwErrors: string[],
+  runTimeoutS: number,
+): string | undefined {
+  const { runner, unreachable } = exercise;
+  if (unreachable) return `${describeProbeFault(unreachable)}; no test was run`;
+  if (!runner) return 'the test runner did not start; no test was run';
+  const deadlineHit =
+    runner.killedAtDeadline || pwErrors.some((e) => /timed out waiting .*for the (entire )?test (suite|run)/i.test(e));
+  if (deadlineHit) return `the run deadline (${runTimeoutS} s) was reached before every test ran`;
+  if (runner.interrupted) return 'the run was interrupted';
+  if (!records.some((r) => r.kind === 'test-begin')) {
+    return `no test ran (runner exit ${runner.exitCode}): ${pwErrors.join(' ') || runner.stderrTail.trim().split('\n').slice(-5).join(' ')}`;
+  }
+  if (runner.exitCode === null) return 'the test runner was killed';
+  return undefined;
+}
+
+/** The command that replays this run. */
+function replayCommand(settings: ConformanceSettings): string {
+  const { seed, strict, waivers, outDir } = settings;
+  return `npm run conformance -- --seed ${seed}${strict ? ' --strict' : ''}${waivers ? ` --waivers ${waivers}` : ''}${outDir !== CONFORMANCE_OUT_DIR ? ` --out ${outDir}` : ''}`;
+}
+
+/** The verdict, built once the run is over so that it carries the whole wall time. */
+function buildRunReport(
+  settings: ConformanceSettings,
+  target: Target,
+  exercise: Exercise,
+  times: { started: number; bootMs: number },
+): ConformanceReport {
+  const paths = outputPaths(settings.outDir);
+  const { records, unreadableLines } = readEvidence(paths.evidence);
+  const meta: RunMeta = {
+    seed: settings.seed,
+    baseUrl: target.baseUrl,
+    targetKind: target.kind,
+    targetHow: target.how,
+    strict: settings.strict,
+    startedAt: new Date(times.started).toISOString(),
+    bootMs: target.kind === 'reference' ? times.bootMs : undefined,
+    incomplete: incompleteReason(
+      exercise,
+      records,
+      playwrightErrors(join(settings.outDir, 'playwright.json')),
+      settings.runTimeoutS,
+    ),
+    runnerExitCode: exercise.runner ? exercise.runner.exitCode : null,
+    command: replayCommand(settings),
+  };
+  const waivers = settings.waivers
+    ? loadWaivers(settings.waivers, new Set(REQUIREMENTS.map((r) => r.id)))
+    : emptyWaivers();
+  const listedStatuses = Object.fromEntries(OPERATION_IDS.map((op) => [op, operationInfo(op).listedStatuses]));
+  meta.wallTimeMs = Date.now() - times.started;
+  return buildReport({
+    catalogue: REQUIREMENTS,
+    records,
+    waivers,
+    meta,
+    listedStatuses,
+    unreadableEvidenceLines: unreadableLines,
+  });
+}

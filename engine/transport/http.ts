@@ -1,0 +1,257 @@
+/**
+ * One request on the wire, built to survive hostile targets and to read what a careful one says:
+ *
+ * - one deadline covers connecting, the status line and the whole body; the body is read with a size
+ *   cap; a fault keeps its cause (refused, reset, malformed answer, body cut short) so a failure names it;
+ * - an answer that comes before the request body is written (a 401 read off the headers, a 400 or 413 for
+ *   a declared length over a limit, as hyper, many proxies and load balancers give) is the answer: the
+ *   body stops being written and what came is read. A large body is announced with `Expect: 100-continue`
+ *   so that such a server can answer before any of it is sent; one that ignores the expectation gets the
+ *   body after a short wait, as curl does. "No answer" is only when none arrived.
+ *
+ * Node's http module is used rather than fetch: fetch gives up on the whole exchange when writing the
+ * body fails, even when the answer is already in (write EPIPE after an early 401), and it cannot send a
+ * header twice.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { TransportFaultInfo } from './exchange.ts';
+import type { PreparedRequest } from './request.ts';
+
+export interface Answer {
+  /** Undefined when no status line came. */
+  status?: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Bytes of the body received (before decoding), the part past the cap included. */
+  bodyBytes: number;
+  truncated: boolean;
+  fault?: TransportFaultInfo;
+  durationMs: number;
+}
+
+export interface WireOptions {
+  maxBodyBytes: number;
+  /** Looked at while the call waits: a reason to give it up (its operation faulted meanwhile), or undefined. */
+  giveUpWhen?: () => unknown;
+}
+
+/** The call was given up on while awaiting its answer: `reason` (what giveUpWhen returned). */
+export class Abandoned extends Error {
+  constructor(
+    readonly reason: unknown,
+    readonly durationMs: number,
+  ) {
+    super('given up while awaiting its answer');
+  }
+}
+
+/** Bodies of this size or more are announced with Expect: 100-continue. */
+const EXPECT_CONTINUE_FROM = 64 * 1024;
+/** How long a server that ignores the expectation is waited for before the body is sent anyway (curl: 1 s). */
+const CONTINUE_WAIT_MS = 1_000;
+const CHUNK = 16 * 1024;
+/** How often a call awaiting its answer looks whether it should give up. */
+const WATCH_MS = 250;
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function classify(err: NodeJS.ErrnoException, timeoutMs: number): TransportFaultInfo {
+  const code = err.code ?? '';
+  const detail = err.message;
+  if (err.name === 'TimeoutError') return { kind: 'timeout', message: `no complete response within ${timeoutMs} ms` };
+  if (code === 'ECONNREFUSED') return { kind: 'connection-refused', message: `connection refused (${detail})` };
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED')
+    return { kind: 'connection-reset', message: `connection reset or closed mid-response (${code}: ${detail})` };
+  if (code.startsWith('HPE_'))
+    return { kind: 'protocol-error', message: `malformed HTTP response (${code}: ${detail})` };
+  return { kind: 'network-error', message: `${code ? `${code}: ` : ''}${detail}` };
+}
+
+/** A fault met once the status line was in: the body slower than the deadline, or cut short. */
+function classifyBody(
+  err: NodeJS.ErrnoException,
+  timeoutMs: number,
+  status: number,
+  bytes: number,
+): TransportFaultInfo {
+  if (err.name === 'TimeoutError')
+    return {
+      kind: 'timeout',
+      message: `the ${status} response began, but its body was not complete within ${timeoutMs} ms (${bytes} bytes read)`,
+    };
+  const fault = classify(err, timeoutMs);
+  if (fault.kind === 'protocol-error') return fault;
+  return {
+    kind: 'incomplete-body',
+    message: `the ${status} response ended before its body was complete (${fault.message})`,
+  };
+}
+
+function decode(bytes: Buffer, encoding: string | undefined): Buffer {
+  try {
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(bytes);
+    if (encoding === 'deflate') return inflateSync(bytes);
+    if (encoding === 'br') return brotliDecompressSync(bytes);
+  } catch {
+    // A body that does not decode is judged as it came.
+  }
+  return bytes;
+}
+
+function headersOf(res: http.IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+interface Exchanging {
+  res?: http.IncomingMessage;
+  chunks: Buffer[];
+  bytes: number;
+  truncated: boolean;
+}
+
+/** Writes the body in chunks, yielding between them so an answer that comes meanwhile is read; stops once one has. */
+async function writeBody(req: http.ClientRequest, body: Buffer | undefined, state: Exchanging): Promise<void> {
+  if (!body || body.length === 0) {
+    req.end();
+    return;
+  }
+  for (let at = 0; at < body.length; at += CHUNK) {
+    if (state.res || req.destroyed) return;
+    await new Promise<void>((resolve) => req.write(body.subarray(at, at + CHUNK), () => resolve()));
+    await tick();
+  }
+  if (!state.res && !req.destroyed) req.end();
+}
+
+/** Waits for the server's go-ahead (100 Continue), its final answer, or the wait's end, whichever comes first. */
+function continued(req: http.ClientRequest, state: Exchanging): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      req.off('continue', done);
+      req.off('response', done);
+      req.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, CONTINUE_WAIT_MS);
+    req.once('continue', done);
+    req.once('response', done);
+    req.once('close', done);
+    if (state.res) done();
+  });
+}
+
+function attemptOnce(r: PreparedRequest, opts: WireOptions): Promise<Answer & { reusedSocket: boolean }> {
+  const started = performance.now();
+  const client = r.url.protocol === 'https:' ? https : http;
+  const headers: Record<string, string | string[]> = { ...r.sendHeaders };
+  const expect = (r.body?.length ?? 0) >= EXPECT_CONTINUE_FROM;
+  if (r.body) headers['content-length'] = String(r.body.length);
+  if (expect) headers.expect = '100-continue';
+  return new Promise((resolve, reject) => {
+    const state: Exchanging = { chunks: [], bytes: 0, truncated: false };
+    let settled = false;
+    const req = client.request(r.url, {
+      method: r.spec.method,
+      headers,
+      agent: agents[r.url.protocol as 'http:' | 'https:'],
+    });
+    const finish = (fault?: TransportFaultInfo) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      clearInterval(watch);
+      // A body left half-written (the answer came first) leaves a connection nobody can reuse.
+      if (!req.writableEnded) req.destroy();
+      const res = state.res;
+      const raw = Buffer.concat(state.chunks);
+      const body = state.truncated ? raw : decode(raw, res?.headers['content-encoding']);
+      resolve({
+        status: res?.statusCode,
+        headers: res ? headersOf(res) : {},
+        text: body.toString('utf8'),
+        bodyBytes: state.bytes,
+        truncated: state.truncated,
+        ...(fault ? { fault } : {}),
+        durationMs: Math.round(performance.now() - started),
+        reusedSocket: req.reusedSocket,
+      });
+    };
+    const fail = (err: NodeJS.ErrnoException) => {
+      if (settled) return;
+      const res = state.res;
+      if (res?.complete) return finish();
+      // An answer may be on its way when writing the body fails: it is read before the call is judged unanswered.
+      if (!res) return void tick().then(() => (state.res ? undefined : finish(classify(err, r.timeoutMs))));
+      finish(classifyBody(err, r.timeoutMs, res.statusCode ?? 0, state.bytes));
+    };
+    const deadline = setTimeout(() => {
+      const err = Object.assign(new Error(`no complete response within ${r.timeoutMs} ms`), { name: 'TimeoutError' });
+      fail(err);
+      req.destroy();
+    }, r.timeoutMs);
+    const watch = opts.giveUpWhen
+      ? setInterval(() => {
+          const reason = opts.giveUpWhen?.();
+          if (reason === undefined || settled) return;
+          settled = true;
+          clearTimeout(deadline);
+          clearInterval(watch);
+          req.destroy();
+          reject(new Abandoned(reason, Math.round(performance.now() - started)));
+        }, WATCH_MS)
+      : undefined;
+    req.on('response', (res) => {
+      state.res = res;
+      res.on('data', (chunk: Buffer) => {
+        state.bytes += chunk.length;
+        if (state.truncated) return;
+        const room = opts.maxBodyBytes - (state.bytes - chunk.length);
+        if (chunk.length > room) {
+          state.chunks.push(chunk.subarray(0, Math.max(0, room)));
+          state.truncated = true;
+          finish({
+            kind: 'body-too-large',
+            message: `response body exceeds ${opts.maxBodyBytes} bytes (WFCHECK_MAX_BODY_BYTES); reading stopped`,
+          });
+          req.destroy();
+          return;
+        }
+        state.chunks.push(chunk);
+      });
+      res.on('end', () => finish());
+      res.on('error', fail);
+      res.on('aborted', () => fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+    });
+    req.on('error', fail);
+    const send = async () => {
+      if (expect) {
+        req.flushHeaders();
+        await continued(req, state);
+      }
+      await writeBody(req, r.body, state);
+    };
+    send().catch(fail);
+  });
+}
+
+/**
+ * Sends a prepared request once and reads its answer. A keep-alive connection the server closed while it
+ * sat idle is no answer about this request: such a call is made again on a fresh connection.
+ */
+export async function sendOnce(r: PreparedRequest, opts: WireOptions): Promise<Answer> {
+  const first = await attemptOnce(r, opts);
+  const stale = first.reusedSocket && first.status === undefined && first.fault?.kind === 'connection-reset';
+  const { reusedSocket: _, ...answer } = stale ? await attemptOnce(r, opts) : first;
+  return answer;
+}

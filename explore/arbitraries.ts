@@ -1,0 +1,507 @@
+/**
+ * The arbitraries of the generative mode, per operation: the inputs the specification allows, and
+ * separately those it forbids. They are built from what the exploration holds (a runnable canvas, one
+ * with a file variable, the canvas generate may overwrite), so references only appear where they
+ * resolve, and generate names a canvas only where overwriting is allowed.
+ *
+ * Where a choice is a `oneof`, the simplest branch comes first and cross-shrinking is on: a failure that
+ * does not depend on the branch shrinks to the first one, so its minimal input is the same whichever
+ * branch found it.
+ */
+import fc from 'fast-check';
+import type { OperationId } from '../contracts/check.ts';
+import { LOCALES } from '../engine/discovery/locales.ts';
+import type {
+  AuthInput,
+  Entry,
+  ExecutionOp,
+  ExploreInput,
+  FileInput,
+  Fill,
+  GenerateInput,
+  QueryNumber,
+  RunCanvas,
+  RunInput,
+  UploadInput,
+  Value,
+  World,
+} from './inputs.ts';
+import { anyString, anyText, repeated, textOf, tokenChar, type Text } from './text.ts';
+
+export interface Arbitraries {
+  allowed: fc.Arbitrary<ExploreInput>;
+  forbidden: fc.Arbitrary<ExploreInput>;
+}
+
+/** Long texts stay just under §8's 100k characters (one character per unit). */
+const LONG = 99_000;
+const oneChar = anyString({ minLength: 1, maxLength: 1 });
+const lowerLetter = fc.integer({ min: 0x61, max: 0x7a }).map((c) => String.fromCharCode(c));
+
+/**
+ * Texts that travel in the request line stay within 6000 octets once encoded: RFC 9110 asks every server
+ * for 8000, and what goes beyond it is answered by the HTTP stack (414, 431), not by the operation.
+ */
+const fitsInUrl = (t: Text) => encodeURIComponent(textOf(t)).length <= 6000;
+
+/** Ids of any shape: short texts of every plane, long repeated ones; never "." or "..", which URLs resolve away. */
+const anyId: fc.Arbitrary<Text> = fc
+  .oneof(
+    { withCrossShrink: true },
+    { arbitrary: anyString({ minLength: 1, maxLength: 40 }), weight: 3 },
+    { arbitrary: repeated(1, 600), weight: 2 },
+  )
+  .filter((t) => fitsInUrl(t) && !/^\.\.?$/.test(textOf(t)));
+
+const numbers: fc.Arbitrary<number> = fc.oneof(
+  { withCrossShrink: true },
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.maxSafeInteger(),
+);
+
+/** A query number: whole or with a fraction, from -2^53 to 2^53, or any text. The fraction shrinks away first. */
+const queryNumber: fc.Arbitrary<QueryNumber> = fc.oneof(
+  { withCrossShrink: true },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        fc.option(fc.integer({ min: 1, max: 999 }), { nil: undefined }),
+        fc.integer({ min: -(2 ** 53), max: 2 ** 53 }),
+      )
+      .map(([f, i]) => (f === undefined ? i : i + (i < 0 ? -f : f) / 1000)),
+  },
+  { weight: 1, arbitrary: fc.record({ text: anyString({ maxLength: 12 }) }) },
+);
+
+function entries(value: fc.Arbitrary<Value>, maxLength: number, names = anyString({ maxLength: 12 })) {
+  return fc.uniqueArray(fc.record({ name: names, value }), { maxLength, selector: (e) => e.name }) as fc.Arbitrary<
+    Entry[]
+  >;
+}
+
+/** Every value kind §4.1 names (string, number, boolean, object, array), nested; strings up to the content limit. */
+const anyValue: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
+  value: fc.oneof(
+    { withCrossShrink: true, depthSize: 'small', maxDepth: 3 },
+    { arbitrary: anyText(LONG) as fc.Arbitrary<Value>, weight: 4 },
+    { arbitrary: numbers, weight: 2 },
+    { arbitrary: fc.boolean(), weight: 1 },
+    { arbitrary: fc.array(tie('value'), { maxLength: 3 }), weight: 1 },
+    { arbitrary: entries(tie('value'), 3).map(($object) => ({ $object })), weight: 1 },
+  ),
+})).value;
+
+const authInput: fc.Arbitrary<AuthInput> = fc.oneof(
+  { withCrossShrink: true },
+  fc.constant({ none: true as const }),
+  fc.record({
+    scheme: fc.constantFrom('Bearer', 'bearer', 'Basic', 'Token', 'ApiKey', ''),
+    token: fc.string({ unit: tokenChar, maxLength: 48 }),
+  }),
+);
+
+const fill: fc.Arbitrary<Fill> = fc.record({
+  text: anyText(200),
+  option: fc.nat(20),
+  fileKeys: fc.array(fc.record({ $fileKey: fc.nat(50) }), { minLength: 1, maxLength: 3 }),
+  asArray: fc.boolean(),
+});
+
+const PLAIN_FILL: Fill = { text: 'wfcheck', option: 0, fileKeys: [{ $fileKey: 0 }], asArray: false };
+
+/** A weighted choice, simplest first, of the branches that exist. */
+function choice<T>(branches: (false | undefined | { arbitrary: fc.Arbitrary<T>; weight: number })[]): fc.Arbitrary<T> {
+  const present = branches.filter((b): b is { arbitrary: fc.Arbitrary<T>; weight: number } => !!b);
+  return fc.oneof({ withCrossShrink: true }, ...present);
+}
+
+// ---- search, detail, executions -----------------------------------------------------------------------
+
+function search(): Arbitraries {
+  const allowed = fc.record({
+    op: fc.constant('searchWorkflows' as const),
+    family: fc.constant('allowed'),
+    query: fc.record(
+      {
+        keyword: anyText(200).filter(fitsInUrl),
+        order: fc.oneof(
+          { withCrossShrink: true },
+          anyString({ maxLength: 16 }),
+          fc.constantFrom('asc', 'desc', 'updationDesc', 'creationAsc', 'titleAsc', '-createdAt'),
+        ),
+        page: queryNumber,
+        pageSize: queryNumber,
+      },
+      { requiredKeys: [] },
+    ),
+  });
+  const forbidden = fc.record({
+    op: fc.constant('searchWorkflows' as const),
+    family: fc.constant('no-valid-key'),
+    auth: authInput,
+    query: fc.constant({}),
+  });
+  return { allowed, forbidden };
+}
+
+function detail(world: World): Arbitraries {
+  const canvas = choice<{ $canvas: number } | { id: Text }>([
+    world.canvases.length > 0 && { arbitrary: fc.record({ $canvas: fc.nat(50) }), weight: 2 },
+    { arbitrary: fc.record({ id: anyId }), weight: 3 },
+  ]);
+  const known = world.canvases.length ? { $canvas: 0 } : { id: 'wfcheck-explore-unknown' };
+  return {
+    allowed: fc.record({ op: fc.constant('getWorkflowDetail' as const), family: fc.constant('allowed'), canvas }),
+    forbidden: fc.record({
+      op: fc.constant('getWorkflowDetail' as const),
+      family: fc.constant('no-valid-key'),
+      auth: authInput,
+      canvas: fc.constant(known),
+    }),
+  };
+}
+
+function execution(op: ExecutionOp, world: World): Arbitraries {
+  const started = world.executions.length > 0 || world.plain !== undefined;
+  const ref = choice<{ $execution: number } | { id: Text }>([
+    started && { arbitrary: fc.record({ $execution: fc.nat(50) }), weight: 3 },
+    { arbitrary: fc.record({ id: anyId }), weight: 2 },
+  ]);
+  return {
+    allowed: fc.record({ op: fc.constant(op), family: fc.constant('allowed'), execution: ref }),
+    forbidden: fc.record({
+      op: fc.constant(op),
+      family: fc.constant('no-valid-key'),
+      auth: authInput,
+      execution: fc.constant(started ? { $execution: 0 } : { id: 'wfcheck-explore-unknown' }),
+    }),
+  };
+}
+
+// ---- run --------------------------------------------------------------------------------------------
+
+function run(world: World): Arbitraries {
+  // Any id first: a failure that does not need a real canvas shrinks to one that starts no execution.
+  const canvas = choice<RunCanvas>([
+    { arbitrary: fc.record({ id: anyId }), weight: 3 },
+    world.plain && { arbitrary: fc.constant({ $canvas: 'plain' as const }), weight: 3 },
+    world.files && { arbitrary: fc.constant({ $canvas: 'files' as const }), weight: 1 },
+  ]);
+  const legacyNames = anyString({ maxLength: 12 }).filter((n) => n !== 'variables');
+  const body = fc.oneof(
+    { withCrossShrink: true },
+    {
+      weight: 9,
+      arbitrary: fc.record(
+        {
+          form: fc.constant('json' as const),
+          variables: entries(anyValue, 4).map(($object) => ({ $object })),
+          legacy: entries(anyValue, 2, legacyNames),
+        },
+        { requiredKeys: ['form', 'legacy'] },
+      ),
+    },
+    { weight: 1, arbitrary: fc.constant({ form: 'none' as const }) },
+  );
+  const allowed = fc.record({
+    op: fc.constant('runWorkflow' as const),
+    family: fc.constant('allowed'),
+    canvas,
+    body,
+    fill,
+  });
+
+  // The forbidden families name the runnable canvas when there is one: there a refusal can only be about the body.
+  const target: RunCanvas = world.plain ? { $canvas: 'plain' } : { id: 'wfcheck-explore-unknown' };
+  const family = (name: string, bodyArb: fc.Arbitrary<RunInput['body']>, extra: Partial<RunInput> = {}) =>
+    fc.record({
+      op: fc.constant('runWorkflow' as const),
+      family: fc.constant(name),
+      canvas: fc.constant(target),
+      body: bodyArb,
+      fill: fc.constant(PLAIN_FILL),
+      ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, fc.constant(v)])),
+    }) as fc.Arbitrary<RunInput>;
+  const json = (variables: fc.Arbitrary<Value>) =>
+    fc.record({ form: fc.constant('json' as const), variables, legacy: fc.constant([] as Entry[]) });
+  const notObject = fc.oneof(
+    { withCrossShrink: true },
+    fc.constantFrom(
+      '[]',
+      '[{}]',
+      '"text"',
+      '42',
+      'true',
+      'null',
+      '{',
+      '{"a":',
+      '{"a" 1}',
+      "{'a':1}",
+      '{"a":1,}',
+      '{}}',
+    ),
+    anyString({ minLength: 1, maxLength: 20 }),
+  );
+  const forbidden = fc.oneof(
+    family('body-not-object', fc.record({ form: fc.constant('raw' as const), text: notObject })),
+    family(
+      'variables-not-object',
+      json(
+        fc.oneof(
+          anyString({ maxLength: 8 }),
+          numbers,
+          fc.boolean(),
+          fc.constant(null),
+          fc.array(anyValue, { maxLength: 2 }),
+        ),
+      ),
+    ),
+    family(
+      'null-value',
+      json(
+        fc
+          .tuple(anyString({ maxLength: 8 }), entries(anyValue, 2))
+          .map(([name, rest]) => ({ $object: [{ name, value: null }, ...rest.filter((e) => e.name !== name)] })),
+      ),
+    ),
+    family(
+      'content-over-limit',
+      json(
+        fc
+          .tuple(anyString({ maxLength: 8 }), fc.integer({ min: 100_001, max: 100_400 }), lowerLetter)
+          .map(([name, times, unit]) => ({ $object: [{ name, value: { $repeat: unit, times } }] })),
+      ),
+    ),
+    family(
+      'payload-over-limit',
+      json(
+        fc.tuple(fc.integer({ min: 52_000, max: 60_000 }), fc.integer({ min: 52_000, max: 60_000 })).map(([a, b]) => ({
+          $object: [
+            { name: 'a', value: { $repeat: 'a', times: a } },
+            { name: 'b', value: { $repeat: 'b', times: b } },
+          ],
+        })),
+      ),
+    ),
+    fc.record({
+      op: fc.constant('runWorkflow' as const),
+      family: fc.constant('no-valid-key'),
+      auth: authInput,
+      canvas: fc.constant(target),
+      body: fc.constant({ form: 'json' as const, legacy: [] as Entry[] }),
+      fill: fc.constant(PLAIN_FILL),
+    }) as fc.Arbitrary<RunInput>,
+  );
+  return { allowed, forbidden };
+}
+
+// ---- upload -----------------------------------------------------------------------------------------
+
+const MEDIA_TYPES = [
+  'text/plain',
+  'application/pdf',
+  'image/png',
+  'text/csv',
+  'application/json',
+  'application/octet-stream',
+];
+
+const fileInput: fc.Arbitrary<FileInput> = fc.record({
+  name: fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: anyString({ minLength: 1, maxLength: 40 }), weight: 8 },
+    { arbitrary: repeated(1, 300, oneChar), weight: 2 },
+  ),
+  type: fc.oneof(
+    { withCrossShrink: true },
+    fc.constantFrom(...MEDIA_TYPES),
+    fc.constant(''),
+    fc
+      .tuple(
+        fc.string({ unit: lowerLetter, minLength: 1, maxLength: 8 }),
+        fc.string({ unit: lowerLetter, minLength: 1, maxLength: 8 }),
+      )
+      .map(([a, b]) => `${a}/${b}`),
+  ),
+  size: fc.integer({ min: 0, max: 24 * 1024 }),
+  fill: fc.nat(1000),
+});
+
+const TINY_FILE: FileInput = { name: 'wfcheck-explore.txt', type: 'text/plain', size: 16, fill: 1 };
+const FILES_FIELDS = new Set(['files', 'files[]']);
+
+function upload(): Arbitraries {
+  const allowed = fc.record({
+    op: fc.constant('uploadFiles' as const),
+    family: fc.constant('allowed'),
+    body: fc.record({
+      form: fc.constant('files' as const),
+      files: fc.array(fileInput, { minLength: 1, maxLength: 3 }),
+    }),
+  });
+  const otherName = anyString({ minLength: 1, maxLength: 10 }).filter((n) => !FILES_FIELDS.has(n));
+  const noFiles = fc.oneof(
+    fc.constant({ form: 'files' as const, files: [] as FileInput[] }),
+    fc.record({
+      form: fc.constant('text-fields' as const),
+      fields: fc.uniqueArray(fc.record({ name: otherName, value: anyString({ maxLength: 20 }) }), {
+        minLength: 1,
+        maxLength: 3,
+        selector: (f) => f.name,
+      }),
+    }),
+    fc.record({
+      form: fc.constant('json' as const),
+      text: fc.constantFrom('{}', '{"files":[]}', '{"files":"x"}', '[]'),
+    }),
+  );
+  const up = (family: string, body: fc.Arbitrary<UploadInput['body']>) =>
+    fc.record({
+      op: fc.constant('uploadFiles' as const),
+      family: fc.constant(family),
+      body,
+    }) as fc.Arbitrary<UploadInput>;
+  const forbidden = fc.oneof(
+    up('no-files', noFiles),
+    // A text value where files go, or files under another field: "files" is missing, how it is refused is open.
+    up(
+      'text-in-files',
+      fc.record({
+        form: fc.constant('text-fields' as const),
+        fields: fc.tuple(anyString({ maxLength: 20 })).map(([value]) => [{ name: 'files', value }]),
+      }),
+    ),
+    up(
+      'files-in-other-field',
+      fc.record({
+        form: fc.constant('files' as const),
+        field: otherName,
+        files: fc.array(fileInput, { minLength: 1, maxLength: 1 }),
+      }),
+    ),
+    fc.record({
+      op: fc.constant('uploadFiles' as const),
+      family: fc.constant('no-valid-key'),
+      auth: authInput,
+      body: fc.constant({ form: 'files' as const, files: [TINY_FILE] }),
+    }) as fc.Arbitrary<UploadInput>,
+  );
+  return { allowed, forbidden };
+}
+
+// ---- generate ---------------------------------------------------------------------------------------
+
+const PROMPT = 'Summarise the weekly sales report';
+
+function generate(world: World): Arbitraries {
+  const query = fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: anyString({ maxLength: 60 }) as fc.Arbitrary<Text>, weight: 6 },
+    {
+      arbitrary: fc
+        .array(anyString({ minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 8 })
+        .map((w) => w.join(' ')),
+      weight: 3,
+    },
+    { arbitrary: repeated(1, LONG, oneChar), weight: 1 },
+  );
+  const fields: Record<string, fc.Arbitrary<unknown>> = {
+    form: fc.constant('json' as const),
+    query,
+    locale: fc.constantFrom(...LOCALES),
+  };
+  // Mostly the canvas it may overwrite (one canvas, replaced); now and then a new one (capped by the footprint).
+  if (world.overwrite)
+    fields.create = fc.oneof(
+      { withCrossShrink: true },
+      { arbitrary: fc.constant(undefined), weight: 4 },
+      { arbitrary: fc.constant(true as const), weight: 1 },
+    );
+  const allowed = fc.record({
+    op: fc.constant('generateWorkflow' as const),
+    family: fc.constant('allowed'),
+    body: fc.record(fields, { requiredKeys: world.overwrite ? ['form', 'query', 'create'] : ['form', 'query'] }),
+  }) as fc.Arbitrary<GenerateInput>;
+
+  const gen = (family: string, body: fc.Arbitrary<GenerateInput['body']>) =>
+    fc.record({
+      op: fc.constant('generateWorkflow' as const),
+      family: fc.constant(family),
+      body,
+    }) as fc.Arbitrary<GenerateInput>;
+  const listed = new Set(LOCALES);
+  const forbidden = fc.oneof(
+    gen(
+      'missing-query',
+      fc.record(
+        { form: fc.constant('json' as const), locale: fc.constantFrom(...LOCALES) },
+        { requiredKeys: ['form'] },
+      ),
+    ),
+    gen(
+      'query-not-string',
+      fc.record({
+        form: fc.constant('json' as const),
+        query: fc.oneof(numbers, fc.boolean(), fc.constant(null), fc.array(anyValue, { maxLength: 2 })),
+      }),
+    ),
+    gen(
+      'locale-unlisted',
+      fc.record({
+        form: fc.constant('json' as const),
+        query: fc.constant(PROMPT),
+        locale: anyString({ maxLength: 10 }).filter((l) => !listed.has(l)),
+      }),
+    ),
+    gen(
+      'body-not-object',
+      fc.record({
+        form: fc.constant('raw' as const),
+        text: fc.constantFrom('[]', '"text"', '42', 'null', '{', '{"query":'),
+      }),
+    ),
+    gen(
+      'content-over-limit',
+      fc.record({
+        form: fc.constant('json' as const),
+        query: fc.record({ $repeat: lowerLetter, times: fc.integer({ min: 100_001, max: 100_400 }) }),
+      }),
+    ),
+    gen(
+      'payload-over-limit',
+      fc.record({
+        form: fc.constant('json' as const),
+        query: fc.record({ $repeat: fc.constant('é'), times: fc.integer({ min: 51_300, max: 60_000 }) }),
+      }),
+    ),
+    fc.record({
+      op: fc.constant('generateWorkflow' as const),
+      family: fc.constant('no-valid-key'),
+      auth: authInput,
+      body: fc.constant({ form: 'json' as const, query: PROMPT }),
+    }),
+  );
+  return { allowed, forbidden };
+}
+
+/** The allowed and the forbidden inputs of one operation, given what the exploration holds. */
+export function arbitrariesFor(op: OperationId, world: World): Arbitraries {
+  switch (op) {
+    case 'searchWorkflows':
+      return search();
+    case 'getWorkflowDetail':
+      return detail(world);
+    case 'runWorkflow':
+      return run(world);
+    case 'getExecutionStatus':
+    case 'getExecutionOutput':
+    case 'abortExecution':
+      return execution(op, world);
+    case 'uploadFiles':
+      return upload();
+    case 'generateWorkflow':
+      return generate(world);
+  }
+}

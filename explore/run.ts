@@ -1,0 +1,148 @@
+/**
+ * One generative run as a command does it: resolve the target (BASE_URL + API_KEY, or the reference
+ * target booted hermetically), explore it, record it in the run history (each finding then new or seen
+ * before on this target), write the report under the output folder, and say what was found. The exit
+ * code is the report's: 0 clean, 1 findings, 2 incomplete; the history never changes it.
+ */
+import { relative } from 'node:path';
+import { OPERATION_IDS, operationInfo, type OperationId } from '../contracts/check.ts';
+import type { ExploreSettings } from '../foundation/environment/config.ts';
+import { SettingError } from '../foundation/environment/rules.ts';
+import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
+import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
+import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../foundation/history/records.ts';
+import { historyPath } from '../foundation/history/store.ts';
+import { explore } from './explore.ts';
+import {
+  deviationsHeadline,
+  goneLines,
+  seenText,
+  withRunHistory,
+  writeExploreReport,
+  type ExploreReport,
+} from './report.ts';
+
+export interface ExploreLog {
+  info(line: string): void;
+  error(line: string): void;
+}
+
+/** Operation ids (or their clause prefixes, e.g. SEARCH) named by --only; an unknown name is refused. */
+export function operationsNamed(names: readonly string[]): OperationId[] {
+  return names.map((name) => {
+    const found = OPERATION_IDS.find(
+      (op) => op.toLowerCase() === name.toLowerCase() || operationInfo(op).prefix === name.toUpperCase(),
+    );
+    if (!found) throw new SettingError(`--only: unknown operation "${name}"; known: ${OPERATION_IDS.join(', ')}`);
+    return found;
+  });
+}
+
+/** The run as the history keeps it; `target` is targetFingerprint(), never the key. */
+export function exploreRecord(r: ExploreReport, target: string): ExploreRunRecord {
+  const fp = r.footprint;
+  return {
+    startedAt: r.startedAt,
+    seed: r.seed,
+    seedGiven: r.seedGiven,
+    harnessVersion: harnessVersion(),
+    target,
+    budgetS: r.budget.seconds,
+    requestsPerOperation: r.budget.requestsPerOperation,
+    operations: r.operations.map((o) => o.operation),
+    requests: fp.requests.explore + fp.requests.setup + fp.requests.cleanup,
+    wallMs: r.wallMs,
+    exitCode: r.exitCode,
+    footprint: {
+      executionsStarted: fp.executionsStarted,
+      canvasesCreated: fp.canvasesCreated,
+      canvasOverwrites: fp.canvasOverwrites,
+      filesUploaded: fp.filesUploaded,
+    },
+    incomplete: r.incomplete,
+    findings: r.findings.map((f) => ({
+      fingerprint: f.fingerprint,
+      operation: f.operation,
+      clause: f.clause,
+      level: f.level,
+      message: f.message,
+      minimalInput: f.minimalInput,
+      curl: f.curl,
+    })),
+  };
+}
+
+function summary(r: ExploreReport): string[] {
+  const lines = r.findings.map(
+    (f) =>
+      `  ${f.level === 'must' ? 'FINDING' : 'warning'} [${f.clause}] ${f.operation}: ${f.message} ` +
+      `(fingerprint ${f.fingerprint}; minimal ${JSON.stringify(f.minimalInput).slice(0, 160)})` +
+      (r.history ? ` — ${seenText(f.seen)}` : ''),
+  );
+  if (r.history?.previous)
+    for (const g of goneLines(r.history.gone)) lines.push(`  gone since run #${r.history.previous.runId}: ${g}`);
+  const fp = r.footprint;
+  lines.push(
+    `  footprint: ${fp.executionsStarted} execution(s) started, ${fp.canvasesCreated} canvas(es) created, ` +
+      `${fp.canvasOverwrites} overwrite(s), ${fp.filesUploaded} file(s) uploaded, ` +
+      `${fp.requests.explore + fp.requests.setup + fp.requests.cleanup} request(s)`,
+  );
+  for (const i of r.incomplete) lines.push(`  incomplete: ${i}`);
+  return lines;
+}
+
+/**
+ * Explores the target of `settings`, records the run in the history at `historyFile` (default
+ * WFCHECK_HISTORY, else reports/history.sqlite) and writes the report; returns the exit code.
+ */
+export async function runExplore(
+  settings: ExploreSettings,
+  log: ExploreLog,
+  historyFile: string = historyPath(),
+): Promise<number> {
+  const operations = operationsNamed(settings.only);
+  const target = await resolveTarget(settings.target);
+  try {
+    log.info(describeTarget(target));
+    log.info(
+      `seed ${settings.seed}${settings.seedGiven ? '' : ' (fresh; --seed replays it)'}, budget ${settings.budgetS} s`,
+    );
+    const { report: explored, bodies } = await explore(
+      { baseUrl: target.baseUrl, apiKey: target.apiKey, apiKeyB: target.apiKeyB, kind: target.kind, how: target.how },
+      {
+        seed: settings.seed,
+        seedGiven: settings.seedGiven,
+        budgetS: settings.budgetS,
+        requestsPerOperation: settings.requestsPerOperation,
+        operations,
+        maxExecutions: settings.maxExecutions,
+        maxCanvasesCreated: settings.maxCanvasesCreated,
+        allowOverwrite: settings.allowOverwrite,
+        overwriteCanvasId: settings.overwriteCanvasId,
+        canvasIds: settings.canvasIds,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        log: log.info,
+      },
+    );
+    const history = recordAndClassifyExplore(
+      historyFile,
+      exploreRecord(explored, targetFingerprint(target.baseUrl, target.apiKey, target.kind)),
+    );
+    if (history.skipped) log.error(`${history.skipped}; the report is complete without it`);
+    const report = withRunHistory(explored, history);
+    const paths = writeExploreReport(report, settings.outDir, bodies);
+    const h = report.history;
+    log.info(
+      `${deviationsHeadline(report)} in ${(report.wallMs / 1000).toFixed(1)} s; ` +
+        `exit ${report.exitCode}` +
+        (h && !h.skipped
+          ? `; history run #${h.runId}: ${h.findings.new} new, ${h.findings.seenBefore} seen before`
+          : ''),
+    );
+    for (const line of summary(report)) log.info(line);
+    log.info(`report: ${relative(process.cwd(), paths.markdown)} and ${relative(process.cwd(), paths.json)}`);
+    return report.exitCode;
+  } finally {
+    await target.stop();
+  }
+}
