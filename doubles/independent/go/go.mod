@@ -1,0 +1,3 @@
+module wfserver
+
+go 1.22
