@@ -27,7 +27,7 @@ import { ApiClient } from '../engine/client/client.ts';
 import type { Exchange, RequestSpec } from '../engine/transport/exchange.ts';
 import { retryAfterMs } from '../engine/transport/rate-limit.ts';
 import { dataOf, type SearchItem, type WorkflowPlan } from '../engine/judging/judging.ts';
-import { EvidenceWriter, type EvidenceRecord } from '../engine/evidence/records.ts';
+import { EvidenceInMemory } from '../engine/evidence/records.ts';
 import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../engine/evidence/reproducer.ts';
 import { Verdict } from '../engine/evidence/verdict.ts';
 import { arbitrariesFor } from './arbitraries.ts';
@@ -40,7 +40,7 @@ import {
   type Prepared,
   type World,
 } from './inputs.ts';
-import { expectationFor, judge, type Outcome } from './judge.ts';
+import { judgeAnswer, type Judgement, type Judges } from './judge.ts';
 import {
   exitCodeOf,
   fingerprintOf,
@@ -114,16 +114,11 @@ const POOL = 50;
 const EXCERPT = 2_000;
 const SETUP_PROMPT = 'Summarise the weekly sales report';
 
-/** The client records nothing: the exploration keeps what it reports, and keeps it redacted. */
-class NoRecords extends EvidenceWriter {
-  override write(_record: EvidenceRecord): void {}
-}
-
 interface Judged {
   input: ExploreInput;
   prepared: Prepared;
   exchange: Exchange;
-  outcome: Extract<Outcome, { kind: 'fail' }>;
+  outcome: Extract<Judgement, { kind: 'fail' }>;
 }
 
 function emptySummary(kind: PropertyKind): PropertySummary {
@@ -146,6 +141,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 class Session {
   readonly api: ApiClient;
+  /** The engine's verdict on every answer, kept in memory and read back by exchange (judge.ts). */
+  readonly judges: Judges;
   readonly world: World;
   readonly footprint: Footprint = {
     executionsStarted: 0,
@@ -168,18 +165,16 @@ class Session {
     const config = loadRunConfig({
       [ENV.baseUrl]: target.baseUrl,
       [ENV.apiKey]: target.apiKey,
+      ...(target.apiKeyB ? { [ENV.apiKeyB]: target.apiKeyB } : {}),
       [ENV.seed]: String(options.seed),
       [ENV.evidenceDir]: join(workDir, 'evidence'),
       [ENV.cacheDir]: 'off',
       ...(options.requestTimeoutMs ? { [ENV.requestTimeoutMs]: String(options.requestTimeoutMs) } : {}),
     });
-    const writer = new NoRecords(workDir, 'explore');
-    this.api = new ApiClient({
-      config,
-      caller: { name: 'A', apiKey: target.apiKey },
-      writer,
-      verdict: Verdict.detached(writer),
-    });
+    const records = new EvidenceInMemory();
+    const verdict = Verdict.detached(records);
+    this.judges = { verdict, records };
+    this.api = new ApiClient({ config, caller: { name: 'A', apiKey: target.apiKey }, writer: records, verdict });
     const keys = [target.apiKey, ...(target.apiKeyB ? [target.apiKeyB] : [])];
     this.world = { canvases: [], fileKeys: [], executions: [], keys };
   }
@@ -194,6 +189,8 @@ class Session {
     if (wait > 0) await sleep(wait);
     this.footprint.requests[phase]++;
     const ex = await this.api.send({ ...spec, allowFault: true });
+    // Setup and cleanup answers are judged as every answer is, but no judgement reads them back.
+    if (phase !== 'explore') this.judges.records.take(ex.record.id);
     // The client waited out a few 429s already; one still standing quiets the exploration as long as asked.
     if (ex.status === 429) this.quietUntil = Date.now() + (retryAfterMs(ex.headers['retry-after']) ?? 5_000);
     if (ex.fault?.kind === 'connection-refused') this.unreachable = ex.fault.message;
@@ -410,7 +407,7 @@ async function probe(s: Session, input: ExploreInput, prepared: Prepared, sum: P
   sum.requests++;
   const exchange = await s.send(prepared.spec, 'explore');
   s.account(prepared, exchange);
-  const outcome = judge(input.op, exchange, expectationFor(input, prepared), s.world.keys);
+  const outcome = judgeAnswer(s.judges, input, prepared, exchange);
   return { prepared, exchange, outcome };
 }
 
@@ -462,7 +459,7 @@ async function exploreProperty(s: Session, run: PropertyRun, sum: PropertySummar
       return holds;
     });
     /** Whether the property holds for one judged input (recorded in the summary; a new failure is kept). */
-    function verdictOf(input: ExploreInput, prepared: Prepared, exchange: Exchange, outcome: Outcome): boolean {
+    function verdictOf(input: ExploreInput, prepared: Prepared, exchange: Exchange, outcome: Judgement): boolean {
       sum.inputs++;
       if (outcome.kind === 'inconclusive') {
         sum.inconclusive[outcome.reason] = (sum.inconclusive[outcome.reason] ?? 0) + 1;

@@ -10,6 +10,8 @@
 import type { FileSpec } from '../foundation/data/files.ts';
 import { seg, type AuthMode, type RequestSpec } from '../engine/transport/exchange.ts';
 import type { WorkflowPlan } from '../engine/judging/judging.ts';
+import { limitOver, type LimitedRequest } from '../engine/judging/refusals.ts';
+import { LIMITS } from '../contracts/error-codes.ts';
 import { codePoints, isRepeat, numberFeatures, textFeatures, textOf, type Text } from './text.ts';
 
 // ---- the input model -------------------------------------------------------------------------------
@@ -150,23 +152,29 @@ export interface World {
 // ---- sizes (§8) ------------------------------------------------------------------------------------
 
 /** §8: 100KB. Read as 100 000 bytes for "within", 102 400 for "over": between the two it is not clear. */
-export const PAYLOAD_WITHIN_BYTES = 100_000;
-export const PAYLOAD_OVER_BYTES = 100 * 1024;
+export const PAYLOAD_WITHIN_BYTES = LIMITS.payloadBytesSurelyWithin;
+export const PAYLOAD_OVER_BYTES = LIMITS.payloadBytesSurelyOver;
 /** §8: 100k characters. Code points or UTF-16 units: within both is within, over both is over. */
-export const CONTENT_LIMIT_CHARS = 100_000;
+export const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars;
 
 export type SizeClass = 'within' | 'ambiguous' | 'content-over' | 'payload-over';
 
-function sizeClassOf(bytes: number, strings: readonly string[]): SizeClass {
+/**
+ * The size class of a JSON body of run or generate: over a limit as the engine reads the limits
+ * (limitOver: content is what the operation takes, the payload is the whole body), within both readings
+ * of both limits, or in between (ambiguous). `content` are the texts the operation takes as content.
+ */
+function sizeClassOf(operation: LimitedRequest['operation'], bytes: number, content: readonly string[]): SizeClass {
   let units = 0;
   let points = 0;
-  for (const s of strings) {
+  for (const s of content) {
     if (s.length <= units) continue;
     units = s.length;
     points = Math.max(points, codePoints(s));
   }
-  if (points > CONTENT_LIMIT_CHARS) return 'content-over';
-  if (bytes > PAYLOAD_OVER_BYTES) return 'payload-over';
+  const over = limitOver({ operation, payloadBytes: bytes, longestContent: points });
+  if (over === 'LIMIT-CONTENT-100K') return 'content-over';
+  if (over === 'LIMIT-PAYLOAD-100KB') return 'payload-over';
   return bytes <= PAYLOAD_WITHIN_BYTES && units <= CONTENT_LIMIT_CHARS ? 'within' : 'ambiguous';
 }
 
@@ -188,8 +196,20 @@ export interface Prepared {
 class Builder {
   readonly features = new Set<string>();
   readonly strings: string[] = [];
+  /** Texts the operation takes as content (§8's content limit): generate's query, declared text variables. */
+  readonly content: string[] = [];
+  /** Names of the variables the run's workflow declares as text: their values are content. */
+  contentNames: ReadonlySet<string> = new Set();
 
   constructor(readonly world: World) {}
+
+  /** Runs `build`, keeping the texts it wrote as content the operation takes. */
+  asContent<T>(build: () => T): T {
+    const from = this.strings.length;
+    const out = build();
+    this.content.push(...this.strings.slice(from));
+    return out;
+  }
 
   text(path: string, t: Text): string {
     const s = textOf(t);
@@ -237,7 +257,8 @@ class Builder {
     const parts = entries.map((e) => {
       this.strings.push(e.name);
       textFeatures(`${path}#name`, e.name, this.features);
-      return `${JSON.stringify(e.name)}:${this.json(path, e.value)}`;
+      const value = () => this.json(path, e.value);
+      return `${JSON.stringify(e.name)}:${path === 'vars.*' && this.contentNames.has(e.name) ? this.asContent(value) : value()}`;
     });
     return `{${parts.join(',')}}`;
   }
@@ -318,13 +339,18 @@ function prepareRun(input: RunInput, b: Builder): Omit<Prepared, 'features'> {
     const text = b.text('body:raw', body.text);
     return {
       spec: { ...base, raw: { body: text, contentType: 'application/json' } },
-      size: sizeClassOf(Buffer.byteLength(text), [text]),
+      size: sizeClassOf('runWorkflow', Buffer.byteLength(text), []),
       writes: 'execution',
       mayWrite: real,
       bodyText: text,
     };
   }
   const declared = declaredEntries(plan, input.fill);
+  b.contentNames = new Set(
+    (plan?.variables ?? [])
+      .filter((v) => typeof v?.name === 'string' && (v.variableType ?? 'string') === 'string')
+      .map((v) => v.name),
+  );
   const parts: string[] = [];
   const wrapper = body.variables;
   const object = isObjectValue(wrapper) ? wrapper : undefined;
@@ -342,7 +368,7 @@ function prepareRun(input: RunInput, b: Builder): Omit<Prepared, 'features'> {
   b.strings.push('variables');
   return {
     spec: { ...base, raw: { body: text, contentType: 'application/json' } },
-    size: sizeClassOf(Buffer.byteLength(text), b.strings),
+    size: sizeClassOf('runWorkflow', Buffer.byteLength(text), b.content),
     writes: 'execution',
     mayWrite: real,
     bodyText: text,
@@ -360,6 +386,23 @@ function queryNumber(b: Builder, path: string, n: QueryNumber): string {
   return raw;
 }
 
+const PLAIN_PAGE = /^[1-9]\d{0,15}$/;
+
+/**
+ * The first point the specification leaves open that a search query touches, if any: an `order` value
+ * ("not shown"), a page that is no plain positive integer, a page size beyond 50 (what the suites rely
+ * on), below 1 or not whole ("default and maximum page size: not shown"). An unlisted 4xx to such a
+ * query is that point's observation.
+ */
+function searchOpenPoint(query: Record<string, string>): string | undefined {
+  if (query.order !== undefined) return 'SEARCH-ORDER-VALUES';
+  const page = query.page;
+  if (page !== undefined && !(PLAIN_PAGE.test(page) && Number(page) <= 2 ** 53)) return 'SEARCH-PAGESIZE-DEFAULT';
+  const size = query.pageSize;
+  if (size !== undefined && !(PLAIN_PAGE.test(size) && Number(size) <= 50)) return 'SEARCH-PAGESIZE-MAX';
+  return undefined;
+}
+
 function prepareSearch(input: SearchInput, b: Builder): Omit<Prepared, 'features'> {
   const q = input.query;
   const query: Record<string, string> = {};
@@ -367,8 +410,17 @@ function prepareSearch(input: SearchInput, b: Builder): Omit<Prepared, 'features
   if (q.order !== undefined) query.order = b.text('order', q.order);
   if (q.page !== undefined) query.page = queryNumber(b, 'page', q.page);
   if (q.pageSize !== undefined) query.pageSize = queryNumber(b, 'pageSize', q.pageSize);
+  // Only an allowed query probes an open point: a forbidden one is about the clause that refuses it.
+  const openPoint = input.family === 'allowed' && !input.auth ? searchOpenPoint(query) : undefined;
   return {
-    spec: { method: 'GET', path: '/openapi/workflows', query, auth: b.auth(input), label: `explore ${input.family}` },
+    spec: {
+      method: 'GET',
+      path: '/openapi/workflows',
+      query,
+      auth: b.auth(input),
+      label: `explore ${input.family}`,
+      ...(openPoint ? { openPoint } : {}),
+    },
     size: 'within',
     mayWrite: false,
   };
@@ -499,14 +551,15 @@ function prepareGenerate(input: GenerateInput, b: Builder): Omit<Prepared, 'feat
     const text = b.text('body:raw', body.text);
     return {
       spec: { ...base, raw: { body: text, contentType: 'application/json' } },
-      size: sizeClassOf(Buffer.byteLength(text), [text]),
+      size: sizeClassOf('generateWorkflow', Buffer.byteLength(text), []),
       writes: 'canvas',
       mayWrite: true,
       bodyText: text,
     };
   }
   const parts: string[] = [];
-  if (body.query !== undefined) parts.push(`"query":${b.json('query', body.query)}`);
+  const query = body.query;
+  if (query !== undefined) parts.push(`"query":${b.asContent(() => b.json('query', query))}`);
   if (body.locale !== undefined) parts.push(`"locale":${b.json('locale', body.locale)}`);
   const overwrite = !body.create ? b.world.overwrite : undefined;
   if (overwrite) parts.push(`"canvasId":${JSON.stringify(overwrite)}`);
@@ -514,7 +567,7 @@ function prepareGenerate(input: GenerateInput, b: Builder): Omit<Prepared, 'feat
   const text = `{${parts.join(',')}}`;
   return {
     spec: { ...base, raw: { body: text, contentType: 'application/json' } },
-    size: sizeClassOf(Buffer.byteLength(text), b.strings),
+    size: sizeClassOf('generateWorkflow', Buffer.byteLength(text), b.content),
     writes: overwrite ? 'overwrite' : 'canvas',
     mayWrite: !overwrite,
     bodyText: text,

@@ -1,35 +1,42 @@
 /**
- * How the generative mode judges one answer: with the findings of the contract checks the suites use
- * (contracts/check.ts, run by the client on every response) and their requirement IDs, and with what
- * the input's family makes of them.
+ * How the generative mode reads the verdict on one answer. It judges nothing itself: the engine does,
+ * with the functions the suites call, so a clause reads the same whichever mode sent the request.
  *
- * - allowed input: no 5xx, a listed status, a body that passes its schema, no key in the answer. Where
- *   the input touches a point the specification leaves open (an `order` value, a page or page size
- *   outside the plain range) an unlisted 4xx is recorded under that point's observe clause instead.
- * - forbidden input with a clause that says it is refused (a body that is not a JSON object, a missing
- *   query, an upload without files, a payload or content over §8's limits, no valid key): a 4xx the
- *   contract allows, never a 2xx, never a 5xx.
- * - forbidden input no clause says is refused (a null value, an unlisted locale, …), and sizes between
- *   the two readings of §8's limits: whatever the target decides, as long as its status is listed.
+ * - Every answer is judged by the client as it arrives (judging/contract.ts: the contract checks, the
+ *   status clause, the key never echoed; an open point's unlisted status observed).
+ * - What an input is about beyond that (aboutOf) picks the clause judge of judging/refusals.ts: a request
+ *   without a valid key, a request over a limit of §8 where the limit applies, an invalid parameter with
+ *   a clause of its own. An allowed input is about nothing more.
+ * - The records those judges wrote for the exchange become one judgement: the failure it is about (a
+ *   crash first, as the status clause), the others it also shows listed, not counted.
  *
- * A 5xx is always the operation's status clause (`<OP>-HTTP-STATUS-LISTED`: no operation lists one), so
- * one crash is one finding. Limits of the harness (its deadline, a refused connection) are never the
- * target's failure: they are inconclusive.
+ * Limits of the harness (its deadline, a refused connection, a call of an operation that faulted
+ * already, a 429 still standing) are never the target's failure: they are inconclusive.
  */
-import { operationInfo, type OperationId, type Violation } from '../contracts/check.ts';
-import { levelOf, type Level } from '../contracts/requirements.ts';
-import { carriesKey, KEY_NOT_ECHOED } from '../engine/judging/contract.ts';
-import type { Exchange } from '../engine/transport/exchange.ts';
-import type { ExploreInput, Prepared } from './inputs.ts';
+import { operationInfo } from '../contracts/check.ts';
+import type { Level } from '../contracts/requirements.ts';
+import type { CheckRecord, EvidenceInMemory, ObservationRecord } from '../engine/evidence/records.ts';
+import type { Verdict } from '../engine/evidence/verdict.ts';
+import { KEY_NOT_ECHOED } from '../engine/judging/contract.ts';
+import {
+  judgeInvalidParameter,
+  judgeOverLimit,
+  judgeWithoutKey,
+  type InvalidParameterClause,
+  type LimitClause,
+} from '../engine/judging/refusals.ts';
+import { statusClauseOf, TARGET_FAULTS, type Exchange } from '../engine/transport/exchange.ts';
+import type { AuthInput, ExploreInput, Prepared } from './inputs.ts';
 import { textOf } from './text.ts';
 
-export type Expectation =
-  | { kind: 'allowed'; openPoints: string[] }
-  | { kind: 'lenient' }
-  /** Refused with a 4xx the contract allows; `only` narrows it to one status, `served` names a 2xx's clause. */
-  | { kind: 'reject'; clause: string; only?: number; served?: string };
+/** What an input is about beyond the clauses judged on every answer. */
+export type About =
+  | { kind: 'answer' }
+  | { kind: 'without-key'; clauses: string[] }
+  | { kind: 'limit'; clause: LimitClause }
+  | { kind: 'invalid'; clause: InvalidParameterClause };
 
-export type Outcome =
+export type Judgement =
   | { kind: 'pass'; observed?: { clause: string; status: number } }
   | {
       kind: 'fail';
@@ -38,28 +45,16 @@ export type Outcome =
       message: string;
       expected: string;
       actual: string;
-      /** The other findings the same answer carries (one deviation, one finding: they are listed, not counted). */
+      /** The other clauses the same answer fails (one deviation, one finding: they are listed, not counted). */
       others: string[];
     }
   | { kind: 'inconclusive'; reason: string; unreachable?: boolean };
 
-/** Transport faults that are the target's answer going wrong (as the client judges them). */
-const TARGET_FAULTS = new Set(['connection-reset', 'protocol-error', 'incomplete-body']);
-
-const PLAIN_PAGE = /^[1-9]\d{0,15}$/;
-
-/** The open points a search input touches: where an unlisted 4xx is behaviour the specification leaves open. */
-function searchOpenPoints(p: Prepared): string[] {
-  const q = p.spec.query ?? {};
-  const out: string[] = [];
-  if (q.order !== undefined) out.push('SEARCH-ORDER-VALUES');
-  const page = q.page === undefined ? undefined : String(q.page);
-  // Pages are 1-based and unbounded: a plain positive integer is an ordinary page; anything else is open.
-  if (page !== undefined && !(PLAIN_PAGE.test(page) && Number(page) <= 2 ** 53)) out.push('SEARCH-PAGESIZE-DEFAULT');
-  const size = q.pageSize === undefined ? undefined : String(q.pageSize);
-  // The maximum page size is not shown: beyond 50 (what the suites rely on), below 1 or not whole is open.
-  if (size !== undefined && !(PLAIN_PAGE.test(size) && Number(size) <= 50)) out.push('SEARCH-PAGESIZE-MAX');
-  return out;
+/** The §5 clause of a credential variant, beside the operation's own 401 clause. */
+function authClause(auth: AuthInput): string {
+  if ('none' in auth) return 'AUTH-401-MISSING-KEY';
+  if (auth.scheme.toLowerCase() !== 'bearer') return 'AUTH-401-WRONG-SCHEME';
+  return auth.token.trim() === '' ? 'AUTH-401-EMPTY-BEARER' : 'AUTH-401-INVALID-KEY';
 }
 
 function isJsonObjectOrBlank(text: string): boolean {
@@ -72,140 +67,102 @@ function isJsonObjectOrBlank(text: string): boolean {
   }
 }
 
-/** What the answer to an input must be, from its family and from what was actually sent. */
-export function expectationFor(input: ExploreInput, p: Prepared): Expectation {
+/** The clause an input is about, from its family and from what was actually sent. */
+export function aboutOf(input: ExploreInput, p: Prepared): About {
   const { prefix } = operationInfo(input.op);
   if (input.auth)
-    return {
-      kind: 'reject',
-      clause: `${prefix}-401-MISSING-OR-INVALID-KEY`,
-      only: 401,
-      served: 'AUTH-NOT-SERVED-WITHOUT-KEY',
-    };
-  if (p.size === 'content-over') return { kind: 'reject', clause: 'LIMIT-CONTENT-100K' };
-  if (p.size === 'payload-over') return { kind: 'reject', clause: 'LIMIT-PAYLOAD-100KB' };
-  if (p.size === 'ambiguous') return { kind: 'lenient' };
+    return { kind: 'without-key', clauses: [`${prefix}-401-MISSING-OR-INVALID-KEY`, authClause(input.auth)] };
+  if (p.size === 'content-over') return { kind: 'limit', clause: 'LIMIT-CONTENT-100K' };
+  if (p.size === 'payload-over') return { kind: 'limit', clause: 'LIMIT-PAYLOAD-100KB' };
+  if (p.size === 'ambiguous') return { kind: 'answer' };
   switch (input.family) {
-    case 'allowed':
-      return { kind: 'allowed', openPoints: input.op === 'searchWorkflows' ? searchOpenPoints(p) : [] };
     case 'body-not-object': {
       const raw = 'body' in input && input.body.form === 'raw' ? textOf(input.body.text) : '';
-      if (isJsonObjectOrBlank(raw)) return { kind: 'allowed', openPoints: [] };
-      return input.op === 'runWorkflow' ? { kind: 'reject', clause: 'RUN-400-INVALID-BODY' } : { kind: 'lenient' };
+      if (input.op !== 'runWorkflow' || isJsonObjectOrBlank(raw)) return { kind: 'answer' };
+      return { kind: 'invalid', clause: 'RUN-400-INVALID-BODY' };
     }
     case 'missing-query':
-      return { kind: 'reject', clause: 'GENERATE-400-MISSING-QUERY' };
+      return { kind: 'invalid', clause: 'GENERATE-400-MISSING-QUERY' };
     case 'no-files':
-      return { kind: 'reject', clause: 'UPLOAD-400-NO-FILES' };
+      return { kind: 'invalid', clause: 'UPLOAD-400-NO-FILES' };
     default:
-      return { kind: 'lenient' };
+      return { kind: 'answer' };
   }
 }
 
-function describeAnswer(ex: Exchange): string {
-  if (ex.fault) return `${ex.fault.kind}: ${ex.fault.message}`;
-  const code = ex.json && typeof ex.json === 'object' ? (ex.json as { errCode?: unknown }).errCode : undefined;
-  return `HTTP ${ex.status}${typeof code === 'string' ? ` (${code})` : ''}`;
+/** The clauses `about` names, in the order its judgement puts them first. */
+function aboutClauses(about: About): string[] {
+  if (about.kind === 'without-key') return ['AUTH-NOT-SERVED-WITHOUT-KEY', ...about.clauses];
+  if (about.kind === 'answer') return [];
+  return [about.clause];
 }
 
-function fromViolation(v: Violation, all: readonly Violation[]): Outcome {
-  return {
-    kind: 'fail',
-    clause: v.requirementId,
-    level: v.level,
-    message: v.message,
-    expected: v.expected,
-    actual: v.actual,
-    others: all.filter((o) => o !== v && o.level !== 'observe').map((o) => o.requirementId),
-  };
+/** Runs the clause judge an input is about on its answer (the contract judge ran as it arrived). */
+function judgeAbout(verdict: Verdict, about: About, ex: Exchange, message: string): void {
+  if (about.kind === 'without-key') judgeWithoutKey(verdict, ex, { clauses: about.clauses, message });
+  else if (about.kind === 'limit') judgeOverLimit(verdict, about.clause, ex, message);
+  else if (about.kind === 'invalid') judgeInvalidParameter(verdict, about.clause, ex, message);
 }
 
-function failure(
-  clause: string,
-  message: string,
-  expected: string,
-  actual: string,
-  all: readonly Violation[],
-): Outcome {
-  return {
-    kind: 'fail',
-    clause,
-    level: levelOf(clause) ?? 'should',
-    message,
-    expected,
-    actual,
-    others: all.filter((o) => o.requirementId !== clause && o.level !== 'observe').map((o) => o.requirementId),
-  };
+/**
+ * Which failure a judgement is about: a crash (a 5xx or a broken answer) is the status clause's; then a
+ * key the answer gives away; then the clause the input is about; then an unlisted status; then any other
+ * must, then should.
+ */
+function rank(r: CheckRecord, ex: Exchange, about: string[]): number {
+  const status = ex.operation ? statusClauseOf(ex.operation) : '';
+  const crash = ex.fault !== undefined || (ex.status ?? 0) >= 500;
+  if (r.requirementId === status && crash) return 0;
+  if (r.requirementId === KEY_NOT_ECHOED) return 1;
+  const at = about.indexOf(r.requirementId);
+  if (at >= 0) return 2 + at / 100;
+  if (r.requirementId === status) return 3;
+  return r.level === 'must' ? 4 : 5;
 }
 
-export function judge(op: OperationId, ex: Exchange, expectation: Expectation, keys: readonly string[]): Outcome {
-  const { prefix, listedStatuses } = operationInfo(op);
-  const statusClause = `${prefix}-HTTP-STATUS-LISTED`;
-  const listed = `one of ${listedStatuses.join(', ')}`;
-  if (ex.fault) {
-    if (TARGET_FAULTS.has(ex.fault.kind))
-      return failure(statusClause, `${op} got no listed status: ${ex.fault.kind}`, listed, describeAnswer(ex), []);
+function judgementOf(ex: Exchange, about: About, records: (CheckRecord | ObservationRecord)[]): Judgement {
+  const clauses = aboutClauses(about);
+  const fails = records
+    .filter((r): r is CheckRecord => r.kind === 'check' && r.outcome === 'fail' && r.level !== 'observe')
+    .sort((a, b) => rank(a, ex, clauses) - rank(b, ex, clauses));
+  const first = fails[0];
+  if (!first) {
+    const observed = records.find((r): r is ObservationRecord => r.kind === 'observation');
     return {
-      kind: 'inconclusive',
-      reason: ex.fault.kind,
-      unreachable: ex.fault.kind === 'connection-refused',
+      kind: 'pass',
+      ...(observed ? { observed: { clause: observed.requirementId, status: ex.status ?? 0 } } : {}),
     };
   }
-  const status = ex.status ?? 0;
+  return {
+    kind: 'fail',
+    clause: first.requirementId,
+    level: first.level,
+    message: first.message,
+    expected: first.expected ?? '',
+    actual: first.actual ?? '',
+    others: [...new Set(fails.slice(1).map((f) => f.requirementId))].filter((id) => id !== first.requirementId),
+  };
+}
+
+export interface Judges {
+  /** The verdict the client records every answer's contract judgement into. */
+  verdict: Verdict;
+  /** Where that verdict writes: read back by exchange. */
+  records: EvidenceInMemory;
+}
+
+/** Judges one answer to an input: the engine's verdict on it, as one judgement. */
+export function judgeAnswer(judges: Judges, input: ExploreInput, p: Prepared, ex: Exchange): Judgement {
+  const about = aboutOf(input, p);
+  if (ex.fault && !TARGET_FAULTS.has(ex.fault.kind)) {
+    judges.records.take(ex.record.id);
+    return { kind: 'inconclusive', reason: ex.fault.kind, unreachable: ex.fault.kind === 'connection-refused' };
+  }
   // Still rate limited after the client waited as Retry-After asked: nothing to judge (§8: rate limits not shown).
-  if (status === 429) return { kind: 'inconclusive', reason: 'rate-limited' };
-  const all = ex.violations;
-  const must = all.filter((v) => v.level === 'must');
-  const unlisted = must.find((v) => v.requirementId === statusClause);
-  if (status >= 500)
-    return unlisted
-      ? fromViolation(unlisted, all)
-      : failure(statusClause, `status ${status} is not listed for ${op}`, listed, describeAnswer(ex), all);
-  // §5.2 "The key must be kept secret.": judged as the suites judge it on every answer.
-  if (carriesKey(ex, keys))
-    return failure(
-      KEY_NOT_ECHOED,
-      `the ${status} answer carries the API key`,
-      'no API key in the answer',
-      'the key used (redacted)',
-      all,
-    );
-  if (expectation.kind === 'reject') {
-    if (status >= 200 && status < 300) {
-      const clause = expectation.served ?? expectation.clause;
-      return failure(
-        clause,
-        `a refused request was served: ${status}`,
-        'a 4xx the contract allows',
-        describeAnswer(ex),
-        all,
-      );
-    }
-    if (unlisted) return fromViolation(unlisted, all);
-    if (expectation.only !== undefined && status !== expectation.only)
-      return failure(
-        expectation.clause,
-        `answered ${status} instead of ${expectation.only}`,
-        String(expectation.only),
-        describeAnswer(ex),
-        all,
-      );
+  if (ex.status === 429) {
+    judges.records.take(ex.record.id);
+    return { kind: 'inconclusive', reason: 'rate-limited' };
   }
-  if (expectation.kind === 'allowed' && unlisted && status >= 400 && status < 500 && expectation.openPoints.length) {
-    const rest = must.filter((v) => v !== unlisted);
-    if (rest.length === 0) return { kind: 'pass', observed: { clause: expectation.openPoints[0]!, status } };
-    return fromViolation(rest[0]!, all);
-  }
-  if (must.length) return fromViolation(must[0]!, all);
-  const should = all.find((v) => v.level === 'should');
-  if (should) return fromViolation(should, all);
-  // An unlisted 4xx the checks let pass (its errCode's status is open in §7) is behaviour worth recording.
-  if (status >= 400 && status < 500 && !listedStatuses.includes(status)) {
-    const clause =
-      expectation.kind === 'allowed' && expectation.openPoints.length
-        ? expectation.openPoints[0]!
-        : 'ERROR-STATUS-FOR-UNLISTED-CODES';
-    return { kind: 'pass', observed: { clause, status } };
-  }
-  return { kind: 'pass' };
+  judgeAbout(judges.verdict, about, ex, `${input.op} (${input.family})`);
+  return judgementOf(ex, about, judges.records.take(ex.record.id));
 }

@@ -19,7 +19,7 @@ import type { FileSpec } from '../../foundation/data/files.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 import { exchangeRecord, saveBody, type ReadAnswer } from '../evidence/exchange-record.ts';
-import { citedRequirements, type EvidenceWriter, type TestRef } from '../evidence/records.ts';
+import { citedRequirements, type EvidenceSink, type TestRef } from '../evidence/records.ts';
 import type { Verdict } from '../evidence/verdict.ts';
 import { ContractJudge } from '../judging/contract.ts';
 import {
@@ -41,7 +41,7 @@ import { prepareRequest, type PreparedRequest } from '../transport/request.ts';
 export interface ClientOptions {
   config: RunConfig;
   caller: Caller;
-  writer: EvidenceWriter;
+  writer: EvidenceSink;
   /** Where the clause results of every answer go. */
   verdict: Verdict;
   /** The test the calls are made for, when there is one (discovery and explore have none). */
@@ -62,7 +62,7 @@ function parsedBody(text: string): { json?: unknown; parsed?: boolean } {
 export class ApiClient {
   readonly config: RunConfig;
   readonly caller: Caller;
-  private readonly writer: EvidenceWriter;
+  private readonly writer: EvidenceSink;
   private readonly verdict: Verdict;
   private readonly test: TestRef | undefined;
   private readonly contract: ContractJudge;

@@ -140,8 +140,13 @@ export type EvidenceRecord =
   | TestEndRecord
   | NoteRecord;
 
+/** Where records go while a run goes: a file of the run's evidence, or memory for a mode that keeps its own. */
+export interface EvidenceSink {
+  write(record: EvidenceRecord): void;
+}
+
 /** Appends records to one JSONL file. Synchronous on purpose: nothing is lost if the process dies. */
-export class EvidenceWriter {
+export class EvidenceWriter implements EvidenceSink {
   readonly file: string;
   constructor(dir: string, name: string) {
     mkdirSync(dir, { recursive: true });
@@ -175,4 +180,27 @@ export function readEvidence(dir: string): { records: EvidenceRecord[]; unreadab
 /** Requirement IDs cited in a test title, written in square brackets: `[SEARCH-PAGE-1-BASED]`. */
 export function citedRequirements(title: string): string[] {
   return [...title.matchAll(/\[([A-Z0-9][A-Z0-9-]*[A-Z0-9*])\]/g)].map((m) => m[1]);
+}
+
+/**
+ * Keeps records in memory, by the exchange they judged, for a mode that reads back the verdicts of each
+ * answer itself (explore): the records of an exchange are taken once they are read; the rest are dropped.
+ */
+export class EvidenceInMemory implements EvidenceSink {
+  private readonly byExchange = new Map<string, EvidenceRecord[]>();
+
+  write(record: EvidenceRecord): void {
+    const id = 'exchangeId' in record ? record.exchangeId : undefined;
+    if (!id || record.kind === 'exchange') return;
+    const list = this.byExchange.get(id) ?? [];
+    list.push(record);
+    this.byExchange.set(id, list);
+  }
+
+  /** The check and observation records judged on `exchangeId`, taken out of memory. */
+  take(exchangeId: string): (CheckRecord | ObservationRecord)[] {
+    const list = this.byExchange.get(exchangeId) ?? [];
+    this.byExchange.delete(exchangeId);
+    return list.filter((r): r is CheckRecord | ObservationRecord => r.kind === 'check' || r.kind === 'observation');
+  }
 }

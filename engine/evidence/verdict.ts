@@ -8,7 +8,7 @@
  *   should  → a warning annotation; a failure only under --strict / WFCHECK_STRICT=1
  *   observe → recorded, never failed
  */
-import type { BlockLink, CheckRecord, EvidenceWriter, Level, ObservationRecord, TestRef } from './records.ts';
+import type { BlockLink, CheckRecord, EvidenceSink, Level, ObservationRecord, TestRef } from './records.ts';
 import { redactValue } from '../../foundation/environment/redact.ts';
 import { levelOf } from '../../contracts/requirements.ts';
 
@@ -62,7 +62,7 @@ function show(value: unknown): string | undefined {
 const STATUS_LINE = /-HTTP-STATUS-LISTED$/;
 
 export interface VerdictOptions {
-  writer: EvidenceWriter;
+  writer: EvidenceSink;
   /** The test whose results these are; none for discovery, probes and explore. */
   test?: TestRef;
   /** Should-level failures fail the test too (--strict). */
@@ -92,7 +92,7 @@ export class Verdict {
   /** The exchange at which a transport fault ended the test's flow, when one did. */
   stoppedAt?: { exchangeId: string; message: string };
 
-  private readonly writer: EvidenceWriter;
+  private readonly writer: EvidenceSink;
   private readonly test: TestRef | undefined;
   private readonly strict: boolean;
   private readonly hooks: VerdictHooks | undefined;
@@ -108,7 +108,7 @@ export class Verdict {
    * A verdict that belongs to no test (discovery, the reachability probe, explore, benchmarks): its
    * records carry no test, and nothing is told to a test runner.
    */
-  static detached(writer: EvidenceWriter, strict = false): Verdict {
+  static detached(writer: EvidenceSink, strict = false): Verdict {
     return new Verdict({ writer, strict });
   }
 

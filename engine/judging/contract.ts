@@ -36,7 +36,7 @@ export class ContractJudge {
    * Judges one answer: its contract findings become verdicts; a clean answer credits the clauses it was
    * checked against, given the kind of body it carried (one that did not parse is evidence for nothing
    * that needs a body). `credit` is false for an answer that was retried (a 429 waited out). In the
-   * answer to a probe of an open point, an unlisted status is that point's observation, not a failure.
+   * answer to a probe of an open point, an unlisted 4xx is that point's observation, not a failure.
    * A transport fault of the target's making fails the status clause (`judgeFaults`).
    */
   judge(ex: Exchange, options: { credit: boolean; openPoint?: string; judgeFaults?: boolean }): void {
@@ -44,12 +44,15 @@ export class ContractJudge {
     if (!ex.operation || ex.status === undefined || ex.fault) return;
     this.judgeKeyNotEchoed(ex, options.credit);
     const failed = new Set<string>();
+    // A refusal (an unlisted 4xx) of a value the specification leaves open is that point's observation,
+    // not a failure of the status clause; a crash never is.
+    const { listedStatuses } = operationInfo(ex.operation);
+    const observedAsOpen =
+      options.openPoint !== undefined && ex.status >= 400 && ex.status < 500 && !listedStatuses.includes(ex.status);
+    if (observedAsOpen) this.verdict.observe(options.openPoint!, `${ex.operation} status`, ex.status, ex.record.id);
     for (const v of ex.violations) {
       failed.add(v.requirementId);
-      if (options.openPoint && v.requirementId.endsWith('-HTTP-STATUS-LISTED')) {
-        this.verdict.observe(options.openPoint, `${ex.operation} status`, ex.status, ex.record.id);
-        continue;
-      }
+      if (observedAsOpen && v.requirementId === statusClauseOf(ex.operation)) continue;
       this.verdict.contract(
         v.requirementId,
         v.level,

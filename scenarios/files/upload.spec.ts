@@ -4,7 +4,8 @@
  */
 import { test } from '../fixtures.ts';
 import { buildFile, buildFileSet, FILE_KINDS, type FileSpec } from '../../foundation/data/files.ts';
-import { dataOf, describe, expectStatus, stopAll, type UploadData } from '../../engine/judging/judging.ts';
+import { dataOf, describe, stopAll, type UploadData } from '../../engine/judging/judging.ts';
+import { judgeInvalidParameter } from '../../engine/judging/refusals.ts';
 import { acceptedUpload } from '../../engine/discovery/workflows.ts';
 import type { Exchange } from '../../engine/transport/exchange.ts';
 import type { Verdict } from '../../engine/evidence/verdict.ts';
@@ -63,21 +64,21 @@ test('an upload without files gets 400 [UPLOAD-400-NO-FILES]', async ({ api, ver
     multipart: { field: 'attachment', files: [buildFile(faker, 'txt', 'tiny')] },
     label: 'file under another field name',
   });
-  expectStatus(verdict, 'UPLOAD-400-NO-FILES', other, 400, 'multipart body whose only part is not `files`');
+  judgeInvalidParameter(verdict, 'UPLOAD-400-NO-FILES', other, 'multipart body whose only part is not `files`');
   const empty = await api.send({
     method: 'POST',
     path: '/openapi/files/upload',
     raw: { body: '--x--\r\n', contentType: 'multipart/form-data; boundary=x' },
     label: 'multipart body without parts',
   });
-  expectStatus(verdict, 'UPLOAD-400-NO-FILES', empty, 400, 'multipart body without any part');
+  judgeInvalidParameter(verdict, 'UPLOAD-400-NO-FILES', empty, 'multipart body without any part');
   const json = await api.send({
     method: 'POST',
     path: '/openapi/files/upload',
     json: {},
     label: 'JSON body, no files',
   });
-  expectStatus(verdict, 'UPLOAD-400-NO-FILES', json, 400, 'JSON body {} (no files)');
+  judgeInvalidParameter(verdict, 'UPLOAD-400-NO-FILES', json, 'JSON body {} (no files)');
 });
 
 test('retention of unused uploads cannot be exercised within a run [LIMIT-UNUSED-FILE-RETENTION]', async ({

@@ -18,8 +18,8 @@ import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
 import type { ApiClient } from '../../engine/client/client.ts';
 import type { AuthMode, Exchange, RequestSpec } from '../../engine/transport/exchange.ts';
 import { abortQuietly, executionIdIn, startRun } from '../../engine/execution/runs.ts';
-import { describe, expectStatus, served, stopAll } from '../../engine/judging/judging.ts';
-import type { Verdict } from '../../engine/evidence/verdict.ts';
+import { served } from '../../engine/judging/judging.ts';
+import { judgeWithoutKey } from '../../engine/judging/refusals.ts';
 import { candidates } from '../../engine/discovery/workflows.ts';
 
 interface Variant {
@@ -51,79 +51,6 @@ const VARIANTS: Variant[] = [
     auth: (_key, unknown) => ({ kind: 'literal', value: `Bearer ${unknown}` }),
   },
 ];
-
-/** Fields of an answer that differ from one request to the next whatever was processed. */
-const VOLATILE = new Set(['traceId', 'requestId', 'timestamp', 'time', 'stack']);
-
-function withoutVolatile(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutVolatile);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>)
-      .filter(([k]) => !VOLATILE.has(k))
-      .map(([k, v]) => [k, withoutVolatile(v)]),
-  );
-}
-
-/** What an answer says, its per-request fields aside: the status and the body. */
-function contentOf(ex: Exchange): string {
-  return `${ex.status} ${ex.parsed ? JSON.stringify(withoutVolatile(ex.json)) : ex.text}`;
-}
-
-/**
- * Why the keyed answer cannot tell whether a refusal without a key was processed: it is no answer about
- * the request itself (a fault, a rate limit, a server error), or a "not found" of an id the harness made up.
- */
-function incomparable(keyed: Exchange | undefined, madeUpId: boolean): string | undefined {
-  if (!keyed) return 'no keyed answer was read';
-  if (keyed.fault || keyed.status === undefined) return `the keyed request got no answer (${describe(keyed)})`;
-  if (keyed.status === 429 || keyed.status >= 500) return `the keyed request was answered ${describe(keyed)}`;
-  if (madeUpId && keyed.status === 404)
-    return 'the keyed request is a 404 for an id the harness made up (no workflow was discovered)';
-  return undefined;
-}
-
-/**
- * A request without a valid key: processed (exposure) when served, or answered as the keyed request is;
- * otherwise refused, with 401 as the clauses `ids` say.
- */
-function judgeRefusal(
-  verdict: Verdict,
-  ids: readonly string[],
-  ex: Exchange,
-  keyed: Exchange | undefined,
-  madeUpId: boolean,
-  message: string,
-): void {
-  const refusedWith401 = ex.status === 401;
-  const unknown = served(ex) || refusedWith401 ? undefined : incomparable(keyed, madeUpId);
-  const sameAsKeyed = !served(ex) && !refusedWith401 && !unknown && contentOf(ex) === contentOf(keyed!);
-  const processed = served(ex) || sameAsKeyed;
-  if (unknown) {
-    verdict.notRun('AUTH-NOT-SERVED-WITHOUT-KEY', `${message}: answered ${describe(ex)}, and ${unknown}`);
-  } else {
-    verdict.must('AUTH-NOT-SERVED-WITHOUT-KEY', !processed, {
-      message,
-      expected: 'not processed: no 2xx, and not the answer the same request gets with the key',
-      actual: served(ex)
-        ? `served: ${describe(ex)}`
-        : sameAsKeyed
-          ? `processed: ${describe(ex)}, exactly as the request with the key is answered`
-          : describe(ex),
-      exchangeId: ex.record.id,
-      exchangeIds: sameAsKeyed ? [ex.record.id, keyed!.record.id] : undefined,
-    });
-  }
-  if (processed) {
-    stopAll(verdict, ids, {
-      blockedBy: 'AUTH-NOT-SERVED-WITHOUT-KEY',
-      exchangeIds: [ex.record.id],
-      reason: `${message}: processed without a valid key (${describe(ex)})`,
-    });
-    return;
-  }
-  for (const id of ids) expectStatus(verdict, id, ex, 401, message);
-}
 
 for (const op of OPERATION_IDS) {
   const prefix = OPERATION_PREFIX[op];
@@ -179,14 +106,12 @@ for (const op of OPERATION_IDS) {
     const compare = answers.some(([, ex]) => !served(ex) && ex.status !== 401);
     const keyed = compare ? await request(api, { kind: 'tenant' }, 'auth: the same request with the key') : undefined;
     for (const [v, ex] of answers)
-      judgeRefusal(
-        verdict,
-        [v.requirement, `${prefix}-401-MISSING-OR-INVALID-KEY`],
-        ex,
+      judgeWithoutKey(verdict, ex, {
+        clauses: [v.requirement, `${prefix}-401-MISSING-OR-INVALID-KEY`],
         keyed,
         madeUpId,
-        `${op} with ${v.label}`,
-      );
+        message: `${op} with ${v.label}`,
+      });
     // Executions a processed run started are the harness's to end.
     for (const ex of [...answers.map(([, ex]) => ex), ...(keyed ? [keyed] : [])])
       if (op === 'runWorkflow') await abortQuietly(api, executionIdIn(ex));

@@ -5,6 +5,7 @@
  */
 import type { Faker } from '@faker-js/faker';
 import { test } from '../fixtures.ts';
+import { judgeInvalidParameter } from '../../engine/judging/refusals.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
 import type { ApiClient } from '../../engine/client/client.ts';
 import { harnessFault } from '../../engine/transport/exchange.ts';
@@ -124,7 +125,7 @@ test('generation without a query gets the 400 body of §4.8 [GENERATE-400-MISSIN
     ['query a number', { query: 42 }],
   ] as const) {
     const ex = await api.generate(body, { label });
-    if (label === 'no query') expectStatus(verdict, 'GENERATE-400-MISSING-QUERY', ex, 400, 'generate with body {}');
+    if (label === 'no query') judgeInvalidParameter(verdict, 'GENERATE-400-MISSING-QUERY', ex, 'generate with body {}');
     else verdict.observe('GENERATE-400-MISSING-QUERY', `generate with ${label}`, describe(ex), ex.record.id);
     const mr = (ex.json as Partial<GenerateError> | undefined)?.modelResponse;
     if (ex.status === 400 && typeof mr === 'string') {
