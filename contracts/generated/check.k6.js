@@ -3529,6 +3529,14 @@ var REQUIREMENTS = [
     "An execution that finished has no work left.",
     ["getExecutionStatus"]
   ),
+  should(
+    "STATE-ENDS-WHEN-NODES-SETTLE",
+    "3",
+    "An execution whose nodes have all finished or failed ends: its status becomes finish or failed.",
+    "Execution status values: init, executing, finish, failed.",
+    "An execution runs its nodes; once none has work left, nothing keeps it executing. The transitions are not shown, so a status that lags its nodes for a few polls is allowed; one that stays put while they have all settled is a warning, with the polls that show it.",
+    ["getExecutionStatus"]
+  ),
   must(
     "OUTPUT-FILES-ONLY-AFTER-FINISH",
     "3",

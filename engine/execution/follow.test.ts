@@ -11,12 +11,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
-import type { EvidenceRecord } from '../evidence/records.ts';
+import type { CheckRecord, EvidenceRecord } from '../evidence/records.ts';
 import { Verdict } from '../evidence/verdict.ts';
 import type { ApiClient } from '../client/client.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
-import { MAX_BACKOFF, nextGap, pollExecution, PollStopped, STUCK_POLLS } from './poll.ts';
+import { ENDS_WHEN_NODES_SETTLE, MAX_BACKOFF, nextGap, pollExecution, PollStopped, STUCK_POLLS } from './poll.ts';
 import { faultsSeen } from '../transport/faults-seen.ts';
 import { followTogether, quickestFirst, sequentialSteps, type Outcome } from './runs.ts';
 import type { WorkflowPlan } from '../judging/judging.ts';
@@ -197,7 +197,11 @@ async function stopped(api: ApiClient, executionId = 'e1', faults = faultsSeen(c
 function scripted(...answers: Exchange[]): ApiClient & { reads: number } {
   const api = {
     reads: 0,
-    status: async () => answers[Math.min(api.reads++, answers.length - 1)],
+    // Each read is an exchange of its own, as the same answer read twice would be.
+    status: async () => {
+      const answer = answers[Math.min(api.reads++, answers.length - 1)]!;
+      return { ...answer, record: { ...answer.record, id: `x${++seq}` } };
+    },
   };
   return api as unknown as ApiClient & { reads: number };
 }
@@ -222,15 +226,26 @@ test('unchanged while every node settled: cannot finish; the next one like it st
     statusAnswer('e1', 'executing', ['executing', 'waiting']),
     statusAnswer('e1', 'executing', ['finish', 'failed']),
   );
-  const first = await stopped(stuck, 'e1', faults);
+  const records: EvidenceRecord[] = [];
+  const told = Verdict.detached({ write: (r: EvidenceRecord) => records.push(r) });
+  const poll = (api: ApiClient, id: string) =>
+    pollExecution(api, told, id, { intervalMs: 1, timeoutMs: 5_000, faults }).catch(
+      (e: unknown) => e,
+    ) as Promise<PollStopped>;
+  const first = await poll(stuck, 'e1');
   expect(first.snapshots.length).toBe(1 + STUCK_POLLS);
-  // No clause says an execution must end: what needed its end is "not run", for that reason.
-  expect(first.stop.blockedBy).toBeUndefined();
+  // A warning, once, with the polls that show it; what needed the end is blocked by it.
+  expect(first.stop.blockedBy).toBe(ENDS_WHEN_NODES_SETTLE);
   expect(first.stop.reason).toMatch(/^executions cannot finish on this target: status "executing" stays unchanged/);
+  const warned = records.filter((r): r is CheckRecord => r.kind === 'check' && r.outcome === 'fail');
+  expect(warned.map((r) => [r.requirementId, r.level, r.exchangeIds?.length])).toEqual([
+    [ENDS_WHEN_NODES_SETTLE, 'should', STUCK_POLLS],
+  ]);
   const next = scripted(statusAnswer('e2', 'executing', ['finish']));
-  const second = await stopped(next, 'e2', faults);
+  const second = await poll(next, 'e2');
   expect(next.reads).toBe(1);
-  expect(second.stop.reason).toBe(first.stop.reason);
+  expect(second.stop).toMatchObject({ blockedBy: ENDS_WHEN_NODES_SETTLE, reason: first.stop.reason });
+  expect(records.filter((r) => r.kind === 'check' && r.outcome === 'fail')).toHaveLength(1);
   // A node still executing, or no nodes at all, shows nothing settled: such executions are followed on.
   const working = scripted(statusAnswer('e3', 'executing', ['finish', 'executing']), statusAnswer('e3', 'finish'));
   expect(await pollExecution(working, verdict(), 'e3', { intervalMs: 1, timeoutMs: 5_000, faults })).toHaveLength(2);

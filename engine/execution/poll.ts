@@ -18,10 +18,11 @@
  * An execution that can never end is not waited for: one whose status is outside the enum
  * can never read as terminal (blocked by the clause the contract checks failed on it,
  * EXEC-STATUS-ENUM), and one whose status stays the same, not terminal, while every node
- * has settled for STUCK_POLLS reads in a row "cannot finish" (what needed its end is not
- * run, with that reason: the specification shows no transitions, so no clause is broken).
- * Once one execution cannot finish, the run knows it (faults-seen.ts): a later execution
- * showing the same status with every node settled is stopped at first sight. A read that
+ * has settled for STUCK_POLLS reads in a row (read at the interval, without backing off)
+ * "cannot finish": a warning of STATE-ENDS-WHEN-NODES-SETTLE with the polls that show it,
+ * which blocks what needed its end. Once one execution cannot finish, the run knows it
+ * (faults-seen.ts): a later execution showing the same status with every node settled is
+ * stopped at first sight, blocked by the same warning. A read that
  * faulted stops the poll with the fault's own stop (client.ts, faultStop).
  */
 import type { ApiClient } from '../client/client.ts';
@@ -171,22 +172,51 @@ function unlistedStatus(ex: Exchange, status: StatusData): Stop | undefined {
   };
 }
 
-/** The execution cannot finish: remembered for the run, and named by the first execution that showed it. */
-function cannotFinish(executionId: string, snap: Snapshot, reads: number, opts: PollOptions, snapshots: Snapshot[]) {
+/** The clause an execution that stays put after its nodes settled breaks. */
+export const ENDS_WHEN_NODES_SETTLE = 'STATE-ENDS-WHEN-NODES-SETTLE';
+
+/**
+ * The execution cannot finish: remembered for the run, and judged once, by the first execution that
+ * showed it, as a warning with the polls that show it. What needed its end (and the end of any later
+ * execution showing the same) is blocked by that warning: one deviation, one finding.
+ */
+function cannotFinish(
+  verdict: Verdict,
+  executionId: string,
+  stuck: readonly Snapshot[],
+  opts: PollOptions,
+  snapshots: Snapshot[],
+): PollStopped {
+  const snap = stuck[stuck.length - 1]!;
   const nodes = (snap.status.nodeExecutions ?? []).map((n) => `${n.nodeId}=${n.status}`).join(', ');
+  const ms = snap.at - stuck[0]!.at;
   const fault: FaultSeen = {
     operation: 'getExecutionStatus',
     scope: 'end',
     kind: 'cannot-finish',
     status: snap.status.status,
+    clause: ENDS_WHEN_NODES_SETTLE,
     message:
       `status "${snap.status.status}" stays unchanged while every node has settled ` +
-      `(execution ${executionId}, ${reads} reads in a row; nodes: ${nodes})`,
+      `(execution ${executionId}, ${stuck.length} reads in a row over ${ms} ms; nodes: ${nodes})`,
     exchangeId: snap.statusExchange.record.id,
     at: new Date().toISOString(),
   };
-  const reason = describeFault(opts.faults?.record(fault) ?? fault);
-  return new PollStopped(`execution ${executionId}: ${reason}`, snapshots, { reason });
+  const inForce = opts.faults?.record(fault) ?? fault;
+  if (inForce.exchangeId === fault.exchangeId)
+    verdict.should(ENDS_WHEN_NODES_SETTLE, false, {
+      message: `execution ${executionId} stays "${snap.status.status}" after every node settled`,
+      expected: 'finish or failed once no node has work left',
+      actual: `"${snap.status.status}" for ${stuck.length} reads in a row over ${ms} ms; nodes: ${nodes}`,
+      exchangeId: snap.statusExchange.record.id,
+      exchangeIds: stuck.map((s) => s.statusExchange.record.id),
+    });
+  const reason = describeFault(inForce);
+  return new PollStopped(`execution ${executionId}: ${reason}`, snapshots, {
+    blockedBy: ENDS_WHEN_NODES_SETTLE,
+    step: `the end of execution ${executionId}`,
+    reason,
+  });
 }
 
 /** The poll's deadline passed: ours (not run), unless the status never read as one the specification lists. */
@@ -216,7 +246,7 @@ export async function pollExecution(
   const done = opts.until ?? ended;
   let gap = opts.intervalMs;
   /** Reads in a row of the same non-terminal state with every node settled. */
-  let stuck = 0;
+  let stuck: Snapshot[] = [];
   for (;;) {
     // Faults come back as answers: the poll stops with the fault's own stop instead of throwing.
     const statusExchange = await api.status(executionId, { label: 'poll status', allowFault: true });
@@ -243,19 +273,24 @@ export async function pollExecution(
     if (done(snap)) return snapshots;
     const unlisted = unlistedStatus(statusExchange, status);
     if (unlisted) throw new PollStopped(`execution ${executionId}: ${unlisted.reason}`, snapshots, unlisted);
-    if (!terminal(snap) && nodesSettled(snap)) {
-      stuck = stateOf(previous) === stateOf(snap) ? stuck + 1 : 1;
+    const settledAndStill = !terminal(snap) && nodesSettled(snap);
+    if (settledAndStill) {
+      stuck = stateOf(previous) === stateOf(snap) ? [...stuck, snap] : [snap];
       // Seen before in this run: this execution is where an earlier one stayed for good.
       const known = opts.faults?.find('getExecutionStatus', 'end');
-      if (stuck >= STUCK_POLLS || (known && known.status === status.status))
-        throw cannotFinish(executionId, snap, stuck, opts, snapshots);
-    } else stuck = 0;
+      if (stuck.length >= STUCK_POLLS || (known && known.status === status.status))
+        throw cannotFinish(verdict, executionId, stuck, opts, snapshots);
+    } else stuck = [];
     if (Date.now() >= deadline) {
       // Terminal, only its nodes never caught up: what was read is judged (STATE-EXEC-FINISH-NODES-FINISHED).
       if (!opts.until && terminal(snap)) return snapshots;
       throw timedOut(executionId, status, opts, snapshots);
     }
-    gap = nextGap(gap, !previous || progressOf(previous) !== progressOf(snap), opts);
+    // Every node settled and the status still not terminal: read again at the interval, not further apart,
+    // so a status that never follows its nodes is told within a few polls.
+    gap = settledAndStill
+      ? opts.intervalMs
+      : nextGap(gap, !previous || progressOf(previous) !== progressOf(snap), opts);
     // The last read falls on the deadline, not a whole gap after it.
     await sleep(Math.min(gap, deadline - Date.now()));
   }

@@ -483,3 +483,25 @@ test('without overwrite a run generates in English and two rotated locales, and 
   }
   expect([...seen].sort()).toEqual([...LOCALES].sort());
 });
+
+test('a history cut short by a status outside the enum is judged for what it shows; only what needs the end is blocked', () => {
+  const { verdict, outcomes } = recorder();
+  const file = { name: 'a.md', type: 'text/markdown', nodeId: 'n1' };
+  const nodes = (s: string) => [{ nodeId: 'n1', status: s }] as StatusData['nodeExecutions'];
+  const finished = snap(
+    { status: 'finished' as StatusData['status'], nodeExecutions: nodes('executing') },
+    { output: [{ nodeId: 'n1', status: 'executing', messages: [] }], files: [file] },
+    { status: ['EXEC-STATUS-ENUM'] },
+  );
+  const cutShort = {
+    blockedBy: 'EXEC-STATUS-ENUM',
+    exchangeIds: [finished.statusExchange.record.id],
+    reason: 'executions report status "finished", outside the enum',
+  };
+  checkExecutionHistory(verdict, 'e1', undefined, [finished], cutShort);
+  // The file listed beside a node still executing is in hand: a breach of §3, whatever came after.
+  expect(outcomes('OUTPUT-FILES-ONLY-AFTER-FINISH')).toEqual(['fail']);
+  // What needs the end of the execution was never read: blocked by the reason the poll stopped.
+  expect(outcomes('STATE-TERMINAL')).toEqual(['blocked by EXEC-STATUS-ENUM']);
+  expect(outcomes('STATE-EXEC-FINISH-NODES-FINISHED')).toEqual(['blocked by EXEC-STATUS-ENUM']);
+});

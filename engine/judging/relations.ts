@@ -54,17 +54,24 @@ const statusRef = (s: Snapshot) => s.statusExchange.record.id;
  * Runs the state-machine checks over the snapshots of one execution.
  * `executionId` is the one the run returned; `plan` the workflow's detail. The clauses about the
  * output are judged only when the output was read along (`withOutput`).
+ *
+ * Each check judges the data it reads, wherever that data is in hand: a history cut short (`cutShort`:
+ * the poll stopped before the execution ended, for the reason it gives) is still judged for what its
+ * snapshots show (a file listed for a node still executing is a breach whatever came after). Only the
+ * clauses that need the end of the execution (its terminal status and what follows it) are blocked by
+ * the reason the end was not seen.
  */
 export function checkExecutionHistory(
   v: Verdict,
   executionId: string,
   plan: WorkflowPlan | undefined,
   snaps: Snapshot[],
+  cutShort?: Cause,
 ): ExecutionFacts {
   const last = snaps[snaps.length - 1];
-  const { sawIntermediate, premature } = checkExecutionStatus(v, executionId, snaps);
+  const { sawIntermediate, premature } = checkExecutionStatus(v, executionId, snaps, cutShort);
   checkIdentity(v, executionId, snaps);
-  checkNodeStatuses(v, executionId, snaps);
+  checkNodeStatuses(v, executionId, snaps, cutShort);
   // Recorded once the finish it names has been judged (by checkNodeStatuses), so that it blocks on that failure.
   if (premature) v.blocked('STATE-TERMINAL', premature);
   if (plan && last) checkNodesMatchPlan(v, plan, last.status.nodeExecutions, statusRef(last));
@@ -83,6 +90,7 @@ function checkExecutionStatus(
   v: Verdict,
   executionId: string,
   snaps: Snapshot[],
+  cutShort: Cause | undefined,
 ): { sawIntermediate: boolean; premature?: Cause } {
   const last = snaps[snaps.length - 1];
   const read = snaps.filter((s) => s.status.status !== undefined);
@@ -121,7 +129,9 @@ function checkExecutionStatus(
           reason: `execution ${executionId} left finish (${leftTerminal.text}) that it reported while ${open.join(', ')}`,
         }
       : undefined;
-  if (!premature)
+  // Nothing was seen to leave a terminal status, but the end of the history was never read.
+  if (!premature && !leftTerminal && cutShort) v.blocked('STATE-TERMINAL', cutShort);
+  else if (!premature)
     v.should('STATE-TERMINAL', !leftTerminal, {
       message: `execution ${executionId} stays in its terminal status`,
       expected: 'finish/failed never change',
@@ -192,7 +202,7 @@ function checkIdentity(v: Verdict, executionId: string, snaps: Snapshot[]): void
  * outside the enum is NODE-STATUS-ENUM's finding: what depends on reading it is blocked by that
  * clause's failure on the answer that carries it.
  */
-function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[]): void {
+function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[], cutShort: Cause | undefined): void {
   const lastRef = statusRef(snaps[snaps.length - 1]);
   const nodeSeq = new Map<string, { status: string; ref: string }[]>();
   for (const s of snaps)
@@ -213,8 +223,9 @@ function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[]): 
   }
   for (const seq of sequences) v.observe('STATE-NODE-FORWARD-ONLY', 'node status sequence across polls', seq, lastRef);
   for (const t of moves) v.observe('STATE-TRANSITIONS', 'node transition', t, lastRef);
-  // Without any node status the execution's own status is what STATE-TERMINAL judges.
-  if (nodeSeq.size > 0) {
+  // Without any node status the execution's own status is what STATE-TERMINAL judges; a history cut short
+  // shows a breach, but never that none came.
+  if (nodeSeq.size > 0 && (nodeLeftTerminal || !cutShort)) {
     v.should('STATE-TERMINAL', !nodeLeftTerminal, {
       message: `nodes of ${executionId} stay in their terminal status`,
       expected: 'finish/failed never change',
@@ -223,7 +234,7 @@ function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[]): 
       exchangeIds: nodeLeftTerminal?.refs,
     });
   }
-  checkFinishedNodes(v, executionId, snaps);
+  checkFinishedNodes(v, executionId, snaps, cutShort);
 }
 
 /** Nodes of one status answer in a listed status that is not terminal ("node_2=executing"). */
@@ -234,9 +245,10 @@ function unsettledNodes(s: Snapshot): string[] {
 }
 
 /** STATE-EXEC-FINISH-NODES-FINISHED, on every answer that reads the execution finish. */
-function checkFinishedNodes(v: Verdict, executionId: string, snaps: Snapshot[]): void {
+function checkFinishedNodes(v: Verdict, executionId: string, snaps: Snapshot[], cutShort: Cause | undefined): void {
   const finished = snaps.filter((x) => x.status.status === 'finish');
-  if (finished.length === 0) {
+  if (finished.length === 0 && cutShort) v.blocked('STATE-EXEC-FINISH-NODES-FINISHED', cutShort);
+  else if (finished.length === 0) {
     const last = snaps[snaps.length - 1].status.status;
     v.notRun(
       'STATE-EXEC-FINISH-NODES-FINISHED',

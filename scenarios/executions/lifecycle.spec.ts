@@ -191,6 +191,15 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
     follow(started, {
       withOutput: true,
       judge: async ({ executionId, snaps, stop }) => {
+        // What was read of a history cut short is judged; what needed its end is blocked by why it stopped.
+        if (stop && executionId && snaps.length > 0) {
+          checkExecutionHistory(verdict, executionId, wf!.plan, snaps, stop);
+          return stopAll(
+            verdict,
+            AFTER_START.filter((id) => !verdict.recorded.has(id)),
+            stop,
+          );
+        }
         // A run never sent (its upload failed) leaves the wrapper clause blocked: what needed the run is blocked by it.
         if (stop)
           return stopAll(
@@ -232,8 +241,8 @@ test('every discovered workflow runs to a terminal status with seeded variables 
     for (const wf of list) {
       follow(await startRun(api, verdict, faker, wf), {
         judge: ({ executionId, snaps, stop }) => {
-          if (stop) stopAll(verdict, ['STATE-TERMINAL'], stop);
-          else checkExecutionHistory(verdict, executionId!, wf.plan, snaps);
+          if (executionId && snaps.length > 0) checkExecutionHistory(verdict, executionId, wf.plan, snaps, stop);
+          else if (stop) stopAll(verdict, ['STATE-TERMINAL'], stop);
         },
       });
     }

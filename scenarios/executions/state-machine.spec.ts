@@ -35,7 +35,8 @@ type Ctx = Pick<Parameters<Parameters<typeof test>[2]>[0], 'api' | 'config' | 'v
 
 /**
  * Runs the workflow, follows it past its end and judges its history; `judged` then gets its facts. When
- * it could not be followed, the clauses say why and `judged` is not called.
+ * it could not be followed to its end, what was read is judged, the clauses that needed more say why,
+ * and `judged` is not called.
  */
 async function followExecution(
   { api, config, verdict, faker }: Ctx,
@@ -48,14 +49,24 @@ async function followExecution(
       withOutput: true,
       afterTerminal: 2,
       judge: ({ executionId, snaps, stop }) => {
+        // Whatever was read is judged; what needed the end the poll never saw is blocked by why it stopped.
+        if (executionId && snaps.length > 0) {
+          const facts = checkExecutionHistory(verdict, executionId, wf.plan, snaps, stop);
+          if (stop)
+            stopAll(
+              verdict,
+              CLAUSES.filter((id) => !verdict.recorded.has(id)),
+              stop,
+            );
+          else judged(facts);
+        }
         // A run never sent (its upload failed) leaves the wrapper clause blocked: the history needed that run.
-        if (stop)
+        else if (stop)
           stopAll(
             verdict,
             CLAUSES,
             started.run ? stop : dependsOn('RUN-VARIABLES-WRAPPER', stop, `the run of ${wf.canvasId} (never sent)`),
           );
-        else judged(checkExecutionHistory(verdict, executionId!, wf.plan, snaps));
       },
     });
   });
