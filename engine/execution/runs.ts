@@ -109,21 +109,56 @@ export async function startRun(
     return { workflow: wf, stop: prepared.stop };
   }
   const run = await api.run(wf.canvasId, runBody(prepared.values, form), { label: `run (${form} form)` });
+  // The control of a refusal: the same values in the other form the specification allows.
+  const other: RunForm = form === 'wrapper' ? 'legacy' : 'wrapper';
+  const control = () => api.run(wf.canvasId, runBody(prepared.values, other), { label: `control run (${other} form)` });
   return {
     workflow: wf,
     run,
-    ...(await judgeRun(api, verdict, clauses, run, `run of ${wf.canvasId} (${form} form)`, wf)),
+    ...(await judgeRun(api, verdict, clauses, run, `run of ${wf.canvasId} (${form} form)`, wf, {
+      form: other,
+      send: control,
+    })),
   };
 }
 
+/** A control of a refused run: the same request but for one thing, whose answer tells what was refused. */
+export interface RunControl {
+  /** What differs, as the report says it: "legacy" (the same values in the legacy form). */
+  form: RunForm;
+  send(): Promise<Exchange>;
+}
+
+/**
+ * Sends the control of a run refused for what could be the harness's guess (a value of a vaguely described
+ * variable): when the same values are accepted in the other allowed form, the refusal was of the form,
+ * not of a guess, and the run is judged. Returns what the control showed, for the run's message, or
+ * undefined when the control was refused too (the refusal stays unjudgeable). The control's execution is
+ * aborted: it was only sent to tell.
+ */
+async function controlAccepts(api: ApiClient, control: RunControl | undefined): Promise<string | undefined> {
+  if (!control) return undefined;
+  const answer = await control.send();
+  const executionId = executionIdIn(answer);
+  await abortQuietly(api, executionId);
+  return executionId
+    ? `the same values in the ${control.form} form were accepted (exchange ${answer.record.id})`
+    : undefined;
+}
+
 /** Why a refused run of `wf` says nothing of the clauses: the harness picked a workflow it cannot run as intended. */
-function unjudgeableRefusal(run: Exchange, wf: Workflow | undefined, message: string): Stop | undefined {
+function unjudgeableRefusal(
+  run: Exchange,
+  wf: Workflow | undefined,
+  message: string,
+): (Stop & { guess?: true }) | undefined {
   if (run.status === 403) return { reason: `${message}: the workflow's API is disabled (403)` };
   if (served(run) || statusDeviation(run)) return undefined;
   // A plan without a variables list says nothing of what the workflow takes (the list is optional).
   const vague = !wf?.plan ? [] : wf.plan.variables === undefined ? ['its variables'] : vaguelyDescribedVariables(wf);
   if (run.status === 400 && vague.length > 0) {
     return {
+      guess: true,
       reason:
         `${message}: cannot judge: refused (${describe(run)}), and the plan leaves open what ` +
         `${vague.join(', ')} take(s), so a value the harness guessed may be what was refused`,
@@ -150,14 +185,19 @@ export async function judgeRun(
   verdict: Verdict,
   clauses: readonly string[],
   run: Exchange,
-  message: string,
+  runMessage: string,
   wf?: Workflow,
+  control?: RunControl,
 ): Promise<{ executionId?: string; stop?: Stop }> {
+  let message = runMessage;
   const unjudgeable = unjudgeableRefusal(run, wf, message);
-  if (unjudgeable) {
+  // A refusal a guessed value could explain is judged after all when its control is accepted.
+  const shown = unjudgeable?.guess ? await controlAccepts(api, control) : undefined;
+  if (unjudgeable && !shown) {
     stopAll(verdict, clauses, unjudgeable);
     return { stop: unjudgeable };
   }
+  if (shown) message = `${message}; ${shown}`;
   let judged: Judged<string> | undefined;
   for (const id of clauses)
     judged = accepted(

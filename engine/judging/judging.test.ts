@@ -23,6 +23,7 @@ import {
 import { checkExecutionHistory, checkNodesMatchPlan } from './relations.ts';
 import { LOCALES, localesForRun } from '../discovery/locales.ts';
 import { pollExecution, PollStopped, type Snapshot } from '../execution/poll.ts';
+import { judgeRun } from '../execution/runs.ts';
 
 /** The verdict answers are recorded on as they arrive, as the client records them (see `answer`). */
 let current: Verdict | undefined;
@@ -504,4 +505,34 @@ test('a history cut short by a status outside the enum is judged for what it sho
   // What needs the end of the execution was never read: blocked by the reason the poll stopped.
   expect(outcomes('STATE-TERMINAL')).toEqual(['blocked by EXEC-STATUS-ENUM']);
   expect(outcomes('STATE-EXEC-FINISH-NODES-FINISHED')).toEqual(['blocked by EXEC-STATUS-ENUM']);
+});
+
+test('a refusal a guessed value could explain is judged once its control, the other form, is accepted', async () => {
+  const { verdict, outcomes, messages } = recorder();
+  // An untyped variable: what it takes is left open, so a 400 could be the refusal of the harness's guess.
+  const wf = {
+    canvasId: 'c1',
+    title: 'Digest',
+    plan: { title: 'Digest', tasks: [], variables: [{ name: 'topic' }] } as WorkflowPlan,
+  };
+  const refused = () => answer('runWorkflow', 400, { success: false, errCode: 'INVALID_REQUEST_BODY' });
+  const started = answer('runWorkflow', 200, { success: true, data: { executionId: 'e9', status: 'init' } });
+  const api = {
+    status: async () =>
+      answer('getExecutionStatus', 200, { success: true, data: { executionId: 'e9', status: 'init' } }),
+    abort: async () => answer('abortExecution', 200, { success: true }),
+  } as unknown as ApiClient;
+  // The same values in the wrapper form are accepted: the legacy form itself was refused.
+  await judgeRun(api, verdict, ['RUN-LEGACY-TOP-LEVEL'], refused(), 'run of c1 (legacy form)', wf, {
+    form: 'wrapper',
+    send: async () => started,
+  });
+  // Refused in both forms: the refusal may be of the guess, and says nothing of the form.
+  await judgeRun(api, verdict, ['RUN-LEGACY-TOP-LEVEL'], refused(), 'run of c1 (legacy form)', wf, {
+    form: 'wrapper',
+    send: async () => refused(),
+  });
+  expect(outcomes('RUN-LEGACY-TOP-LEVEL')).toEqual(['fail', 'not-run']);
+  expect(messages('RUN-LEGACY-TOP-LEVEL')[0]).toMatch(/the same values in the wrapper form were accepted/);
+  expect(messages('RUN-LEGACY-TOP-LEVEL')[1]).toMatch(/cannot judge: refused .* a value the harness guessed/);
 });
