@@ -107,7 +107,13 @@ export interface ExploreSeen {
   incomplete: string[];
 }
 
-export const SINGLE_OPERATION_FAULTS = ['status-hangs', 'output-drips', 'status-unknown-value'];
+export const SINGLE_OPERATION_FAULTS = [
+  'status-hangs',
+  'output-drips',
+  'status-unknown-value',
+  'detail-drips',
+  'never-ends',
+];
 
 /** A finding of the run's report, as far as the table needs it. */
 export interface FindingSeen {

@@ -46,8 +46,11 @@ function watched(client: ApiClient, verdict: Verdict): ApiClient {
     try {
       return await send(spec);
     } catch (err) {
-      if (err instanceof TransportFault)
-        verdict.stoppedAt ??= { exchangeId: err.exchange.record.id, message: err.message.split('\n')[0] };
+      if (!(err instanceof TransportFault)) throw err;
+      verdict.stoppedAt ??= { exchangeId: err.exchange.record.id, message: err.message.split('\n')[0] };
+      // A fault the run remembers stopped the test's clauses already (blocked or not run, in its words): the
+      // test ends as skipped, not failed, so the runner keeps its worker instead of starting another.
+      if (err.exchange.faulted) test.skip(true, err.message.split('\n')[0]);
       throw err;
     }
   };

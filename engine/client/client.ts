@@ -48,6 +48,9 @@ export interface ClientOptions {
   test?: TestRef;
 }
 
+/** The note written when a fault is first remembered for the run: the report names it as what stopped the rest. */
+export const FAULT_REMEMBERED = 'fault-remembered';
+
 let sequence = 0;
 const nextId = () => `${process.pid}-${++sequence}`;
 
@@ -199,6 +202,14 @@ export class ApiClient {
     // The clauses judged on every answer of the operation get no answer of it any more: the fault that
     // took them away is their reason, said once, by the call that met it (a verdict outranks it).
     if (inForce.exchangeId === ex.record.id) {
+      const { operation: op, kind: k, message: m, exchangeId } = inForce;
+      this.writer.write({
+        kind: 'note',
+        topic: FAULT_REMEMBERED,
+        message: describeFault(inForce),
+        fault: { operation: op, kind: k, message: m, ...(clause ? { clause } : {}), exchangeId },
+        at: new Date().toISOString(),
+      });
       const lost = new Set(
         operationInfo(operation).listedStatuses.flatMap((status) => clausesCheckedFor(operation, status)),
       );

@@ -49,7 +49,7 @@ class Found {
   async read(canvasId: string, title = '', label = 'discovery detail'): Promise<Workflow | undefined> {
     if (this.byId.has(canvasId)) return this.byId.get(canvasId);
     this.details++;
-    const plan = dataOf<WorkflowPlan>(await this.api.detail(canvasId, { label }));
+    const plan = dataOf<WorkflowPlan>(await this.api.detail(canvasId, { label, allowFault: true }));
     if (!plan || typeof plan !== 'object' || !Array.isArray(plan.tasks)) return undefined;
     const wf: Workflow = { canvasId, title: title || (typeof plan.title === 'string' ? plan.title : ''), plan };
     this.byId.set(canvasId, wf);

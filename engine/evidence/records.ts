@@ -129,6 +129,8 @@ export interface NoteRecord {
   topic: string;
   message: string;
   test?: TestRef;
+  /** For topic `fault-remembered`: the fault the run will not wait for again (see transport/faults-seen.ts). */
+  fault?: { operation: string; kind: string; message: string; clause?: string; exchangeId?: string };
   at: string;
 }
 

@@ -559,6 +559,31 @@ function failedChecks(ix: EvidenceIndex, strict: boolean): FailedCheck[] {
     }));
 }
 
+/**
+ * The operation the run gave up on at the harness's own limit (no complete answer within its deadline),
+ * said first: what could not be judged without it was not run, so the run is incomplete, and that
+ * operation is why. A fault of the target's making is its status clause's failure instead.
+ */
+function operationLost(
+  records: readonly EvidenceRecord[],
+  requirements: readonly RequirementResult[],
+): string | undefined {
+  const lost = records.filter(
+    (r): r is NoteRecord & { fault: NonNullable<NoteRecord['fault']> } =>
+      r.kind === 'note' && r.topic === 'fault-remembered' && !!r.fault && !r.fault.clause,
+  );
+  if (lost.length === 0) return undefined;
+  const said = lost.map(({ fault }) => {
+    const where = fault.exchangeId ? `exchange ${fault.exchangeId}` : fault.operation;
+    const stopped = requirements.filter((q) => q.notRunReasons.some((t) => t.includes(where))).length;
+    return (
+      `${fault.operation} gave no complete answer within the request deadline (${fault.message}); ` +
+      `it is not asked again in this run, and ${stopped} clause(s) could not be judged without it`
+    );
+  });
+  return said.join('; ');
+}
+
 export function buildReport(input: BuildInput): ConformanceReport {
   const { catalogue, records, waivers, meta } = input;
   const ix = indexEvidence(catalogue, records);
@@ -601,6 +626,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
   // Tests that stopped for the harness's own reasons judged nothing: the run cannot vouch for their clauses.
   const incomplete =
     meta.incomplete ??
+    operationLost(records, requirements) ??
     (tests.harnessErrors > 0
       ? `${tests.harnessErrors} test(s) stopped for reasons of the harness (deadline, exception, missing setup); their clauses are not run`
       : undefined);

@@ -31,6 +31,10 @@ const READERS: Record<string, string> = {
   'action/verdict.mjs':
     "the GitHub Action's summary step reads the runner's own variables (GITHUB_STEP_SUMMARY, " +
     'GITHUB_OUTPUT) to write the verdict; it runs without the harness loaded',
+  'doubles/independent/launch.ts':
+    'starts an implementation of the specification written apart from the harness, a separate product ' +
+    'with settings of its own (WF_KEY_A, WF_KEY_B): it hands the environment on to that process with its ' +
+    'keys added, and reads no setting of the harness',
   'playwright.config.ts':
     "CI is the test runner's own convention (forbid .only, write the JSON report), read by Playwright " +
     'before any code of the harness',
