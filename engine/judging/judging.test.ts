@@ -20,7 +20,8 @@ import {
   type StatusData,
   type WorkflowPlan,
 } from './judging.ts';
-import { checkExecutionHistory, checkNodesMatchPlan } from './relations.ts';
+import { checkExecutionHistory } from './relations.ts';
+import { checkNodesMatchPlan } from './plans.ts';
 import { LOCALES, localesForRun } from '../discovery/locales.ts';
 import { pollExecution, PollStopped, type Snapshot } from '../execution/poll.ts';
 import { judgeRun } from '../execution/runs.ts';

@@ -151,98 +151,134 @@ function continued(req: http.ClientRequest, state: Exchanging): Promise<void> {
   });
 }
 
-function attemptOnce(r: PreparedRequest, opts: WireOptions): Promise<Answer & { reusedSocket: boolean }> {
-  const started = performance.now();
-  const client = r.url.protocol === 'https:' ? https : http;
-  const headers: Record<string, string | string[]> = { ...r.sendHeaders };
-  const expect = (r.body?.length ?? 0) >= EXPECT_CONTINUE_FROM;
-  if (r.body) headers['content-length'] = String(r.body.length);
-  if (expect) headers.expect = '100-continue';
-  return new Promise((resolve, reject) => {
-    const state: Exchanging = { chunks: [], bytes: 0, truncated: false };
-    let settled = false;
-    const req = client.request(r.url, {
+type Attempt = Answer & { reusedSocket: boolean };
+
+/** One attempt of a request: the wire, the deadline, the watch, and how the answer is read and settled. */
+class Call {
+  private readonly started = performance.now();
+  private readonly state: Exchanging = { chunks: [], bytes: 0, truncated: false };
+  private readonly req: http.ClientRequest;
+  private readonly expect: boolean;
+  private settled = false;
+  private deadline?: NodeJS.Timeout;
+  private watch?: NodeJS.Timeout;
+
+  constructor(
+    private readonly r: PreparedRequest,
+    private readonly opts: WireOptions,
+    private readonly resolve: (a: Attempt) => void,
+    private readonly reject: (e: unknown) => void,
+  ) {
+    const headers: Record<string, string | string[]> = { ...r.sendHeaders };
+    this.expect = (r.body?.length ?? 0) >= EXPECT_CONTINUE_FROM;
+    if (r.body) headers['content-length'] = String(r.body.length);
+    if (this.expect) headers.expect = '100-continue';
+    const client = r.url.protocol === 'https:' ? https : http;
+    this.req = client.request(r.url, {
       method: r.spec.method,
       headers,
       agent: agents[r.url.protocol as 'http:' | 'https:'],
     });
-    const finish = (fault?: TransportFaultInfo) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      clearInterval(watch);
-      // A body left half-written (the answer came first) leaves a connection nobody can reuse.
-      if (!req.writableEnded) req.destroy();
-      const res = state.res;
-      const raw = Buffer.concat(state.chunks);
-      const body = state.truncated ? raw : decode(raw, res?.headers['content-encoding']);
-      resolve({
-        status: res?.statusCode,
-        headers: res ? headersOf(res) : {},
-        text: body.toString('utf8'),
-        bodyBytes: state.bytes,
-        truncated: state.truncated,
-        ...(fault ? { fault } : {}),
-        durationMs: Math.round(performance.now() - started),
-        reusedSocket: req.reusedSocket,
-      });
-    };
-    const fail = (err: NodeJS.ErrnoException) => {
-      if (settled) return;
-      const res = state.res;
-      if (res?.complete) return finish();
-      // An answer may be on its way when writing the body fails: it is read before the call is judged unanswered.
-      if (!res) return void tick().then(() => (state.res ? undefined : finish(classify(err, r.timeoutMs))));
-      finish(classifyBody(err, r.timeoutMs, res.statusCode ?? 0, state.bytes));
-    };
-    const deadline = setTimeout(() => {
-      const err = Object.assign(new Error(`no complete response within ${r.timeoutMs} ms`), { name: 'TimeoutError' });
-      fail(err);
-      req.destroy();
-    }, r.timeoutMs);
-    const watch = opts.giveUpWhen
-      ? setInterval(() => {
-          const reason = opts.giveUpWhen?.();
-          if (reason === undefined || settled) return;
-          settled = true;
-          clearTimeout(deadline);
-          clearInterval(watch);
-          req.destroy();
-          reject(new Abandoned(reason, Math.round(performance.now() - started)));
-        }, WATCH_MS)
-      : undefined;
-    req.on('response', (res) => {
-      state.res = res;
-      res.on('data', (chunk: Buffer) => {
-        state.bytes += chunk.length;
-        if (state.truncated) return;
-        const room = opts.maxBodyBytes - (state.bytes - chunk.length);
-        if (chunk.length > room) {
-          state.chunks.push(chunk.subarray(0, Math.max(0, room)));
-          state.truncated = true;
-          finish({
-            kind: 'body-too-large',
-            message: `response body exceeds ${opts.maxBodyBytes} bytes (WFCHECK_MAX_BODY_BYTES); reading stopped`,
-          });
-          req.destroy();
-          return;
-        }
-        state.chunks.push(chunk);
-      });
-      res.on('end', () => finish());
-      res.on('error', fail);
-      res.on('aborted', () => fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+  }
+
+  start(): void {
+    this.deadline = setTimeout(() => {
+      this.fail(
+        Object.assign(new Error(`no complete response within ${this.r.timeoutMs} ms`), { name: 'TimeoutError' }),
+      );
+      this.req.destroy();
+    }, this.r.timeoutMs);
+    if (this.opts.giveUpWhen) this.watch = setInterval(() => this.look(), WATCH_MS);
+    this.req.on('response', (res) => this.answered(res));
+    this.req.on('error', (err) => this.fail(err));
+    this.send().catch((err) => this.fail(err));
+  }
+
+  /** Gives the call up when the reason to (its operation faulted meanwhile) appears. */
+  private look(): void {
+    const reason = this.opts.giveUpWhen?.();
+    if (reason === undefined || this.settled) return;
+    this.settle();
+    this.req.destroy();
+    this.reject(new Abandoned(reason, Math.round(performance.now() - this.started)));
+  }
+
+  private async send(): Promise<void> {
+    if (this.expect) {
+      this.req.flushHeaders();
+      await continued(this.req, this.state);
+    }
+    await writeBody(this.req, this.r.body, this.state);
+  }
+
+  private answered(res: http.IncomingMessage): void {
+    this.state.res = res;
+    res.on('data', (chunk: Buffer) => this.read(chunk));
+    res.on('end', () => this.finish());
+    res.on('error', (err) => this.fail(err));
+    res.on('aborted', () => this.fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+  }
+
+  /** A chunk of the body, kept up to the size cap; past it, reading stops. */
+  private read(chunk: Buffer): void {
+    const state = this.state;
+    state.bytes += chunk.length;
+    if (state.truncated) return;
+    const room = this.opts.maxBodyBytes - (state.bytes - chunk.length);
+    if (chunk.length <= room) {
+      state.chunks.push(chunk);
+      return;
+    }
+    state.chunks.push(chunk.subarray(0, Math.max(0, room)));
+    state.truncated = true;
+    this.finish({
+      kind: 'body-too-large',
+      message: `response body exceeds ${this.opts.maxBodyBytes} bytes (WFCHECK_MAX_BODY_BYTES); reading stopped`,
     });
-    req.on('error', fail);
-    const send = async () => {
-      if (expect) {
-        req.flushHeaders();
-        await continued(req, state);
-      }
-      await writeBody(req, r.body, state);
-    };
-    send().catch(fail);
-  });
+    this.req.destroy();
+  }
+
+  private fail(err: NodeJS.ErrnoException): void {
+    if (this.settled) return;
+    const res = this.state.res;
+    if (res?.complete) return this.finish();
+    // An answer may be on its way when writing the body fails: it is read before the call is judged unanswered.
+    if (!res) {
+      void tick().then(() => (this.state.res ? undefined : this.finish(classify(err, this.r.timeoutMs))));
+      return;
+    }
+    this.finish(classifyBody(err, this.r.timeoutMs, res.statusCode ?? 0, this.state.bytes));
+  }
+
+  private settle(): void {
+    this.settled = true;
+    clearTimeout(this.deadline);
+    clearInterval(this.watch);
+  }
+
+  private finish(fault?: TransportFaultInfo): void {
+    if (this.settled) return;
+    this.settle();
+    // A body left half-written (the answer came first) leaves a connection nobody can reuse.
+    if (!this.req.writableEnded) this.req.destroy();
+    const { res, chunks, truncated, bytes } = this.state;
+    const raw = Buffer.concat(chunks);
+    const body = truncated ? raw : decode(raw, res?.headers['content-encoding']);
+    this.resolve({
+      status: res?.statusCode,
+      headers: res ? headersOf(res) : {},
+      text: body.toString('utf8'),
+      bodyBytes: bytes,
+      truncated,
+      ...(fault ? { fault } : {}),
+      durationMs: Math.round(performance.now() - this.started),
+      reusedSocket: this.req.reusedSocket,
+    });
+  }
+}
+
+function attemptOnce(r: PreparedRequest, opts: WireOptions): Promise<Attempt> {
+  return new Promise((resolve, reject) => new Call(r, opts, resolve, reject).start());
 }
 
 /**

@@ -404,12 +404,80 @@ function blockedThrough(all: readonly ClauseView[], clauses: ReadonlySet<string>
   return blocked.filter((c) => reached.has(c.id)).map((c) => c.id);
 }
 
+/** Where a check was shown: its exchange, or its test and message when it judged no exchange. */
+const placeOf = (c: FailedCheck) => c.evidence.exchangeId ?? `${c.evidence.test ?? ''}\u0000${c.evidence.message}`;
+
+/** The exchanges of a group other than its example's, as a finding lists them. */
+function otherExchangesOf(g: Group, example: FailedCheck): FindingExchange[] {
+  const byExchange = new Map<string, FailedCheck[]>();
+  for (const c of g.checks) byExchange.set(placeOf(c), [...(byExchange.get(placeOf(c)) ?? []), c]);
+  return [...byExchange.entries()]
+    .filter(([at]) => at !== placeOf(example))
+    .map(([, cs]): FindingExchange => {
+      const e = cs[0].evidence;
+      return {
+        clauses: distinct(cs.map((c) => c.requirementId)),
+        ...(e.operation ? { operation: e.operation } : {}),
+        answer: answerOf(e),
+        ...(requestLine(e) ? { request: requestLine(e) } : {}),
+        ...(e.probe ? { probe: e.probe } : {}),
+        ...(e.test ? { test: e.test } : {}),
+      };
+    });
+}
+
+/** What findingsOf reads of the catalogue for each group. */
+interface Catalogue {
+  input: FindingsInput;
+  clause: Map<string, FindingsInput['clauses'][number]>;
+  order(id: string): number;
+  text(id: string): string;
+  security(id: string): boolean;
+}
+
+function findingOf(g: Group, cat: Catalogue): Omit<Finding, 'id'> {
+  const clauses = distinct(g.checks.map((c) => c.requirementId)).sort(
+    (a, b) => cat.order(a) - cat.order(b) || a.localeCompare(b),
+  );
+  const waived = clauses.every((id) => cat.clause.get(id)?.waiver);
+  const isSecurity = clauses.some(cat.security);
+  const serverError = g.checks.some((c) => c.evidence.fault !== undefined || (c.evidence.status ?? 0) >= 500);
+  // The example: an exchange with a reproducer, of the clause first in the catalogue.
+  const example = [...g.checks].sort(
+    (a, b) =>
+      Number(!b.evidence.curl) - Number(!a.evidence.curl) || cat.order(a.requirementId) - cat.order(b.requirementId),
+  )[0];
+  const others = otherExchangesOf(g, example);
+  return {
+    strength: g.strength,
+    waived,
+    severity: isSecurity ? 'security' : serverError ? 'server-error' : 'deviation',
+    security: isSecurity,
+    behaviour: behaviourOf(g, cat.text),
+    signature: [g.key, ...g.joined].join(' + '),
+    clauses,
+    blocked: blockedThrough(cat.input.clauses, new Set(clauses)),
+    operations: distinct(g.checks.flatMap((c) => (c.evidence.operation ? [c.evidence.operation] : []))).sort(),
+    probes: distinct(g.checks.flatMap((c) => (c.evidence.probe ? [c.evidence.probe] : []))).sort(),
+    checks: g.checks.length,
+    exchanges: distinct(g.checks.flatMap((c) => (c.evidence.exchangeId ? [c.evidence.exchangeId] : []))).length,
+    waivers: waived ? clauses.map((id) => ({ id, reason: cat.clause.get(id)!.waiver!.reason })) : [],
+    example: { requirementId: example.requirementId, ...example.evidence },
+    otherExchanges: others.slice(0, MAX_OTHER_EXCHANGES),
+    moreExchanges: Math.max(0, others.length - MAX_OTHER_EXCHANGES),
+  };
+}
+
 export function findingsOf(input: FindingsInput): Finding[] {
   const clauseIndex = new Map(input.clauses.map((c, i) => [c.id, i]));
   const clause = new Map(input.clauses.map((c) => [c.id, c]));
-  const clauseText = (id: string) => clause.get(id)?.text ?? `${id} (not in the catalogue)`;
-  const security = (id: string) => clause.get(id)?.security === true;
-
+  const cat: Catalogue = {
+    input,
+    clause,
+    order: (id) => clauseIndex.get(id) ?? Number.MAX_SAFE_INTEGER,
+    text: (id) => clause.get(id)?.text ?? `${id} (not in the catalogue)`,
+    security: (id) => clause.get(id)?.security === true,
+  };
   const groups = new Map<string, Group>();
   for (const c of input.checks) {
     const aspect = aspectOf(c, input);
@@ -419,63 +487,14 @@ export function findingsOf(input: FindingsInput): Finding[] {
     if (g) g.checks.push(c);
     else groups.set(at, { key, strength: c.strength, aspect, checks: [c], joined: [] });
   }
-  const isSecurity = (g: Group) => g.checks.some((c) => security(c.requirementId));
+  const isSecurity = (g: Group) => g.checks.some((c) => cat.security(c.requirementId));
   joinUnlisted(groups, isSecurity);
   joinBodiesOfWrongAnswers(groups, isSecurity);
 
-  const order = (id: string) => clauseIndex.get(id) ?? Number.MAX_SAFE_INTEGER;
   const made = [...groups.values()].map((g) => {
-    const clauses = distinct(g.checks.map((c) => c.requirementId)).sort(
-      (a, b) => order(a) - order(b) || a.localeCompare(b),
-    );
-    const waived = clauses.every((id) => clause.get(id)?.waiver);
-    const isSecurity = clauses.some(security);
-    const serverError = g.checks.some((c) => c.evidence.fault !== undefined || (c.evidence.status ?? 0) >= 500);
-    // The example: an exchange with a reproducer, of the clause first in the catalogue.
-    const example = [...g.checks].sort(
-      (a, b) => Number(!b.evidence.curl) - Number(!a.evidence.curl) || order(a.requirementId) - order(b.requirementId),
-    )[0];
-    const byExchange = new Map<string, FailedCheck[]>();
-    for (const c of g.checks) {
-      const at = c.evidence.exchangeId ?? `${c.evidence.test ?? ''}\u0000${c.evidence.message}`;
-      byExchange.set(at, [...(byExchange.get(at) ?? []), c]);
-    }
-    const exampleAt = example.evidence.exchangeId ?? `${example.evidence.test ?? ''}\u0000${example.evidence.message}`;
-    const others = [...byExchange.entries()]
-      .filter(([at]) => at !== exampleAt)
-      .map(([, cs]): FindingExchange => {
-        const e = cs[0].evidence;
-        return {
-          clauses: distinct(cs.map((c) => c.requirementId)),
-          ...(e.operation ? { operation: e.operation } : {}),
-          answer: answerOf(e),
-          ...(requestLine(e) ? { request: requestLine(e) } : {}),
-          ...(e.probe ? { probe: e.probe } : {}),
-          ...(e.test ? { test: e.test } : {}),
-        };
-      });
-    const inFinding = new Set(clauses);
-    const finding: Omit<Finding, 'id'> = {
-      strength: g.strength,
-      waived,
-      severity: isSecurity ? 'security' : serverError ? 'server-error' : 'deviation',
-      security: isSecurity,
-      behaviour: behaviourOf(g, clauseText),
-      signature: [g.key, ...g.joined].join(' + '),
-      clauses,
-      blocked: blockedThrough(input.clauses, inFinding),
-      operations: distinct(g.checks.flatMap((c) => (c.evidence.operation ? [c.evidence.operation] : []))).sort(),
-      probes: distinct(g.checks.flatMap((c) => (c.evidence.probe ? [c.evidence.probe] : []))).sort(),
-      checks: g.checks.length,
-      exchanges: distinct(g.checks.flatMap((c) => (c.evidence.exchangeId ? [c.evidence.exchangeId] : []))).length,
-      waivers: waived ? clauses.map((id) => ({ id, reason: clause.get(id)!.waiver!.reason })) : [],
-      example: { requirementId: example.requirementId, ...example.evidence },
-      otherExchanges: others.slice(0, MAX_OTHER_EXCHANGES),
-      moreExchanges: Math.max(0, others.length - MAX_OTHER_EXCHANGES),
-    };
-    return { finding, firstClause: order(clauses[0]) };
+    const finding = findingOf(g, cat);
+    return { finding, firstClause: cat.order(finding.clauses[0]) };
   });
-
   const band = (f: Omit<Finding, 'id'>) => (f.waived ? 2 : f.strength === 'failure' ? 0 : 1);
   return made
     .sort(

@@ -60,11 +60,8 @@ function row(
   return { measure, baseline: b, current: c, unit, change: relative, regression };
 }
 
-export function compareReports(
-  baseline: RunReport,
-  current: RunReport,
-  o: CompareOptions = DEFAULT_COMPARE,
-): { rows: ComparisonRow[]; warnings: string[] } {
+/** What differs between the runs' settings, which makes their figures harder to compare. */
+function settingWarnings(baseline: RunReport, current: RunReport): string[] {
   const warnings: string[] = [];
   if (baseline.meta.profile !== current.meta.profile)
     warnings.push(`profiles differ: baseline ${baseline.meta.profile}, this run ${current.meta.profile}`);
@@ -72,15 +69,26 @@ export function compareReports(
     warnings.push(
       `scenarios differ: baseline ${baseline.meta.scenarios.join(',')}, this run ${current.meta.scenarios.join(',')}`,
     );
-  const rows: ComparisonRow[] = [];
+  return warnings;
+}
+
+const PERCENTILES: [stat: string, label: string][] = [
+  ['med', 'p50'],
+  ['p(95)', 'p(95)'],
+  ['p(99)', 'p(99)'],
+];
+
+/** Per operation: its request rate and its latency percentiles. */
+function operationComparison(baseline: RunReport, current: RunReport, o: CompareOptions): ComparisonRow[] {
   const baseOps = new Map(operationRows(baseline.metrics).map((r) => [r.operation, r.values]));
   const curOps = new Map(operationRows(current.metrics).map((r) => [r.operation, r.values]));
   const perSecond = (r: RunReport, values: Record<string, number> | undefined) => {
     const seconds = r.meta.scenarioSeconds ?? r.meta.durationMs / 1000;
     return values?.count !== undefined && seconds > 0 ? values.count / seconds : undefined;
   };
-  for (const op of [...new Set([...baseOps.keys(), ...curOps.keys()])].sort()) {
-    rows.push(
+  return [...new Set([...baseOps.keys(), ...curOps.keys()])]
+    .sort()
+    .flatMap((op) => [
       row(
         `${op} req/s`,
         '/s',
@@ -89,65 +97,43 @@ export function compareReports(
         perSecond(current, curOps.get(op)),
         o,
       ),
-    );
-    for (const stat of ['med', 'p(95)', 'p(99)']) {
-      rows.push(
-        row(
-          `${op} ${stat === 'med' ? 'p50' : stat}`,
-          'ms',
-          'lower-is-better',
-          baseOps.get(op)?.[stat],
-          curOps.get(op)?.[stat],
-          o,
-        ),
-      );
-    }
-  }
+      ...PERCENTILES.map(([stat, label]) =>
+        row(`${op} ${label}`, 'ms', 'lower-is-better', baseOps.get(op)?.[stat], curOps.get(op)?.[stat], o),
+      ),
+    ]);
+}
+
+/** The run as a whole: throughput, failures, contract violations and, where runs were followed, workflows. */
+function runComparison(baseline: RunReport, current: RunReport, o: CompareOptions): ComparisonRow[] {
   const v = (r: RunReport, metric: string, key: string) => r.metrics[metric]?.values[key];
-  rows.push(
+  const both = (metric: string, key: string) => [v(baseline, metric, key), v(current, metric, key)] as const;
+  const rows = [
     row('throughput (API requests)', '/s', 'higher-is-better', apiRequestRate(baseline), apiRequestRate(current), o),
-  );
-  rows.push(
-    row(
-      'failed requests',
-      '%',
-      'lower-is-better',
-      v(baseline, 'http_req_failed', 'rate'),
-      v(current, 'http_req_failed', 'rate'),
-      o,
-    ),
-  );
-  rows.push(
+    row('failed requests', '%', 'lower-is-better', ...both('http_req_failed', 'rate'), o),
     row('contract violations', '%', 'lower-is-better', violationShare(baseline), violationShare(current), {
       ...o,
       rateTolerance: 0,
     }),
-  );
-  if (baseline.metrics.workflow_duration || current.metrics.workflow_duration) {
-    for (const stat of ['med', 'p(95)', 'p(99)']) {
-      rows.push(
-        row(
-          `workflow duration ${stat === 'med' ? 'p50' : stat}`,
-          'ms',
-          'lower-is-better',
-          v(baseline, 'workflow_duration', stat),
-          v(current, 'workflow_duration', stat),
-          o,
-        ),
-      );
-    }
-    rows.push(
-      row(
-        'workflow completion',
-        '%',
-        'higher-is-better',
-        v(baseline, 'workflow_completed', 'rate'),
-        v(current, 'workflow_completed', 'rate'),
-        o,
-      ),
-    );
-  }
-  return { rows, warnings };
+  ];
+  if (!baseline.metrics.workflow_duration && !current.metrics.workflow_duration) return rows;
+  return [
+    ...rows,
+    ...PERCENTILES.map(([stat, label]) =>
+      row(`workflow duration ${label}`, 'ms', 'lower-is-better', ...both('workflow_duration', stat), o),
+    ),
+    row('workflow completion', '%', 'higher-is-better', ...both('workflow_completed', 'rate'), o),
+  ];
+}
+
+export function compareReports(
+  baseline: RunReport,
+  current: RunReport,
+  o: CompareOptions = DEFAULT_COMPARE,
+): { rows: ComparisonRow[]; warnings: string[] } {
+  return {
+    rows: [...operationComparison(baseline, current, o), ...runComparison(baseline, current, o)],
+    warnings: settingWarnings(baseline, current),
+  };
 }
 
 function fmt(n: number | null, unit: ComparisonRow['unit']): string {

@@ -10,7 +10,7 @@ import type { RunConfig } from '../../foundation/environment/config.ts';
 import type { ApiClient } from '../../engine/client/client.ts';
 import { harnessFault } from '../../engine/transport/exchange.ts';
 import { generatePrompt } from '../../foundation/data/prompts.ts';
-import { checkPlanSemantics } from '../../engine/judging/relations.ts';
+import { checkPlanSemantics } from '../../engine/judging/plans.ts';
 import { LOCALES, localesForRun } from '../../engine/discovery/locales.ts';
 import {
   accepted,

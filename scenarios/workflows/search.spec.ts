@@ -21,7 +21,7 @@ import {
 } from '../../engine/judging/judging.ts';
 import { listOf, searchAll, type SearchListing } from '../../engine/discovery/listing.ts';
 import type { Workflow } from '../../engine/discovery/workflows.ts';
-import { checkPlanSemantics } from '../../engine/judging/relations.ts';
+import { checkPlanSemantics } from '../../engine/judging/plans.ts';
 import type { ApiClient } from '../../engine/client/client.ts';
 import type { Exchange } from '../../engine/transport/exchange.ts';
 import type { Verdict } from '../../engine/evidence/verdict.ts';
