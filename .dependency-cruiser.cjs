@@ -33,13 +33,15 @@ const K6_CODE = '^(load/(main(-native)?\\.ts$|lib/|flows/)|proof/bench/k6/)';
 
 /**
  * Modules k6 code may import besides its own: the contract checks with their generated validators
- * (bundled into check.k6.js, also imported as source for their types) and the pure environment rules.
+ * (bundled into check.k6.js, also imported as source for their types), the pure environment rules and
+ * the command lines hints name.
  * They run in Node too, which makes them the place a Node-only import would slip into k6 unnoticed.
  */
 const SHARED_WITH_K6 = [
   '^contracts/check\\.ts$',
   '^contracts/generated/',
   '^foundation/environment/rules\\.ts$',
+  '^foundation/environment/command-line\\.ts$',
   '^engine/discovery/roles\\.ts$',
 ];
 

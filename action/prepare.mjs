@@ -85,10 +85,9 @@ mkdirSync(workDir, { recursive: true });
 // The target is named in cache keys by a hash of its base URL: never the key, never the URL in clear.
 const target = baseUrl ? createHash('sha256').update(baseUrl).digest('hex').slice(0, 16) : 'reference';
 const shardSlug = shard ? `-shard-${shard.replace('/', '-of-')}` : '';
-const loadRun = `action-${profile}`;
 const reportDir =
   mode === 'load'
-    ? join(workDir, 'reports', 'load', loadRun)
+    ? join(workDir, 'reports', 'load', `action-${profile}`)
     : join(workDir, 'reports', mode === 'explore' ? 'explore' : 'conformance');
 const report = join(reportDir, mode === 'load' ? 'summary.json' : 'report.json');
 
@@ -129,7 +128,6 @@ const outputs = {
   'work-dir': workDir,
   'report-dir': reportDir,
   report,
-  'load-run': loadRun,
   target,
   'cache-key': `${cachePrefix}${runId}`,
   'cache-restore-key': cachePrefix,

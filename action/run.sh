@@ -29,7 +29,7 @@ conformance)
   [ "${INPUT_STRICT:-}" = true ] && argv+=(--strict)
   ;;
 load)
-  argv=(load --profile "$INPUT_PROFILE" --run "$INPUT_LOAD_RUN")
+  argv=(load --profile "$INPUT_PROFILE" --out "$INPUT_REPORT_DIR")
   ;;
 explore)
   # Seed and budget were checked by prepare.mjs; without a seed the harness picks one and reports it.

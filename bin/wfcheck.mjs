@@ -4,6 +4,11 @@
  * the caller's directory (where its reports go) with the caller's environment and arguments, and
  * ending with the child's exit code. `npm run conformance` and the other npm scripts come in here too.
  *
+ * The harness prints command lines in its hints (usage, "replay: …", "run … first"), and they must name
+ * the command the user has: `wfcheck conformance --seed 7` here, `npm run conformance -- --seed 7` when an
+ * npm script of a clone started this (scripts/bootstrap.mjs says so in WFCHECK_INVOKED_AS). The
+ * subcommand learns which from WFCHECK_INVOKED_AS, set here for it and every process it starts.
+ *
  * The harness ships as TypeScript: tsx (a dependency) is registered through NODE_OPTIONS, so that
  * every Node process of a run (the command, the Playwright runner and its workers, the reference
  * target) loads it, also from an installed package, whose files Playwright does not compile itself
@@ -19,60 +24,55 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SCRIPTS = join(PACKAGE_ROOT, 'scripts');
 
-/** Subcommands, in the order `wfcheck --help` lists them; `npm` is the npm script that runs the same. */
+/**
+ * Subcommands, in the order `wfcheck --help` lists them. The npm script that runs one in a clone is its
+ * words joined by `:` (`load compare`: `npm run load:compare`), as foundation/environment/command-line.ts
+ * formats it.
+ */
 const COMMANDS = [
   {
     words: ['conformance'],
     script: 'conformance.ts',
-    npm: 'conformance',
     summary: 'run the conformance suites against a target (without BASE_URL: the reference target)',
   },
   {
     words: ['load'],
     script: 'load.ts',
-    npm: 'load',
     summary: 'run the k6 load suite and gate on the SLOs (k6 is built from its Go module when absent)',
   },
   {
     words: ['load', 'compare'],
     script: 'load-compare.ts',
-    npm: 'load:compare',
     summary: 'set a load run against a saved baseline; fail on regressions',
   },
   {
     words: ['load', 'distributed'],
     script: 'load-distributed.ts',
-    npm: 'load:distributed',
     summary: 'one load test split over N k6 processes, gated on the merged data',
   },
   {
     words: ['history'],
     script: 'history.ts',
-    npm: 'history',
     summary: 'what changed between runs, a requirement run by run, the list of runs',
   },
   {
     words: ['report', 'merge'],
     script: 'report-merge.ts',
-    npm: 'report:merge',
     summary: 'one verdict from the shards of a sharded conformance run (--shard i/n)',
   },
   {
     words: ['target'],
     script: 'target.ts',
-    npm: 'target',
     summary: 'boot the reference target on its own; print its BASE_URL and keys',
   },
   {
     words: ['target', 'image'],
     script: 'build-target-image.ts',
-    npm: 'target:image',
     summary: "build (or reuse) the reference target's container image",
   },
   {
     words: ['explore'],
     script: 'explore.ts',
-    npm: 'explore',
     summary: 'explore a target with generated inputs (fast-check)',
   },
 ];
@@ -100,8 +100,10 @@ function help() {
     '',
     'target: BASE_URL (ending in /v1) and API_KEY (API_KEY_B: a second tenant) name the implementation',
     'under test; without BASE_URL the reference target is booted (in Docker when an engine is reachable).',
-    'Outputs go under the current directory: reports/conformance, reports/load, reports/history.sqlite,',
-    'reports/cache (discovery memory), unless --out or the WFCHECK_* variables say otherwise.',
+    'Outputs go under the current directory: reports/conformance, reports/load/<run>, reports/explore, …;',
+    "--out <dir> moves a command's outputs (its --help says where they go by default). The run history",
+    '(reports/history.sqlite) and the discovery memory (reports/cache) move with WFCHECK_HISTORY and',
+    'WFCHECK_CACHE_DIR.',
     'Exit codes: 0 passed; 1 failures (a gate breached); 2 the run was incomplete or could not start.',
   ].join('\n');
 }
@@ -114,36 +116,7 @@ function commandOf(args) {
 
 /** npm script names (`load:compare`) are accepted too, as are their dashed forms (`load-compare`). */
 function byScriptName(name) {
-  return available.find((c) => c.npm === name || c.npm.replace(':', '-') === name);
-}
-
-/**
- * The scripts' usage texts name their npm scripts (`npm run load:compare -- …`), which is how the
- * repository runs them; shown by `wfcheck`, they name the subcommands instead.
- */
-function asSubcommands(text) {
-  const names = COMMANDS.map((c) => c.npm)
-    .sort((a, b) => b.length - a.length)
-    .map((n) => n.replace(':', '\\:'));
-  const pattern = new RegExp(`npm run (${names.join('|')})(?![\\w:-])( \\[?-- )?`, 'g');
-  const rename = (line) =>
-    line.replace(pattern, (_, npm, dashes) => {
-      const words = COMMANDS.find((c) => c.npm === npm).words.join(' ');
-      return `wfcheck ${words}${dashes ? (dashes.startsWith(' [') ? ' [' : ' ') : ''}`;
-    });
-  // A usage line continued below (options aligned under the first) keeps its alignment.
-  let shift = 0;
-  return text
-    .split('\n')
-    .map((line) => {
-      const renamed = rename(line);
-      if (renamed !== line) shift = renamed.length - line.length;
-      else if (!/^\s+\[/.test(line)) shift = 0;
-      else if (shift < 0) return line.replace(new RegExp(`^ {0,${-shift}}`), '');
-      else if (shift > 0) return ' '.repeat(shift) + line;
-      return renamed;
-    })
-    .join('\n');
+  return available.find((c) => c.words.join(':') === name || c.words.join('-') === name);
 }
 
 function fail(message) {
@@ -175,22 +148,16 @@ const env = {
   NODE_OPTIONS: nodeOptions.includes(tsx) ? nodeOptions : `${nodeOptions} --import=${tsx}`.trim(),
   // The harness compiles with its own options, not with those of a tsconfig.json where it is started.
   TSX_TSCONFIG_PATH: join(PACKAGE_ROOT, 'tsconfig.json'),
+  // Only an npm script of a clone says `npm`; anything else that starts this (a shell, npx, the image's
+  // entrypoint, the GitHub Action) ran the installed command.
+  WFCHECK_INVOKED_AS: process.env.WFCHECK_INVOKED_AS === 'npm' ? 'npm' : 'wfcheck',
 };
-
-const terminator = rest.indexOf('--');
-const own = terminator === -1 ? rest : rest.slice(0, terminator);
-const helpAsked = own.includes('--help') || own.includes('-h');
 
 const child = spawn(process.execPath, [join(SCRIPTS, command.script), ...rest], {
   cwd: process.cwd(),
   env,
-  stdio: ['inherit', helpAsked ? 'pipe' : 'inherit', 'inherit'],
+  stdio: 'inherit',
 });
-if (helpAsked) {
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
-  child.stdout.on('end', () => process.stdout.write(asSubcommands(out)));
-}
 
 // Ctrl-C reaches the command from the terminal itself (it shares this process group): passed on
 // again, the command and what it started would see it twice, and a second Ctrl-C means "stop at

@@ -6,7 +6,7 @@
  */
 import { relative } from 'node:path';
 import { OPERATION_IDS, operationInfo, type OperationId } from '../contracts/check.ts';
-import type { ExploreSettings } from '../foundation/environment/config.ts';
+import { commandLine, type ExploreSettings } from '../foundation/environment/config.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
 import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
@@ -91,6 +91,16 @@ function summary(r: ExploreReport): string[] {
   return lines;
 }
 
+/** The command that explores the same inputs again: the seed, with the budget and operations when not the defaults. */
+function replayCommand(s: ExploreSettings): string {
+  return commandLine('explore', [
+    '--seed',
+    s.seed,
+    ...(s.budgetS === 60 ? [] : ['--budget-s', s.budgetS]),
+    ...(s.only.length ? ['--only', s.only.join(',')] : []),
+  ]);
+}
+
 /**
  * Explores the target of `settings`, records the run in the history at `historyFile` (default
  * WFCHECK_HISTORY, else reports/history.sqlite) and writes the report; returns the exit code.
@@ -105,7 +115,7 @@ export async function runExplore(
   try {
     log.info(describeTarget(target));
     log.info(
-      `seed ${settings.seed}${settings.seedGiven ? '' : ' (fresh; --seed replays it)'}, budget ${settings.budgetS} s`,
+      `seed ${settings.seed}${settings.seedGiven ? '' : ` (fresh; replay: ${replayCommand(settings)})`}, budget ${settings.budgetS} s`,
     );
     const { report: explored, bodies } = await explore(
       { baseUrl: target.baseUrl, apiKey: target.apiKey, apiKeyB: target.apiKeyB, kind: target.kind, how: target.how },

@@ -594,6 +594,9 @@ test.describe('the action run as a runner runs it', () => {
       expect(report.exitCode).toBe(0);
       expect(report.summary.findings.failures).toBe(0);
       expect(report.summary.exchanges).toBeGreaterThan(100);
+      // The action runs the installed command: its replay hints name it, not the repository's npm scripts.
+      expect(report.meta.command).toBe('wfcheck conformance --seed 4242');
+      expect(run.shown).toContain('(replay: wfcheck conformance --seed 4242)');
       expect(run.exitCode).toBe(0);
       expect(run.steps.filter((s) => s.kind === 'run').every((s) => s.outcome === 'success')).toBe(true);
 
@@ -677,6 +680,8 @@ test.describe('the action run as a runner runs it', () => {
       const tail = run.shown.slice(-3000);
       const reportDir = join(run.workspace, 'reports', 'load', 'action-smoke');
       expect(run.outputs.report, tail).toBe(join(reportDir, 'summary.json'));
+      expect(run.shown).toContain(`wfcheck load --profile smoke --out ${reportDir} --seed 4242 --duration 5s`);
+      expect(run.shown).toContain('seed 4242 (replay: wfcheck load --profile smoke --duration 5s --seed 4242)');
       const summary = JSON.parse(readFileSync(run.outputs.report, 'utf8'));
       const breached = summary.thresholds.filter((t: { ok: boolean }) => !t.ok).length;
       expect(run.outputs.failures).toBe(String(breached));

@@ -15,6 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
+import { commandLine } from '../foundation/environment/config.ts';
 import { idsWhere, verdictSeries, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
 import {
   scratchOutDir,
@@ -213,7 +214,7 @@ export function renderFlakinessMarkdown(report: FlakinessReport): string {
         ]
       : ['Every requirement had the same verdict in every run.']),
     '',
-    ...(failed.length ? ['Replay a failing run: `npm run conformance -- --seed <seed>`.'] : []),
+    ...(failed.length ? [`Replay a failing run: \`${commandLine('conformance', ['--seed', '<seed>'])}\`.`] : []),
   ].join('\n');
 }
 

@@ -209,6 +209,10 @@ test(
       expect(ran.output, 'no Docker inside Docker: the target runs as a local process').toContain(
         'running the target as a local process',
       );
+      expect(ran.output, 'the replay hint names the command the image runs').toMatch(
+        /\(replay: wfcheck conformance --seed \d+\)/,
+      );
+      expect(ran.output).not.toContain('npm run');
 
       const report = JSON.parse(readFileSync(join(reports, 'conformance', 'report.json'), 'utf8')) as ConformanceReport;
       expect(report.exitCode).toBe(0);

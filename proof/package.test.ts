@@ -2,7 +2,8 @@
  * The harness works as an installed command, not only from its clone: the package `npm pack` makes is
  * installed into an empty project outside the repository, and there `npx wfcheck` lists its commands,
  * runs the conformance suites against the reference target it boots, and against a target booted on
- * its own (`wfcheck target`) named by BASE_URL and the keys. Every output lands under the project;
+ * its own (`wfcheck target`) named by BASE_URL and the keys; a load run's --out folder is honoured, and
+ * the replay hints name `wfcheck`, not the repository's npm scripts. Every output lands under the project;
  * the installed package is left exactly as installed. The figures a user meets (tarball size, install
  * time, conformance wall time) are printed and attached to the test.
  *
@@ -168,11 +169,25 @@ test(
       const conformanceHelp = await run('npx', ['--no-install', 'wfcheck', 'conformance', '--help'], project);
       expect(conformanceHelp.code).toBe(0);
       expect(conformanceHelp.stdout).toContain('usage: wfcheck conformance');
+      // Every subcommand that writes takes --out: a load run's folder too (its data, before any k6 runs).
+      const load = await run(
+        'npx',
+        ['--no-install', 'wfcheck', 'load', '--out', 'reports/perf', '--prepare-only', '--seed', '3'],
+        project,
+      );
+      expect(load.code, load.output).toBe(0);
+      expect(existsSync(join(project, 'reports', 'perf', 'load-data.json'))).toBe(true);
+      expect(load.output, 'the replay hint names the installed command').toContain(
+        'replay: wfcheck load --profile smoke --seed 3',
+      );
 
       // Against the reference target the command boots itself.
       const reference = await run('npx', ['--no-install', 'wfcheck', 'conformance'], project);
       note(`npx wfcheck conformance (reference target booted by the run): ${seconds(reference.ms)} wall`);
       expect(reference.code, reference.output.slice(-4000)).toBe(0);
+      expect(reference.stdout, 'the replay hint names the installed command').toMatch(
+        /\(replay: wfcheck conformance --seed \d+\)/,
+      );
       const report = JSON.parse(
         readFileSync(join(project, 'reports', 'conformance', 'report.json'), 'utf8'),
       ) as ConformanceReport;

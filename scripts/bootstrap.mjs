@@ -6,6 +6,9 @@
  *
  *   node scripts/bootstrap.mjs <program> [args…]     program: a node_modules/.bin name (tsx, playwright, …)
  *                                                    or a JavaScript file of the repository (bin/wfcheck.mjs)
+ *
+ * The `wfcheck` command started here is told so (WFCHECK_INVOKED_AS=npm): the user ran an npm script,
+ * so the command lines the harness prints in its hints are npm scripts (`npm run load -- --seed 7`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,7 +50,8 @@ const bin = join(root, 'node_modules', '.bin', program);
 const [command, commandArgs] = /\.m?js$/.test(program)
   ? [process.execPath, [resolve(root, program), ...args]]
   : [existsSync(bin) ? bin : program, args];
-const res = spawnSync(command, commandArgs, { cwd: process.cwd(), stdio: 'inherit' });
+const env = program === 'bin/wfcheck.mjs' ? { ...process.env, WFCHECK_INVOKED_AS: 'npm' } : process.env;
+const res = spawnSync(command, commandArgs, { cwd: process.cwd(), stdio: 'inherit', env });
 if (res.error) {
   console.error(`wfcheck: could not run ${program}: ${res.error.message}`);
   process.exit(1);

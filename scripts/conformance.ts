@@ -1,6 +1,6 @@
 /**
- * `npm run conformance`: runs the conformance suites (scenarios/) against a target and writes a
- * verdict for people and CI (the run itself: engine/runner/run.ts).
+ * `wfcheck conformance` (`npm run conformance` in a clone): runs the conformance suites (scenarios/)
+ * against a target and writes a verdict for people and CI (the run itself: engine/runner/run.ts).
  *
  * - Without BASE_URL the reference target is booted hermetically (container when a Docker engine
  *   is reachable, else a local process) and its two tenants' keys are used.
@@ -14,13 +14,13 @@
  */
 import { parseArgs } from 'node:util';
 import { readConformanceSettings, WORK_DIR } from '../foundation/environment/config.ts';
-import { runCommand, splitAtTerminator } from '../foundation/environment/command.ts';
+import { runCommand, splitAtTerminator, usageText } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { BootError } from '../foundation/environment/target.ts';
 import { renderConsoleSummary } from '../engine/report/index.ts';
 import { runConformanceSuite, type RunLog } from '../engine/runner/run.ts';
 
-const USAGE = `usage: npm run conformance -- [options] [-- <extra playwright args>]
+const USAGE = usageText(`usage: wfcheck conformance [options] [-- <extra playwright args>]
 
 options (env equivalent in brackets):
   --seed <n>          replay a run with this seed [SEED]; default: a fresh seed, printed
@@ -31,11 +31,14 @@ options (env equivalent in brackets):
   --workers <n>       parallel workers, default 4 [WFCHECK_WORKERS]
   --grep <regex>      only tests whose title matches (e.g. a requirement ID)
   --out <dir>         where every output goes, default reports/conformance [WFCHECK_OUT_DIR]
-  --shard <i/n>       run shard i of n; merge the shards with npm run report:merge
+  --shard <i/n>       run shard i of n; merge the shards with wfcheck report merge
   -h, --help          this text
 
 target: BASE_URL (ends in /v1) and API_KEY select an implementation; API_KEY_B enables
-isolation tests. Without BASE_URL the reference target is booted (TARGET_SEED_FILE: its seed file).`;
+isolation tests. Without BASE_URL the reference target is booted (TARGET_SEED_FILE: its seed file).
+outputs, in --out (default reports/conformance): report.md, report.html, report.json, report.junit.xml,
+html/ (Playwright), junit.xml, evidence/; the run history in WFCHECK_HISTORY (default
+reports/history.sqlite), the discovery memory in WFCHECK_CACHE_DIR (default reports/cache).`);
 
 const log: RunLog = {
   info: (line) => console.log(`conformance: ${line}`),
@@ -65,7 +68,7 @@ async function main(): Promise<number> {
   }
   const { own, passed } = splitAtTerminator(tokens);
   if (own.length > 0) throw new SettingError(`unknown option ${own[0]}`);
-  // A shard (i/n) runs every n-th test and writes a blob report for `npm run report:merge`.
+  // A shard (i/n) runs every n-th test and writes a blob report for `wfcheck report merge`.
   const settings = readConformanceSettings(values, values.shard ? [`--shard=${values.shard}`, ...passed] : passed);
 
   const { report, paths, scrubbed } = await runConformanceSuite(settings, log);

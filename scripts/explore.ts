@@ -1,20 +1,19 @@
 /**
- * `npm run explore`: the generative mode (explore/) against a target: inputs of every shape
- * the contract allows, and separately those it forbids, per operation; each distinct failure shrunk to
- * a minimal request and reported once, with its clause, seed, fast-check path and a curl reproducer.
+ * usage: wfcheck explore [--seed N] [--budget-s S (default 60)] [--requests N (per operation, default 160)]
+ *     [--only op,op] [--max-executions N (default 30)] [--max-canvases N (default 12)] [--out DIR]
  *
- *   npm run explore -- [--seed N] [--budget-s S (default 60)] [--requests N (per operation, default 160)]
- *                      [--only op,op] [--max-executions N (default 30)] [--max-canvases N (default 12)]
- *                      [--out DIR (default reports/explore)]
+ * The generative mode (explore/) against a target: inputs of every shape the contract allows, and
+ * separately those it forbids, per operation; each distinct failure shrunk to a minimal request and
+ * reported once, with its clause, seed, fast-check path and a curl reproducer.
  *
  * The target: BASE_URL (ends in /v1) + API_KEY; without BASE_URL the reference target is booted.
  * --only takes operation ids (searchWorkflows) or their clause prefixes (SEARCH).
  * Generate overwrites a canvas only where WFCHECK_ALLOW_OVERWRITE allows it (on the reference target
  * by default): WFCHECK_OVERWRITE_CANVAS_ID, else one canvas it creates for the purpose.
- * Writes report.json and report.md (and bodies/ for long reproducer bodies) under the output folder.
+ * --out DIR (default reports/explore): report.json and report.md, and bodies/ for long reproducer bodies.
  * Records the run in the run history (WFCHECK_HISTORY, default reports/history.sqlite): each finding is
  * new or seen before on this target, and the previous run's findings no longer found are listed;
- * `npm run history -- --explore` reads it back.
+ * wfcheck history --explore reads it back.
  * Exit: 0 clean; 1 findings; 2 incomplete (time budget spent, target unreachable) or could not start.
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * npm run history -- [--from RUN --to RUN] [--target FINGERPRINT] [--requirement ID] [--runs N] [--db FILE]
- * npm run history -- --explore [--to RUN | --list | --fingerprint FP] [--target FINGERPRINT] [--runs N] [--db FILE]
+ * usage: wfcheck history [--from RUN --to RUN] [--target FINGERPRINT] [--requirement ID] [--runs N] [--db FILE]
+ *        wfcheck history --explore [--to RUN | --list | --fingerprint FP] [--target FINGERPRINT] [--runs N] [--db FILE]
  *
  * What changed between two conformance runs of the run history (default: the
  * last two runs of the target of the latest run): newly failing, newly passing,
@@ -12,10 +12,11 @@
  * run's findings it no longer has; --list lists the last N of them; --fingerprint FP says in which of
  * the last N runs that finding was found.
  * The history is WFCHECK_HISTORY (default reports/history.sqlite) unless --db.
+ * It prints and writes no file: --out does not apply.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { refuseOut, runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { runChange } from '../foundation/history/diff.ts';
 import { historyOfExploreRun } from '../foundation/history/explore.ts';
@@ -47,6 +48,7 @@ function readCommandLine() {
       list: { type: 'boolean' },
       explore: { type: 'boolean' },
       fingerprint: { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -123,6 +125,7 @@ function main(): number {
     console.log(USAGE);
     return 0;
   }
+  refuseOut(values.out, 'history', 'it prints what the run history holds: --db FILE or WFCHECK_HISTORY');
   const path = values.db ?? historyPath();
   const runs = positiveInt(values.runs, '--runs', 30);
   const { value, skipped } = withHistory(path, (db) => {

@@ -1,18 +1,18 @@
 /**
- * npm run load:compare — sets a load run against a saved baseline and fails on
- * regressions beyond a tolerance.
+ * usage: wfcheck load compare [RUN] [--baseline FILE] [--tolerance PCT] [--min-latency-delta MS]
+ *     [--rate-tolerance PTS] [--out DIR]
+ *        wfcheck load compare [RUN] --save-baseline [FILE] [--out DIR]
  *
- *   npm run load:compare -- [RUN] [--baseline FILE] [--tolerance PCT]
- *                           [--min-latency-delta MS] [--rate-tolerance PTS]
- *   npm run load:compare -- [RUN] --save-baseline [FILE]
- *
- * RUN is a run folder or its summary.json (default: the newest run under
- * reports/load/). The default baseline is reports/load/baseline-<profile>.json.
+ * Sets a load run against a saved baseline and fails on regressions beyond a tolerance.
+ * RUN is a run folder or its summary.json (default: the newest run under reports/load/).
+ * --out DIR is where the baselines are (default reports/load): --save-baseline without FILE writes
+ * the run there as baseline-<profile>.json, and without --baseline the run is compared with that file.
  * Exit: 0 no regression; 1 regression(s); 2 missing or unreadable input.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { commandLine } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { number } from '../foundation/environment/rules.ts';
 import type { RunReport } from '../load/lib/report.ts';
@@ -22,7 +22,8 @@ import { REPORTS_ROOT } from '../load/node/run-dir.ts';
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 function newestRun(): string {
-  if (!existsSync(REPORTS_ROOT)) throw new Error('no runs under reports/load/: run `npm run load` first or name a run');
+  if (!existsSync(REPORTS_ROOT))
+    throw new Error(`no runs under reports/load/: run \`${commandLine('load')}\` first or name a run`);
   const runs = readdirSync(REPORTS_ROOT)
     .map((d) => join(REPORTS_ROOT, d, 'summary.json'))
     .filter((f) => existsSync(f))
@@ -51,8 +52,14 @@ function pct(text: string | undefined, name: string, fallback: number): number {
   return percent === undefined ? fallback : percent / 100;
 }
 
+/** An option whose value may be left out (`--save-baseline [FILE]`): alone, or before another option, it is given empty. */
+function valueOptional(args: string[], name: string): string[] {
+  return args.map((a, i) => (a === name && (i === args.length - 1 || args[i + 1].startsWith('-')) ? `${name}=` : a));
+}
+
 function main(): number {
   const { values: args, positionals } = parseArgs({
+    args: valueOptional(process.argv.slice(2), '--save-baseline'),
     allowPositionals: true,
     strict: true,
     options: {
@@ -61,6 +68,7 @@ function main(): number {
       tolerance: { type: 'string' },
       'min-latency-delta': { type: 'string' },
       'rate-tolerance': { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -77,7 +85,7 @@ function main(): number {
   };
   const currentPath = summaryPath(positionals[0]);
   const current = readReport(currentPath);
-  const defaultBaseline = join(REPORTS_ROOT, `baseline-${current.meta.profile}.json`);
+  const defaultBaseline = join(args.out ? resolve(args.out) : REPORTS_ROOT, `baseline-${current.meta.profile}.json`);
   if (args['save-baseline'] !== undefined) {
     const target = args['save-baseline'] || defaultBaseline;
     mkdirSync(dirname(target), { recursive: true });
@@ -94,4 +102,4 @@ function main(): number {
   return rows.some((r) => r.regression) ? 1 : 0;
 }
 
-runCommand('load:compare', main, { usage: USAGE });
+runCommand('load compare', main, { usage: USAGE });

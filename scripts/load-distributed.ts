@@ -1,21 +1,21 @@
 /**
- * npm run load:distributed — one load test split into execution segments
- * across N local k6 processes; their samples are merged and the suite's
- * thresholds are evaluated on the merged data (k6 alone would judge each
- * instance on its own share).
+ * usage: wfcheck load distributed [--instances N] [--profile P] [--scenarios …] [--duration D]
+ *     [--vus-scale N] [--seed N] [--out DIR | --run NAME]
  *
- *   npm run load:distributed -- [--instances N] [--profile P] [--scenarios …]
- *                               [--duration D] [--vus-scale N] [--seed N] [--run NAME]
+ * One load test split into execution segments across N local k6 processes; their samples are merged
+ * and the suite's thresholds are evaluated on the merged data (k6 alone would judge each instance on
+ * its own share).
  *
- * Target as for `npm run load` (BASE_URL/API_KEY, else the reference target).
- * Reports: reports/load/<run>/ (summary.*, junit.xml of the merged verdict;
- * segment-<i>/ with each instance's log, summary and samples).
+ * Target as for wfcheck load (BASE_URL/API_KEY, else the reference target).
+ * --out DIR is the run's folder (default reports/load/<run>, <run> being --run NAME or the time, the
+ * profile and -x<N>): summary.*, junit.xml of the merged verdict; segment-<i>/ with each instance's
+ * log, summary and samples.
  * Exit: 0 all gates met on the merged data; 1 a gate breached; 2 the run failed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readK6ScriptSettings, readLoadRunSettings } from '../foundation/environment/config.ts';
+import { pathFromWorkDir, readK6ScriptSettings, readLoadRunSettings } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
@@ -29,11 +29,11 @@ import { evaluateMerged, executionSegments, mergeK6Json } from '../load/node/mer
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
 import { runDir } from '../load/node/run-dir.ts';
-import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
+import { loadReplayCommand, RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 const MAX_INSTANCES = 64;
-const rel = (p: string) => relative(process.cwd(), p);
+const rel = pathFromWorkDir;
 
 /** One distributed run: its shape, where it writes, and how many k6 processes share it. */
 interface Plan {
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   if (instances > MAX_INSTANCES)
     throw new SettingError(`--instances must be an integer from 1 to ${MAX_INSTANCES}, got ${values.instances}`);
   const scenarios = parseScenarioList(settings.scenarios, profileByName(settings.profile));
-  const dir = runDir(settings.run, `${settings.profile}-x${instances}`);
+  const dir = settings.outDir ?? runDir(settings.run, `${settings.profile}-x${instances}`);
   const plan: Plan = {
     shape: { ...runShape(settings), scenarios: scenarios.join(',') },
     scenarios,
@@ -64,7 +64,8 @@ async function main(): Promise<number> {
     dataFile: prepareRunData(dir, settings.seed),
   };
   console.error(
-    `seed ${settings.seed} (replay with SEED=${settings.seed}); ${instances} k6 processes; reports in ${rel(dir)}/`,
+    `seed ${settings.seed} (replay: ${loadReplayCommand('load distributed', settings, ['--instances', instances])}); ` +
+      `${instances} k6 processes; reports in ${rel(dir)}/`,
   );
 
   const k6 = await ensureK6();
@@ -142,4 +143,4 @@ async function judgeMerged(plan: Plan, baseUrl: string): Promise<RunReport> {
   });
 }
 
-runCommand('load:distributed', main, { usage: USAGE, failure: (err) => `load:distributed failed: ${err.message}` });
+runCommand('load distributed', main, { usage: USAGE, failure: (err) => `load distributed failed: ${err.message}` });

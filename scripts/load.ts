@@ -1,29 +1,36 @@
 /**
- * npm run load — runs the k6 load suite against a target and gates on the SLOs.
+ * usage: wfcheck load [--profile smoke|average|stress|spike|soak|throughput]
+ *     [--scenarios lifecycle,generate,readMix,uploads,statusRead] [--duration 30s] [--vus-scale N]
+ *     [--seed N] [--out DIR | --run NAME] [--no-dashboard] [--contract-sample 0..1]
+ *     [--contract-mode vu|offload] [--baseline FILE [--tolerance PCT]] [--save-baseline FILE]
+ *     [--prepare-only] [--k6-archive]
  *
- *   npm run load -- [--profile smoke|average|stress|spike|soak|throughput]
- *                   [--scenarios lifecycle,generate,readMix,uploads,statusRead] [--duration 30s]
- *                   [--vus-scale N] [--seed N] [--run NAME] [--no-dashboard]
- *                   [--contract-sample 0..1] [--contract-mode vu|offload] [--baseline FILE [--tolerance PCT]]
- *                   [--save-baseline FILE] [--prepare-only] [--k6-archive]
+ * Runs the k6 load suite against a target and gates on the SLOs.
  *
+ * --out DIR is the run's folder (default reports/load/<run>, <run> being --run NAME or the time and
+ * the profile): summary.txt, summary.json, junit.xml, dashboard.html, violations.ndjson, k6.log, the
+ * seeded data, and trend.html (this target's last runs, from the run history WFCHECK_HISTORY).
+ * --prepare-only writes the seeded data there and prints its path; --k6-archive packs script, modules
+ * and seeded data into one k6 archive there (wfcheck-load.tar) for load/k8s/testrun.yaml.
  * --contract-mode offload (the default) checks the responses in this Node process instead of k6's VUs
  * (handed over in batches; every response still checked, the gate judged on the result); vu checks them
  * inside k6, slower per response, as distributed and Kubernetes runs do (no Node process beside them).
- * --k6-archive packs script, modules and seeded data into one k6 archive
- * (reports/load/<run>/wfcheck-load.tar) for load/k8s/testrun.yaml.
  *
- * Target: BASE_URL + API_KEY from the environment, else the reference target
- * (booted as for conformance). Reports: reports/load/<run>/ (summary.txt,
- * summary.json, junit.xml, dashboard.html, violations.ndjson, k6.log) and
- * trend.html (this target's last runs, from the run history WFCHECK_HISTORY).
+ * Target: BASE_URL + API_KEY from the environment, else the reference target (booted as for
+ * wfcheck conformance). Settings also from the environment: PROFILE, SCENARIOS, DURATION, VUS_SCALE,
+ * SEED, the gates' SLO_* (load/README.md).
  * Exit: 0 all gates met; 1 a gate breached (or a regression against the
  * baseline); 2 the run could not be carried out.
  */
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readK6ScriptSettings, readLoadRunSettings, type LoadRunSettings } from '../foundation/environment/config.ts';
+import {
+  pathFromWorkDir,
+  readK6ScriptSettings,
+  readLoadRunSettings,
+  type LoadRunSettings,
+} from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { ENV, number } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
@@ -37,11 +44,11 @@ import { recordLoadHistory } from '../load/node/history.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
 import { runDir } from '../load/node/run-dir.ts';
-import { RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
+import { loadReplayCommand, RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
 import { clausesInExamples, describeClauses } from '../load/node/violations.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
-const rel = (p: string) => relative(process.cwd(), p) || '.';
+const rel = pathFromWorkDir;
 
 function readCommandLine() {
   const { values } = parseArgs({
@@ -71,9 +78,9 @@ async function main(): Promise<number> {
   // Read before anything runs: a bad tolerance must not surface only after a long run.
   const tolerance = number(values.tolerance, '--tolerance', undefined, { min: 0 });
   profileByName(settings.profile); // fails early with the list of known profiles
-  const dir = runDir(settings.run, settings.profile);
+  const dir = settings.outDir ?? runDir(settings.run, settings.profile);
   const dataFile = prepareRunData(dir, settings.seed);
-  console.error(`seed ${settings.seed} (replay with SEED=${settings.seed}); reports in ${rel(dir)}/`);
+  console.error(`seed ${settings.seed} (replay: ${loadReplayCommand('load', settings)}); reports in ${rel(dir)}/`);
   if (values['prepare-only']) {
     console.log(dataFile);
     return 0;
@@ -89,7 +96,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const dashboard = !values['no-dashboard'];
-  // Offload by default: it keeps the generator near the bare k6 loop's rate (npm run bench:load); in the
+  // Offload by default: it keeps the generator near the bare k6 loop's rate (`npm run bench:load`); in the
   // VU a check costs k6's interpreter tens of µs per response. `vu` remains for runs without this process.
   const contractMode = values['contract-mode'] ?? 'offload';
   if (contractMode !== 'vu' && contractMode !== 'offload')

@@ -1,16 +1,18 @@
 /**
- * npm run report:merge -- <shard dir>… --out <dir>
+ * usage: wfcheck report merge <shard dir>… [--out DIR]
  *
  * Builds one conformance verdict from the output directories of a sharded run
- * (`npm run conformance -- --shard i/n --out <dir>` each): report.json, report.md
- * and report.html through the same report builder as an unsharded run, one
- * Playwright HTML report (html/) and one JUnit file (junit.xml). The merged
- * verdict is recorded in the run history (WFCHECK_HISTORY).
- * Exit: as `npm run conformance` (0 no unwaived failure, 1 failures, 2 incomplete).
+ * (wfcheck conformance --shard i/n --out <dir> each): report.json, report.md, report.html and
+ * report.junit.xml through the same report builder as an unsharded run, one Playwright HTML report
+ * (html/) and one JUnit file (junit.xml), written to --out DIR (default where an unsharded run writes:
+ * WFCHECK_OUT_DIR, else reports/conformance; never one of the shards). The merged verdict is recorded
+ * in the run history (WFCHECK_HISTORY).
+ * Exit: as wfcheck conformance (0 no unwaived failure, 1 failures, 2 incomplete).
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readMergeOutDir } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { mergeShards } from '../engine/runner/merge.ts';
@@ -28,15 +30,15 @@ function main(): number {
     return 0;
   }
   if (positionals.length === 0) throw new SettingError('name the shard directories to merge');
-  if (!values.out) throw new SettingError('--out <dir> is required');
-  const { report, paths, problems } = mergeShards(
-    positionals.map((d) => resolve(d)),
-    resolve(values.out),
-    (line) => console.error(`report:merge: ${line}`),
-  );
-  for (const p of problems) console.error(`report:merge: ${p}`);
+  const shards = positionals.map((d) => resolve(d));
+  const out = readMergeOutDir(values.out);
+  // The merge clears its output folder first: a shard's own would lose the evidence it merges.
+  if (shards.includes(out))
+    throw new SettingError(`--out ${relative(process.cwd(), out) || '.'} is one of the shards: name another folder`);
+  const { report, paths, problems } = mergeShards(shards, out, (line) => console.error(`report merge: ${line}`));
+  for (const p of problems) console.error(`report merge: ${p}`);
   console.log(renderConsoleSummary(report, paths));
   return report.exitCode;
 }
 
-runCommand('report:merge', main, { usage: USAGE });
+runCommand('report merge', main, { usage: USAGE });

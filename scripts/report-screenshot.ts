@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CONFORMANCE_OUT_DIR } from '../foundation/environment/config.ts';
+import { commandLine, CONFORMANCE_OUT_DIR } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../proof/browser.ts';
@@ -45,7 +45,7 @@ function main(): number {
       : resolve(values.page ?? join(CONFORMANCE_OUT_DIR, 'report.html'));
     if (values.demo) writeFileSync(page, demoReportHtml());
     else if (!existsSync(page))
-      throw new SettingError(`${page} does not exist (run npm run conformance first, or use --demo)`);
+      throw new SettingError(`${page} does not exist (run ${commandLine('conformance')} first, or use --demo)`);
     mkdirSync(dirname(out), { recursive: true });
     const size = `${positiveInt(values.width, '--width', 1400)},${positiveInt(values.height, '--height', 1600)}`;
     // The virtual-time budget lets the inline chart script run before the picture is taken.

@@ -1,11 +1,13 @@
 /**
- * `npm run target`: boots the reference target on its own and prints its base URL and keys.
+ * usage: wfcheck target [--mode=auto|container|process] [--port=N] [--node-duration-ms=N]
  *
- *   npm run target [-- --mode=auto|container|process --port=N --node-duration-ms=N]
+ * Boots the reference target on its own (in a Docker container when an engine is reachable, else as
+ * a local process) and prints its BASE_URL and keys; Ctrl-C stops it. It writes no file: --out does
+ * not apply.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { refuseOut, runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { oneOf, wholeNumber } from '../foundation/environment/rules.ts';
 import { bootTarget, type BootedTarget, type BootOptions } from '../target/boot/boot.ts';
 
@@ -27,6 +29,7 @@ async function main(): Promise<number | undefined> {
       mode: { type: 'string' },
       port: { type: 'string' },
       'node-duration-ms': { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -35,6 +38,7 @@ async function main(): Promise<number | undefined> {
     console.log(USAGE);
     return 0;
   }
+  refuseOut(values.out, 'target', 'it prints the BASE_URL and keys of the target it boots');
   const options: BootOptions = {
     mode: oneOf(values.mode, '--mode', ['auto', 'container', 'process'], 'auto'),
     port: wholeNumber(values.port, '--port'),

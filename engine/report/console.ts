@@ -2,6 +2,7 @@
  * The few lines a conformance run prints when it ends: the headline, the run, and one line per finding
  * with its reproducer, so that the console alone says what is wrong.
  */
+import { commandLine } from '../../foundation/environment/config.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 import type { Finding } from '../verdict/findings.ts';
 import type { ConformanceReport } from '../verdict/report.ts';
@@ -39,7 +40,7 @@ export function renderConsoleSummary(r: ConformanceReport, paths: Record<string,
     '',
     `wfcheck conformance: ${headline(r)}`,
     `  target   ${targetText(r.meta)}`,
-    `  seed     ${r.meta.seed}   (replay: npm run conformance -- --seed ${r.meta.seed})`,
+    `  seed     ${r.meta.seed}   (replay: ${r.meta.command ?? commandLine('conformance', ['--seed', r.meta.seed])})`,
     `  time     ${seconds(r.meta.wallTimeMs)} wall${r.meta.bootMs !== undefined ? `, boot ${seconds(r.meta.bootMs)}` : ''}`,
     `  reqs     ${s.exercised}/${s.catalogue} exercised — ${VERDICT_ORDER.map((v) => `${v} ${s.byVerdict[v]}`).join(', ')}`,
     `  tests    ${testsText(s)}`,

@@ -4,6 +4,7 @@
  * verdicts, then coverage, observations and the run's details. Verdicts are marked with styled words,
  * not emoji, so the page reads the same in a headless browser without emoji fonts.
  */
+import { commandLine } from '../../foundation/environment/config.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import type { EvidenceItem, Finding } from '../verdict/findings.ts';
@@ -226,7 +227,7 @@ const htmlRun: Section = (r) => {
   const m = r.meta;
   return `<section id="run"><h2>The run</h2><ul>
 <li>Target: <code>${esc(targetText(m))}</code></li>
-<li>Seed: <code>${m.seed}</code> — replay: <code>${esc(m.command ?? `npm run conformance -- --seed ${m.seed}`)}</code></li>
+<li>Seed: <code>${m.seed}</code> — replay: <code>${esc(m.command ?? commandLine('conformance', ['--seed', m.seed]))}</code></li>
 <li>Started ${esc(m.startedAt)}; wall time ${seconds(m.wallTimeMs)}${m.bootMs !== undefined ? ` (boot ${seconds(m.bootMs)})` : ''}; strict: ${m.strict ? 'yes' : 'no'}</li>
 <li>Requirements exercised: <b>${s.exercised}</b> of ${s.catalogue}; ${VERDICT_ORDER.map((v) => `${markHtml(v)} ${s.byVerdict[v]}`).join(' ')}</li>
 <li>Tests: ${esc(testsText(s))}; ${s.exchanges} exchanges, ${s.faults} transport faults</li>

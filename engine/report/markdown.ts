@@ -2,6 +2,7 @@
  * The Markdown report (CI logs, pull requests, the job summary): a list of sections, each a small
  * function of the report. It opens with the findings, security first; the clause verdicts follow.
  */
+import { commandLine } from '../../foundation/environment/config.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import type { EvidenceItem, Finding } from '../verdict/findings.ts';
@@ -237,7 +238,7 @@ const mdRun: Section = (r) => {
     '## The run',
     '',
     `- Target: ${targetText(m)}`,
-    `- Seed: ${m.seed} — replay with \`${m.command ?? `npm run conformance -- --seed ${m.seed}`}\``,
+    `- Seed: ${m.seed} — replay with \`${m.command ?? commandLine('conformance', ['--seed', m.seed])}\``,
     `- Started: ${m.startedAt}; wall time ${seconds(m.wallTimeMs)}${m.bootMs !== undefined ? ` (target boot ${seconds(m.bootMs)})` : ''}`,
     `- Strict (warnings fail): ${m.strict ? 'yes' : 'no'}`,
     `- Requirements exercised: ${s.exercised} of ${s.catalogue} in the catalogue — ${Object.entries(s.byVerdict)

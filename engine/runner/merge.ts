@@ -1,5 +1,5 @@
 /**
- * One verdict from the shards of a sharded run (`npm run report:merge`): the shards' evidence is put
+ * One verdict from the shards of a sharded run (`wfcheck report merge`): the shards' evidence is put
  * together and judged by the same report builder as an unsharded run, their blob reports become one
  * Playwright HTML report and one JUnit file, and the merged verdict is what the history records.
  */
@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync 
 import { join } from 'node:path';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
-import { inheritedEnvironment, WORK_DIR } from '../../foundation/environment/config.ts';
+import { commandLine, inheritedEnvironment, pathFromWorkDir, WORK_DIR } from '../../foundation/environment/config.ts';
 import { recordAndCompare, type ConformanceHistory } from '../../foundation/history/conformance.ts';
 import { historyPath } from '../../foundation/history/store.ts';
 import { readEvidence } from '../evidence/records.ts';
@@ -41,8 +41,8 @@ function gather(dirs: string[], sub: string, to: string, keep: (name: string) =>
   return n;
 }
 
-/** The merged run's metadata: the first shard's, over the span of all of them. */
-function mergedMeta(shards: ConformanceReport[], dirs: string[]): RunMeta {
+/** The merged run's metadata: the first shard's, over the span of all of them; the command is the merge's own. */
+function mergedMeta(shards: ConformanceReport[], dirs: string[], outDir: string): RunMeta {
   const metas = shards.map((s) => s.meta);
   const incomplete = metas.map((m, i) => (m.incomplete ? `shard ${dirs[i]}: ${m.incomplete}` : '')).filter(Boolean);
   const seeds = new Set(metas.map((m) => m.seed));
@@ -56,7 +56,7 @@ function mergedMeta(shards: ConformanceReport[], dirs: string[]): RunMeta {
     runnerExitCode: metas.some((m) => m.runnerExitCode === null)
       ? null
       : Math.max(...metas.map((m) => m.runnerExitCode ?? 0)),
-    command: `npm run report:merge -- ${dirs.join(' ')}`,
+    command: commandLine('report merge', [...dirs.map(pathFromWorkDir), '--out', pathFromWorkDir(outDir)]),
   };
 }
 
@@ -93,7 +93,7 @@ export function mergeShards(
   const paths = prepareOutputs(outDir);
   gather(dirs, 'evidence', paths.evidence, (n) => n.endsWith('.jsonl'));
   const { records, unreadableLines } = readEvidence(paths.evidence);
-  const meta = mergedMeta(shards, dirs);
+  const meta = mergedMeta(shards, dirs, outDir);
   const waiverFile = shards[0].waivers.source;
   const waivers =
     waiverFile && existsSync(waiverFile)

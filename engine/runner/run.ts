@@ -1,5 +1,5 @@
 /**
- * One conformance run, as `npm run conformance` carries it out: the target resolved (booted when
+ * One conformance run, as `wfcheck conformance` carries it out: the target resolved (booted when
  * BASE_URL is unset), one probe request, the suites under Playwright, then the verdict built once
  * from the evidence and written as report.json / report.md / report.html, and every artifact
  * scrubbed of keys. The command line and the console summary stay in scripts/conformance.ts.
@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
 import {
+  commandLine,
   CONFORMANCE_OUT_DIR,
   inheritedEnvironment,
+  pathFromWorkDir,
   type ConformanceSettings,
 } from '../../foundation/environment/config.ts';
 import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
@@ -49,7 +51,7 @@ export async function runConformanceSuite(
 ): Promise<ConformanceOutcome> {
   const started = Date.now();
   const paths = prepareOutputs(settings.outDir);
-  log.info(`seed ${settings.seed}${settings.seedGiven ? ' (given)' : ` (fresh; replay with --seed ${settings.seed})`}`);
+  log.info(`seed ${settings.seed}${settings.seedGiven ? ' (given)' : ` (fresh; replay: ${replayCommand(settings)})`}`);
   const { target, bootMs } = await startTarget(settings, log);
   const env = runnerEnv(baseEnv, target, settings, settings.outDir);
   const exercise = await exerciseTarget(target, env, settings, log);
@@ -117,10 +119,17 @@ function incompleteReason(
   return undefined;
 }
 
-/** The command that replays this run. */
+/** The command that replays this run, as the user started it (`wfcheck conformance …` or `npm run conformance -- …`). */
 function replayCommand(settings: ConformanceSettings): string {
-  const { seed, strict, waivers, outDir } = settings;
-  return `npm run conformance -- --seed ${seed}${strict ? ' --strict' : ''}${waivers ? ` --waivers ${waivers}` : ''}${outDir !== CONFORMANCE_OUT_DIR ? ` --out ${outDir}` : ''}`;
+  const { seed, strict, waivers, grep, outDir } = settings;
+  return commandLine('conformance', [
+    '--seed',
+    seed,
+    ...(strict ? ['--strict'] : []),
+    ...(waivers ? ['--waivers', waivers] : []),
+    ...(grep ? ['--grep', grep] : []),
+    ...(outDir === CONFORMANCE_OUT_DIR ? [] : ['--out', pathFromWorkDir(outDir)]),
+  ]);
 }
 
 /** The verdict, built once the run is over so that it carries the whole wall time. */

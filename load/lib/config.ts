@@ -23,6 +23,7 @@ import {
   wholeNumber,
   type EnvLike,
 } from '../../foundation/environment/rules.ts';
+import { commandLineFor, type Subcommand } from '../../foundation/environment/command-line.ts';
 
 export interface LoadConfig {
   baseUrl: string;
@@ -76,6 +77,14 @@ function requestTimeoutMs(raw: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
+/**
+ * The command that starts a k6 script with its settings, for a hint to someone who started the script
+ * without it (`k6 run` by hand), in both forms: they may have the installed command or a clone.
+ */
+export function startedBy(command: Subcommand, args: readonly string[] = []): string {
+  return `\`${commandLineFor('wfcheck', command, args)}\` (\`${commandLineFor('npm', command, args)}\` in a clone)`;
+}
+
 let cached: LoadConfig | undefined;
 
 /**
@@ -92,7 +101,7 @@ export function loadConfig(env?: EnvLike): LoadConfig {
 function readConfig(env: EnvLike): LoadConfig {
   if (text(env[ENV.baseUrl]) === undefined) {
     throw new Error(
-      `${ENV.baseUrl} is not set (it ends in /v1, e.g. http://127.0.0.1:4010/v1); \`npm run load\` sets it for the reference target`,
+      `${ENV.baseUrl} is not set (it ends in /v1, e.g. http://127.0.0.1:4010/v1); ${startedBy('load')} sets it for the reference target`,
     );
   }
   const baseUrl = baseUrlRule(env[ENV.baseUrl]);

@@ -4,14 +4,14 @@
  */
 import { SharedArray } from 'k6/data';
 import { ENV } from '../../foundation/environment/rules.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, startedBy } from './config.ts';
 import type { LoadData, UploadSample } from './data-shape.ts';
 
 function readDataFile(): LoadData {
   const file = loadConfig().dataFile;
   if (!file)
     throw new Error(
-      `${ENV.loadDataFile} is not set: prepare data with \`npm run load -- --prepare-only\` (or run through \`npm run load\`)`,
+      `${ENV.loadDataFile} is not set: prepare data with ${startedBy('load', ['--prepare-only'])}, or run through ${startedBy('load')}`,
     );
   return JSON.parse(open(file)) as LoadData;
 }

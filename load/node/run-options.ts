@@ -1,8 +1,10 @@
 /**
- * Command-line options that shape a load run, shared by `npm run load` and `npm run load:distributed`
+ * Command-line options that shape a load run, shared by `wfcheck load` and `wfcheck load distributed`
  * so both take the same names; foundation/environment/config.ts readLoadRunSettings reads them, with
  * the environment (PROFILE, SCENARIOS, DURATION, VUS_SCALE, SEED) for what is not given.
  */
+import { commandLine, type LoadRunSettings } from '../../foundation/environment/config.ts';
+
 export const RUN_SHAPE_OPTIONS = {
   profile: { type: 'string' },
   scenarios: { type: 'string' },
@@ -10,5 +12,27 @@ export const RUN_SHAPE_OPTIONS = {
   'vus-scale': { type: 'string' },
   seed: { type: 'string' },
   run: { type: 'string' },
+  out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/**
+ * The command line that runs the same load again: the same profile, seed (the same data) and the shape
+ * options given; `extra` adds the command's own (`--instances N`).
+ */
+export function loadReplayCommand(
+  command: 'load' | 'load distributed',
+  s: LoadRunSettings,
+  extra: readonly (string | number)[] = [],
+): string {
+  return commandLine(command, [
+    '--profile',
+    s.profile,
+    ...(s.scenarios ? ['--scenarios', s.scenarios] : []),
+    ...(s.duration ? ['--duration', s.duration] : []),
+    ...(s.vusScale !== undefined ? ['--vus-scale', s.vusScale] : []),
+    ...extra,
+    '--seed',
+    s.seed,
+  ]);
+}
