@@ -241,7 +241,10 @@ class Call {
   private fail(err: NodeJS.ErrnoException): void {
     if (this.settled) return;
     const res = this.state.res;
-    if (res?.complete) return this.finish();
+    if (res?.complete) {
+      this.finish();
+      return;
+    }
     // An answer may be on its way when writing the body fails: it is read before the call is judged unanswered.
     if (!res) {
       void tick().then(() => (this.state.res ? undefined : this.finish(classify(err, this.r.timeoutMs))));
