@@ -16,7 +16,8 @@ import { OPERATION_PREFIX, type Level } from '../contracts/requirements.ts';
 import { familyOf } from '../engine/verdict/findings.ts';
 import { containsSecret, redactSecrets, redactValue } from '../foundation/environment/redact.ts';
 import type { ExploreHistory, FindingSeen, GoneFinding, PreviousExploreRun } from '../foundation/history/explore.ts';
-import type { ExploreFindingRow, ExploreRunRow } from '../foundation/history/queries.ts';
+import type { ExploreRunRow } from '../foundation/history/queries.ts';
+import type { ExploreFindingOutcome } from '../foundation/history/records.ts';
 
 export type PropertyKind = 'allowed' | 'forbidden';
 
@@ -458,7 +459,7 @@ export function exploreRunsText(runs: readonly ExploreRunRow[]): string {
 /** A recorded generative run: its findings, each new or seen before, and those of the previous run now gone. */
 export function exploreChangeText(
   run: ExploreRunRow,
-  findings: readonly ExploreFindingRow[],
+  findings: readonly ExploreFindingOutcome[],
   h: ExploreHistory,
 ): string {
   const lines = [
@@ -483,7 +484,7 @@ export function exploreChangeText(
 export function fingerprintTimelineText(
   fingerprint: string,
   target: string,
-  rows: readonly { run: ExploreRunRow; finding?: ExploreFindingRow }[],
+  rows: readonly { run: ExploreRunRow; finding?: ExploreFindingOutcome }[],
 ): string {
   const operation = rows.find((r) => r.finding)?.finding?.operation;
   const missing = (run: ExploreRunRow) =>

@@ -6,14 +6,15 @@
 import { chartBlock, inlineChartJs } from '../../foundation/history/chart-asset.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import type { RunChange, VerdictChange } from '../../foundation/history/diff.ts';
-import type { ConformanceTrend, FindingRow, RunRow } from '../../foundation/history/queries.ts';
+import type { ConformanceTrend, RunRow } from '../../foundation/history/queries.ts';
+import type { FindingOutcome } from '../../foundation/history/records.ts';
 
 const runName = (r: RunRow) => `run #${r.id} (${r.startedAt}, seed ${r.seed}, harness ${r.harnessVersion})`;
 
 const describeChange = (c: VerdictChange) =>
   `${c.id} (${c.from ?? 'absent'} → ${c.to}${c.blockedBy ? `, blocked by ${c.blockedBy}` : ''})`;
 
-const describeFinding = (f: FindingRow) =>
+const describeFinding = (f: FindingOutcome) =>
   `${f.strength === 'warning' ? '[WARN] ' : ''}${f.behaviour} (${f.clauses.join(', ')})`;
 
 /** The change as titled lists of lines; shared by every rendering. */
