@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { mergeShards } from '../engine/runner/merge.ts';
-import { renderConsoleSummary } from '../engine/report/index.ts';
+import { conformanceConsole } from '../engine/report/index.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
@@ -35,7 +35,7 @@ function main(): number {
     (line) => console.error(`report:merge: ${line}`),
   );
   for (const p of problems) console.error(`report:merge: ${p}`);
-  console.log(renderConsoleSummary(report, paths));
+  console.log(conformanceConsole(report, paths));
   return report.exitCode;
 }
 
