@@ -11,7 +11,8 @@
  * --only takes operation ids (searchWorkflows) or their clause prefixes (SEARCH).
  * Generate overwrites a canvas only where WFCHECK_ALLOW_OVERWRITE allows it (on the reference target
  * by default): WFCHECK_OVERWRITE_CANVAS_ID, else one canvas it creates for the purpose.
- * Writes report.json and report.md (and bodies/ for long reproducer bodies) under the output folder.
+ * Writes report.json, report.md and the job summary summary.md (and bodies/ for long reproducer bodies)
+ * under the output folder.
  * Records the run in the run history (WFCHECK_HISTORY, default reports/history.sqlite): each finding is
  * new or seen before on this target, and the previous run's findings no longer found are listed;
  * `npm run history -- --explore` reads it back.

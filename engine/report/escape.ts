@@ -17,8 +17,15 @@ const NEWLINES = /\r\n?|\n/g;
  * (none of those places can hold one).
  */
 export function mdInline(text: string): string {
-  return text.replace(NEWLINES, ' ').replace(MD_INLINE, '\\$&');
+  // An underscore inside a word (snake_case) cannot open or close emphasis: it stays as it is, readable.
+  return text
+    .replace(NEWLINES, ' ')
+    .replace(MD_INLINE, (c, at: number, s: string) =>
+      c === '_' && WORD.test(s[at - 1] ?? '') && WORD.test(s[at + 1] ?? '') ? c : `\\${c}`,
+    );
 }
+
+const WORD = /[A-Za-z0-9]/;
 
 /**
  * The opening of a block whose text starts with block syntax: a heading, a quote, a list or a rule would

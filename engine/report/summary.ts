@@ -17,7 +17,7 @@ export interface FindingView {
   /** What it breaks, blocks, probes; whether it is new. */
   facts: readonly Item[];
   /** One exchange that shows it: what was judged, then the request, the answer, the reproducer. */
-  example?: { caption: Text; code: readonly Block[] };
+  example?: { caption?: Text; code: readonly Block[] };
   /** The other exchanges that show it. */
   more?: { summary: Text; items: readonly Item[] };
   /** A page's box around it. */
@@ -31,7 +31,8 @@ export function findingBlocks(f: FindingView, level: HeadingLevel): Block[] {
   const blocks: Block[] = [heading(level, f.heading, f.anchor)];
   if (f.tags) blocks.push(paragraph(f.tags, 'dim'));
   if (f.facts.length) blocks.push(list(f.facts));
-  if (f.example) blocks.push(paragraph(f.example.caption), ...f.example.code);
+  if (f.example?.caption) blocks.push(paragraph(f.example.caption));
+  if (f.example) blocks.push(...f.example.code);
   if (f.more) blocks.push({ kind: 'details', summary: f.more.summary, blocks: [list(f.more.items)] });
   return [{ kind: 'group', tag: 'article', blocks, ...(f.box ?? {}) }];
 }
