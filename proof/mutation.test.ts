@@ -29,7 +29,7 @@ import {
   findingsCounted,
   GOOD_OUTCOME,
   judge,
-  renderTable,
+  mutationTable,
   withExplore,
   type ExploreSeen,
   type MutantResult,
@@ -101,7 +101,7 @@ test('the CI subset: bugs killed by their clause, no collateral, legal variants 
   expect(categories.size, 'one bug per category').toBe(10);
 
   const report = await subsetReport();
-  const table = renderTable(report);
+  const table = mutationTable(report);
   console.log(table);
 
   for (const r of report.results) {

@@ -129,6 +129,14 @@ export function inlines(t: Text): readonly Inline[] {
   return Array.isArray(t) ? t : [t as Inline];
 }
 
+/** Text written with `code` in backticks (a catalogue's own descriptions): its code spans as code. */
+export function withCode(text: string): Inline[] {
+  return text
+    .split(/(`[^`]+`)/)
+    .filter(Boolean)
+    .map((part) => (/^`[^`]+`$/.test(part) ? { code: part.slice(1, -1) } : part));
+}
+
 /** The text of an inline run, without any markup: for a title, a comparison, a length. */
 export function plain(t: Text): string {
   return inlines(t)
