@@ -33,7 +33,8 @@ const K6_CODE = '^(load/(main(-native)?\\.ts$|lib/|flows/)|proof/bench/k6/)';
 
 /**
  * Modules k6 code may import besides its own: the contract checks with their generated validators
- * (bundled into check.k6.js, also imported as source for their types) and the pure environment rules.
+ * (bundled into check.k6.js, also imported as source for their types), the pure environment rules, the
+ * discovery role rules, and the report kit's escapers and JUnit renderer (one per format in the tree).
  * They run in Node too, which makes them the place a Node-only import would slip into k6 unnoticed.
  */
 const SHARED_WITH_K6 = [
@@ -41,6 +42,8 @@ const SHARED_WITH_K6 = [
   '^contracts/generated/',
   '^foundation/environment/rules\\.ts$',
   '^engine/discovery/roles\\.ts$',
+  '^engine/report/escape\\.ts$',
+  '^engine/report/render/junit\\.ts$',
 ];
 
 /**
@@ -208,7 +211,8 @@ module.exports = {
       severity: 'error',
       comment:
         'k6 loads only its own modules and plain files: k6 code may import k6, other k6 code, ' +
-        'contracts/check.ts with the generated validators, the pure environment rules and the discovery role rules; npm packages ' +
+        'contracts/check.ts with the generated validators, the pure environment rules, the discovery role rules and the ' +
+        "report kit's escapers and JUnit renderer; npm packages " +
         '(Playwright included) and Node-only harness code would fail inside k6.',
       from: { path: K6_CODE, pathNot: TEST },
       to: { pathNot: K6_SAFE, dependencyTypesNot: ['core'] },
