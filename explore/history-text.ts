@@ -3,7 +3,7 @@
  * (each new or seen before) with those of the previous run now gone, and one fingerprint across runs.
  * Terminal text, through the report kit's console renderer.
  */
-import { type Block, inlines, list, paragraph } from '../engine/report/document.ts';
+import { type Block, toInlines, listOf, paragraph } from '../engine/report/document.ts';
 import { renderConsole } from '../engine/report/render/console.ts';
 import type { ExploreHistory } from '../foundation/history/explore.ts';
 import type { ExploreRunRow } from '../foundation/history/queries.ts';
@@ -47,7 +47,7 @@ export function exploreChangeText(
         : 'no earlier explore run of this target',
     ),
     paragraph(`Findings:${findings.length ? '' : ' none'}`),
-    list(
+    listOf(
       findings.map((f) => [
         `- ${f.level === 'must' ? '' : '[WARN] '}`,
         { mark: f.clause },
@@ -59,7 +59,7 @@ export function exploreChangeText(
     const gone = goneItems(h.gone);
     blocks.push(
       paragraph(`Gone since the previous run:${gone.length ? '' : ' none'}`),
-      list(gone.map((g) => ['- ', ...inlines(g)])),
+      listOf(gone.map((g) => ['- ', ...toInlines(g)])),
     );
   }
   return renderConsole(blocks);
@@ -78,7 +78,7 @@ export function fingerprintTimelineText(
       : 'not looked for (its operation was not explored)';
   return renderConsole([
     paragraph(`${fingerprint} over the last ${rows.length} explore run(s) of target ${target}:`),
-    list(
+    listOf(
       rows.map(
         ({ run, finding }) =>
           `#${run.id}  ${run.startedAt}  seed ${run.seed}  ${

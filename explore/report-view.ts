@@ -12,12 +12,12 @@ import {
   fields,
   heading,
   type Inline,
-  inlines,
+  toInlines,
   type Item,
   joined,
-  list,
+  listOf,
   paragraph,
-  type Text,
+  type Inlines,
 } from '../engine/report/document.ts';
 import { renderConsole } from '../engine/report/render/console.ts';
 import { renderJobSummary } from '../engine/report/render/job-summary.ts';
@@ -39,7 +39,7 @@ const CONSOLE_INPUT = 160;
 const DEFAULT_BUDGET_S = 60;
 
 /** One item per finding of the previous run this run no longer has. */
-export function goneItems(gone: readonly GoneFinding[]): Text[] {
+export function goneItems(gone: readonly GoneFinding[]): Inlines[] {
   return gone.map((g) => [
     { code: g.fingerprint },
     ' ',
@@ -70,8 +70,8 @@ function factsOf(f: ExploreFinding, withHistory: boolean): Item[] {
       ', ',
     );
   const r = f.replay;
-  const facts: Text[] = [
-    ...(withHistory ? [['history: ', { strong: seenText(f.seen) }] as Text] : []),
+  const facts: Inlines[] = [
+    ...(withHistory ? [['history: ', { strong: seenText(f.seen) }] as Inlines] : []),
     [
       'level ',
       { strong: f.level },
@@ -91,7 +91,7 @@ function factsOf(f: ExploreFinding, withHistory: boolean): Item[] {
   return facts.map((text) => ({ text }));
 }
 
-export function findingView(f: ExploreFinding, withHistory: boolean): FindingView {
+export function exploreFindingView(f: ExploreFinding, withHistory: boolean): FindingView {
   const title = `${f.operation}: ${f.message}`;
   return {
     heading: [{ mark: f.clause }, ` ${title}`],
@@ -154,7 +154,7 @@ function stopText(p: PropertySummary): string {
   return `${p.inputs} inputs, ${p.requests} req, ${p.stop}${p.capped ? `, ${p.capped} capped` : ''}${inc ? `, ${inc}` : ''}`;
 }
 
-function deviationItems(r: ExploreReport): Text[] {
+function deviationItems(r: ExploreReport): Inlines[] {
   return r.deviations.map((d) => [
     `${d.level === 'must' ? '' : '(warning) '}${d.answer}, `,
     ...(d.shape.length
@@ -201,7 +201,7 @@ function runBlocks(r: ExploreReport, inReport: boolean): Block[] {
         ]
       : []),
     ...historyLine(r),
-    ...(r.deviations.length ? [...(inReport ? [heading(2, 'Deviations')] : []), list(deviationItems(r))] : []),
+    ...(r.deviations.length ? [...(inReport ? [heading(2, 'Deviations')] : []), listOf(deviationItems(r))] : []),
     paragraph(footprintLine(r)),
     {
       kind: 'table',
@@ -222,7 +222,7 @@ function runBlocks(r: ExploreReport, inReport: boolean): Block[] {
 export function exploreDocument(r: ExploreReport): Block[] {
   const observed = r.operations.flatMap((o) =>
     [...Object.entries(o.allowed.observed), ...Object.entries(o.forbidden.observed)].map(
-      ([clause, v]): Text => [
+      ([clause, v]): Inlines => [
         `${o.operation}: `,
         { mark: clause },
         ` ${v.count} × unlisted ${v.statuses.join('/')} (open point, recorded)`,
@@ -233,9 +233,9 @@ export function exploreDocument(r: ExploreReport): Block[] {
   return [
     heading(1, 'Generative exploration'),
     ...runBlocks(r, true),
-    ...(observed.length ? [heading(2, 'Open points observed'), list(observed)] : []),
-    ...(r.setup.length ? [heading(2, 'Setup'), list(r.setup)] : []),
-    ...r.findings.flatMap((f) => findingBlocks(findingView(f, Boolean(r.history)), 2)),
+    ...(observed.length ? [heading(2, 'Open points observed'), listOf(observed)] : []),
+    ...(r.setup.length ? [heading(2, 'Setup'), listOf(r.setup)] : []),
+    ...r.findings.flatMap((f) => findingBlocks(exploreFindingView(f, Boolean(r.history)), 2)),
     ...(gone ? historyBlocksOf(gone) : []),
   ];
 }
@@ -245,7 +245,7 @@ function historyBlocksOf(gone: HistoryView): Block[] {
   return [
     heading(2, gone.title),
     ...gone.intro.map((t) => paragraph(t)),
-    ...(gone.sections[0].items.length ? [list(gone.sections[0].items)] : [paragraph(gone.none ?? 'None.')]),
+    ...(gone.sections[0].items.length ? [listOf(gone.sections[0].items)] : [paragraph(gone.none ?? 'None.')]),
     ...(gone.after ?? []).map((t) => paragraph(t)),
   ];
 }
@@ -283,7 +283,7 @@ export function exploreSummary(r: ExploreReport): RunSummary {
       title: 'Findings',
       count: r.findings.filter((f) => f.level === 'must').length,
       none: 'None: every answer was one the specification allows for its input.',
-      items: r.findings.map((f) => findingView(f, Boolean(r.history))),
+      items: r.findings.map((f) => exploreFindingView(f, Boolean(r.history))),
     },
     history: goneView(r),
     more: [
@@ -291,7 +291,7 @@ export function exploreSummary(r: ExploreReport): RunSummary {
         title: 'The exploration',
         blocks: [
           ...runBlocks(r, false),
-          ...(r.incomplete.length ? [list(r.incomplete.map((i) => `incomplete: ${i}`))] : []),
+          ...(r.incomplete.length ? [listOf(r.incomplete.map((i) => `incomplete: ${i}`))] : []),
         ],
       },
     ],
@@ -304,9 +304,9 @@ export function exploreConsole(r: ExploreReport): string {
   const fp = r.footprint;
   const previous = r.history?.previous;
   return renderConsole([
-    list(r.findings.map((f) => findingView(f, Boolean(r.history)).line)),
+    listOf(r.findings.map((f) => exploreFindingView(f, Boolean(r.history)).line)),
     ...(previous
-      ? [list(goneItems(r.history!.gone).map((g) => [`gone since run #${previous.runId}: `, ...inlines(g)]))]
+      ? [listOf(goneItems(r.history!.gone).map((g) => [`gone since run #${previous.runId}: `, ...toInlines(g)]))]
       : []),
     fields([
       [

@@ -15,7 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
-import { heading, list, paragraph } from '../engine/report/document.ts';
+import { heading, listOf, paragraph } from '../engine/report/document.ts';
 import { renderMarkdown } from '../engine/report/render/markdown.ts';
 import { idsWhere, verdictSeries, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
 import {
@@ -214,7 +214,7 @@ export function flakinessMarkdown(report: FlakinessReport): string {
     ...(varied.length
       ? [
           heading(2, 'Verdicts that vary between runs'),
-          list(
+          listOf(
             varied.map(
               (v) =>
                 `${v.id} (${v.level}): ${Object.entries(v.verdicts)

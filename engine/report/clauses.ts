@@ -10,12 +10,12 @@ import {
   type Inline,
   type Item,
   joined,
-  list,
+  listOf,
   paragraph,
   rawHtml,
   type Row,
   section,
-  type Text,
+  type Inlines,
 } from './document.ts';
 import { htmlAttr, htmlText } from './escape.ts';
 import { clauseLink, evidenceItem } from './findings.ts';
@@ -80,7 +80,7 @@ function requirementRow(x: RequirementResult, findings: readonly string[]): Row 
       x.level,
       `${x.passes} / ${x.failureCount}`,
       joined(
-        findings.map((id): Text => ({ link: `finding-${id}`, text: id })),
+        findings.map((id): Inlines => ({ link: `finding-${id}`, text: id })),
         ', ',
       ),
       clauseCell(x),
@@ -126,7 +126,7 @@ function clauseEvidence(x: RequirementResult): Block[] {
     {
       kind: 'details',
       summary: `${x.failureCount} failing check(s), ${x.passes} passing.`,
-      blocks: x.failures.length ? [list(x.failures.map(evidenceItem), { ordered: true })] : [],
+      blocks: x.failures.length ? [listOf(x.failures.map(evidenceItem), { ordered: true })] : [],
     },
   ];
 }
@@ -149,7 +149,7 @@ function blockedSection(r: ConformanceReport): Block[] {
     section('blocked', [
       heading(2, `Blocked (${blocked.length})`),
       paragraph('Clauses a test could not judge because an earlier step failed; each links to its cause.', 'dim'),
-      list(blocked.map((x) => [x.id, ' — blocked by ', ...joined(x.blockedBy.map(clauseLink), ', ')])),
+      listOf(blocked.map((x) => [x.id, ' — blocked by ', ...joined(x.blockedBy.map(clauseLink), ', ')])),
     ]),
   ];
 }
@@ -160,7 +160,7 @@ function notRunSection(r: ConformanceReport): Block[] {
   return [
     section('not-run', [
       heading(2, `Not run (${notRun.length})`),
-      list(notRun.map((x) => `${x.id} — ${x.notRunReasons.join('; ').slice(0, NOTE_CHARS)}`)),
+      listOf(notRun.map((x) => `${x.id} — ${x.notRunReasons.join('; ').slice(0, NOTE_CHARS)}`)),
     ]),
   ];
 }
@@ -185,11 +185,11 @@ function observationsSection(r: ConformanceReport): Block {
   const items: Item[] = r.observations.map((o) => ({
     text: [{ code: o.requirementId }, ` — ${o.text}`],
     blocks: [
-      list(
+      listOf(
         o.observed.map((k) => [
           `${k.key}: `,
           ...joined(
-            k.values.map((v): Text => [{ code: v.value }, v.count > 1 ? ` ×${v.count}` : '']),
+            k.values.map((v): Inlines => [{ code: v.value }, v.count > 1 ? ` ×${v.count}` : '']),
             ', ',
           ),
         ]),
@@ -198,7 +198,7 @@ function observationsSection(r: ConformanceReport): Block {
   }));
   return section('observations', [
     heading(2, 'Observed values for points the specification leaves open'),
-    items.length ? list(items) : paragraph('None recorded.'),
+    items.length ? listOf(items) : paragraph('None recorded.'),
   ]);
 }
 

@@ -8,7 +8,7 @@ import { redactSecrets } from '../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import { clauseSections } from './clauses.ts';
 import { type Block, heading, paragraph } from './document.ts';
-import { FINDINGS_INTRO, failingFindings, findingSections, findingView } from './findings.ts';
+import { FINDINGS_INTRO, findingsFailingTheRun, findingSections, findingView } from './findings.ts';
 import { historySections, historyView } from './history-view.ts';
 import { htmlPage } from './render/html.ts';
 import { renderJobSummary } from './render/job-summary.ts';
@@ -76,7 +76,7 @@ export function conformanceHtml(r: ConformanceReport, history?: ConformanceHisto
 
 /** The run as its job summary shows it: the verdict, the failing findings, what changed since the last run. */
 export function conformanceSummary(r: ConformanceReport, history?: ConformanceHistory, shard?: string): RunSummary {
-  const failing = failingFindings(r.findings);
+  const failing = findingsFailingTheRun(r.findings);
   return {
     what: `wfcheck conformance${shard ? ` (shard ${shard})` : ''}`,
     headline: headline(r),

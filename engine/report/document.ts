@@ -15,32 +15,32 @@ export interface Mark {
 export type Inline =
   | string
   | { code: string }
-  | { strong: Text }
-  | { em: Text }
+  | { strong: Inlines }
+  | { em: Inlines }
   /** A link to an anchor of the same document (`#id`). */
-  | { link: string; text: Text }
+  | { link: string; text: Inlines }
   | Mark
   /** Styling only (the formats without styles show the text alone). */
-  | { span: Text; className: string }
+  | { span: Inlines; className: string }
   /** A place links point to: no text. */
   | { anchor: string };
 
-export type Text = Inline | readonly Inline[];
+export type Inlines = Inline | readonly Inline[];
 
 export interface Item {
-  text: Text;
+  text: Inlines;
   /** What the item holds under its line (details, code). */
   blocks?: readonly Block[];
 }
 
 export interface Cell {
-  cell: Text;
+  cell: Inlines;
   /** Styling only. */
   className?: string;
 }
 
 export interface Row {
-  cells: readonly (Text | Cell)[];
+  cells: readonly (Inlines | Cell)[];
   /** The row's anchor, and data for the page's filters. */
   id?: string;
   data?: Readonly<Record<string, string>>;
@@ -48,22 +48,22 @@ export interface Row {
 
 export interface Field {
   label: string;
-  value: Text;
+  value: Inlines;
 }
 
 export type HeadingLevel = 1 | 2 | 3 | 4;
 
 export type Block =
-  | { kind: 'heading'; level: HeadingLevel; text: Text; id?: string }
-  | { kind: 'paragraph'; text: Text; className?: string }
+  | { kind: 'heading'; level: HeadingLevel; text: Inlines; id?: string }
+  | { kind: 'paragraph'; text: Inlines; className?: string }
   | { kind: 'list'; items: readonly Item[]; ordered?: boolean; id?: string }
   /** Labelled values, one per line (the facts of a run). */
   | { kind: 'fields'; fields: readonly Field[] }
-  | { kind: 'table'; head: readonly Text[]; rows: readonly Row[]; id?: string; className?: string }
+  | { kind: 'table'; head: readonly Inlines[]; rows: readonly Row[]; id?: string; className?: string }
   /** Text shown as it is (a request, an answer, a reproducer), under an optional caption. */
-  | { kind: 'code'; text: string; lang?: string; caption?: Text; className?: string }
+  | { kind: 'code'; text: string; lang?: string; caption?: Inlines; className?: string }
   /** Content a page may fold away under its summary; other formats show both. */
-  | { kind: 'details'; summary: Text; blocks: readonly Block[]; open?: boolean }
+  | { kind: 'details'; summary: Inlines; blocks: readonly Block[]; open?: boolean }
   /** Blocks that belong together (a section, a finding's box). */
   | {
       kind: 'group';
@@ -76,33 +76,36 @@ export type Block =
   /** Markup of one format only (a page's chart or script), written by the caller; other formats leave it out. */
   | { kind: 'raw'; format: 'html'; text: string };
 
-export const heading = (level: HeadingLevel, text: Text, id?: string): Block => ({
+export const heading = (level: HeadingLevel, text: Inlines, id?: string): Block => ({
   kind: 'heading',
   level,
   text,
   ...(id ? { id } : {}),
 });
 
-export const paragraph = (text: Text, className?: string): Block => ({
+export const paragraph = (text: Inlines, className?: string): Block => ({
   kind: 'paragraph',
   text,
   ...(className ? { className } : {}),
 });
 
-export const list = (items: readonly (Text | Item)[], options: { ordered?: boolean; id?: string } = {}): Block => ({
+export const listOf = (
+  items: readonly (Inlines | Item)[],
+  options: { ordered?: boolean; id?: string } = {},
+): Block => ({
   kind: 'list',
   items: items.map((i) => (isItem(i) ? i : { text: i })),
   ...options,
 });
 
-export const fields = (entries: readonly (readonly [string, Text] | undefined)[]): Block => ({
+export const fields = (entries: readonly (readonly [string, Inlines] | undefined)[]): Block => ({
   kind: 'fields',
   fields: entries
-    .filter((e): e is readonly [string, Text] => e !== undefined)
+    .filter((e): e is readonly [string, Inlines] => e !== undefined)
     .map(([label, value]) => ({ label, value })),
 });
 
-export const code = (text: string, options: { lang?: string; caption?: Text; className?: string } = {}): Block => ({
+export const code = (text: string, options: { lang?: string; caption?: Inlines; className?: string } = {}): Block => ({
   kind: 'code',
   text,
   ...options,
@@ -112,20 +115,20 @@ export const section = (id: string, blocks: readonly Block[]): Block => ({ kind:
 
 export const rawHtml = (text: string): Block => ({ kind: 'raw', format: 'html', text });
 
-export function isItem(x: Text | Item): x is Item {
+export function isItem(x: Inlines | Item): x is Item {
   return typeof x === 'object' && x !== null && !Array.isArray(x) && 'text' in x && !('link' in x);
 }
 
-export function isCell(x: Text | Cell): x is Cell {
+export function isCell(x: Inlines | Cell): x is Cell {
   return typeof x === 'object' && x !== null && !Array.isArray(x) && 'cell' in x;
 }
 
 /** Inline items joined by a separator (the separator is text). */
-export function joined(parts: readonly Text[], separator: string): Inline[] {
-  return parts.flatMap((p, i) => [...(i ? [separator] : []), ...inlines(p)]);
+export function joined(parts: readonly Inlines[], separator: string): Inline[] {
+  return parts.flatMap((p, i) => [...(i ? [separator] : []), ...toInlines(p)]);
 }
 
-export function inlines(t: Text): readonly Inline[] {
+export function toInlines(t: Inlines): readonly Inline[] {
   return Array.isArray(t) ? t : [t as Inline];
 }
 
@@ -138,8 +141,8 @@ export function withCode(text: string): Inline[] {
 }
 
 /** The text of an inline run, without any markup: for a title, a comparison, a length. */
-export function plain(t: Text): string {
-  return inlines(t)
+export function plain(t: Inlines): string {
+  return toInlines(t)
     .map((x) => {
       if (typeof x === 'string') return x;
       if ('code' in x) return x.code;

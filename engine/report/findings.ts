@@ -12,7 +12,7 @@ import {
   joined,
   paragraph,
   section,
-  type Text,
+  type Inlines,
 } from './document.ts';
 import { findingBlocks, type FindingView } from './summary.ts';
 import type { EvidenceItem, Finding } from '../verdict/findings.ts';
@@ -28,7 +28,7 @@ const MAX_CLAUSES_ON_CONSOLE = 6;
 export const clauseLink = (id: string): Inline => ({ link: anchor(id), text: id });
 
 /** The first `max` of a list, then how many more. */
-export function some(items: readonly Text[], max = MAX_LISTED): Inline[] {
+export function some(items: readonly Inlines[], max = MAX_LISTED): Inline[] {
   const shown = joined(items.slice(0, max), ', ');
   return items.length > max ? [...shown, ` and ${items.length - max} more`] : shown;
 }
@@ -131,14 +131,15 @@ function findingSection(id: string, title: string, intro: string, findings: read
 export const FINDINGS_INTRO =
   'One per deviation, however many clauses and operations show it; security first, then server errors (a 5xx or a transport fault), then contract and status deviations.';
 
-export const failingFindings = (fs: readonly Finding[]) => fs.filter((f) => !f.waived && f.strength === 'failure');
+export const findingsFailingTheRun = (fs: readonly Finding[]) =>
+  fs.filter((f) => !f.waived && f.strength === 'failure');
 
 /** The findings that fail the run (always shown, "None." when there are none), the warnings and the waived ones. */
 export function findingSections(findings: readonly Finding[]): Block[] {
   const warnings = findings.filter((f) => !f.waived && f.strength === 'warning');
   const waived = findings.filter((f) => f.waived);
   return [
-    findingSection('findings', 'Findings', FINDINGS_INTRO, failingFindings(findings)),
+    findingSection('findings', 'Findings', FINDINGS_INTRO, findingsFailingTheRun(findings)),
     ...(warnings.length
       ? [
           findingSection(

@@ -9,7 +9,7 @@ import type { ConformanceHistory } from '../../foundation/history/conformance.ts
 import type { RunChange, VerdictChange } from '../../foundation/history/diff.ts';
 import type { ConformanceTrend, RunRow } from '../../foundation/history/queries.ts';
 import type { FindingOutcome } from '../../foundation/history/records.ts';
-import { type Block, list, paragraph, rawHtml, section } from './document.ts';
+import { type Block, listOf, paragraph, rawHtml, section } from './document.ts';
 import { htmlAttr, htmlText } from './escape.ts';
 import { renderConsole } from './render/console.ts';
 import { historyBlocks, type HistoryView } from './summary.ts';
@@ -50,7 +50,7 @@ export function changeText(change: RunChange): string {
     paragraph(`to   ${runName(change.to)}`),
   ];
   for (const s of changeSections(change))
-    blocks.push(paragraph(`${s.title}: ${s.items.length ? '' : 'none'}`), list(s.items.map((i) => `- ${i}`)));
+    blocks.push(paragraph(`${s.title}: ${s.items.length ? '' : 'none'}`), listOf(s.items.map((i) => `- ${i}`)));
   return renderConsole(blocks);
 }
 

@@ -3,7 +3,7 @@
  * counts, footprint, discovery), the waivers, the transport faults, the failed tests and the evidence
  * that could not be read.
  */
-import { type Block, code, fields, heading, type Inline, joined, list, paragraph, section } from './document.ts';
+import { type Block, code, fields, heading, type Inline, joined, listOf, paragraph, section } from './document.ts';
 import type { ConformanceReport } from '../verdict/report.ts';
 import { footprintText, seconds, targetText, testsText, VERDICT_ORDER, verdictMark } from './common.ts';
 
@@ -76,7 +76,7 @@ function faultsSection(r: ConformanceReport): Block[] {
   return [
     section('faults', [
       heading(2, `Transport faults (${r.faults.length})`),
-      list(
+      listOf(
         r.faults.map((f): Inline[] => [
           ...(f.test ? [{ em: f.test }, ' — '] : []),
           `${f.kind}: ${f.message} — `,
@@ -92,7 +92,7 @@ function failedTestsSection(r: ConformanceReport): Block[] {
   return [
     section('failed-tests', [
       heading(2, `Failed tests (${r.failedTests.length})`),
-      list(r.failedTests.map((t) => ({ text: `${t.test} (${t.status})`, blocks: t.error ? [code(t.error)] : [] }))),
+      listOf(r.failedTests.map((t) => ({ text: `${t.test} (${t.status})`, blocks: t.error ? [code(t.error)] : [] }))),
     ]),
   ];
 }

@@ -20,10 +20,10 @@ import {
   type BlockedClause,
   type CaughtBy,
   type ExploreSeen,
-  type FindingSeen,
+  type ReportedFinding,
   type MutantResult,
   type MutationScore,
-  type Outcome,
+  type EntryOutcome,
 } from './types.ts';
 
 /** What a run flagged and blocked, read from its report. */
@@ -71,7 +71,7 @@ export function expectedFindingsOf(m: Mutant): number {
  * deviation is injected (a bug's declared warning is the same deviation seen by a should clause, not a
  * deviation of its own). A legal variant or a harness limit counts both: it must report none of either.
  */
-export function findingsCounted(m: Mutant, findings: readonly Pick<FindingSeen, 'strength' | 'waived'>[]): number {
+export function findingsCounted(m: Mutant, findings: readonly Pick<ReportedFinding, 'strength' | 'waived'>[]): number {
   const kind = kindOf(m);
   const warnings =
     kind !== 'bug' || (m.parts ?? []).some((id) => kindOf(mutantById(id)) === 'should') ? ['warning'] : [];
@@ -79,7 +79,7 @@ export function findingsCounted(m: Mutant, findings: readonly Pick<FindingSeen, 
 }
 
 /** The run's findings, as far as the table needs them; undefined when the run wrote no report. */
-export function findingsSeen(report: ConformanceReport | undefined): FindingSeen[] | undefined {
+export function findingsSeen(report: ConformanceReport | undefined): ReportedFinding[] | undefined {
   return report?.findings?.map((f) => ({
     id: f.id,
     strength: f.strength,
@@ -114,7 +114,7 @@ export type Judgement = Pick<
 >;
 
 /** The entry's verdict, then whether the suites it must not starve were exercised (a good verdict alone is not enough). */
-export function judge(m: Mutant, v: RunVerdicts, exitCode: number | null, hung: boolean): Judgement {
+export function judgeEntry(m: Mutant, v: RunVerdicts, exitCode: number | null, hung: boolean): Judgement {
   const j = judgeFlags(m, v, exitCode, hung);
   const exercised = new Set(v.exercised ?? []);
   const stillRunsMissing = (m.stillRuns ?? []).filter((id) => !exercised.has(id));
@@ -188,7 +188,7 @@ export function exploreSeen(
 }
 
 /** The outcomes by which the suites caught an entry's deviation. */
-export const SUITES_CAUGHT: readonly Outcome[] = [
+export const SUITES_CAUGHT: readonly EntryOutcome[] = [
   'killed',
   'killed-with-collateral',
   'part-missed',

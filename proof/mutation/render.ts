@@ -4,7 +4,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Block, heading, type Item, list, paragraph, type Text, withCode } from '../../engine/report/document.ts';
+import {
+  type Block,
+  heading,
+  type Item,
+  listOf,
+  paragraph,
+  type Inlines,
+  withCode,
+} from '../../engine/report/document.ts';
 import { consoleText } from '../../engine/report/escape.ts';
 import { renderConsole } from '../../engine/report/render/console.ts';
 import { renderMarkdown } from '../../engine/report/render/markdown.ts';
@@ -15,7 +23,7 @@ import {
   type MutantResult,
   type MutationReport,
   type MutationScore,
-  type Outcome,
+  type EntryOutcome,
 } from './types.ts';
 
 /** The line printed when an entry's run ends. */
@@ -51,7 +59,7 @@ const singleOperationText = (s: MutationScore) =>
     .map(([id, ms]) => `${id} ${(ms / 1000).toFixed(1)} s`)
     .join(', ');
 
-const ICON: Record<Outcome, string> = {
+const ICON: Record<EntryOutcome, string> = {
   killed: 'killed',
   'killed-with-collateral': 'KILLED WITH COLLATERAL',
   'killed-unrelated': 'KILLED BY OTHER CLAUSES',
@@ -162,7 +170,7 @@ export function mutationTable(r: MutationReport): string {
     paragraph(''),
     paragraph(totalsLine(r)),
     paragraph(settingsLine(r, 'collateral may be hidden')),
-    ...(inexact.length ? [paragraph(''), paragraph('Findings not exact:'), list(inexact)] : []),
+    ...(inexact.length ? [paragraph(''), paragraph('Findings not exact:'), listOf(inexact)] : []),
     paragraph(
       r.ok
         ? 'RESULT: every bug killed by its clause without collateral, should-level deviations warned, ' +
@@ -183,7 +191,7 @@ function inexactItems(r: MutationReport): Item[] {
       }`,
       blocks: x.findings.length
         ? [
-            list(
+            listOf(
               x.findings.map(
                 (f) =>
                   `${f.id} ${f.strength}${f.waived ? ' (waived)' : ''} ${f.signature} — ${f.clauses.join(', ')} (${f.operations.length} operation(s))`,
@@ -212,7 +220,7 @@ const MD_HEAD = [
   'description',
 ];
 
-function markdownRow(x: MutantResult): Text[] {
+function markdownRow(x: MutantResult): Inlines[] {
   return [
     x.id,
     x.kind,
@@ -232,7 +240,7 @@ function markdownRow(x: MutantResult): Text[] {
   ];
 }
 
-const CAUGHT_BY_KEY: Text = [
+const CAUGHT_BY_KEY: Inlines = [
   "Caught by: which mode flagged the entry's deviation by one of its clauses — the scripted suites, the generative mode (",
   { code: 'wfcheck explore' },
   ', run against the input-crash entries and the control by default, every entry with ',
@@ -258,7 +266,7 @@ export function mutationMarkdown(r: MutationReport): string {
     paragraph(CAUGHT_BY_KEY),
     paragraph(FINDINGS_KEY),
     { kind: 'table', head: MD_HEAD, rows: r.results.map((x) => ({ cells: markdownRow(x) })) },
-    ...(inexact.length ? [heading(2, 'Findings not exact'), list(inexact)] : []),
+    ...(inexact.length ? [heading(2, 'Findings not exact'), listOf(inexact)] : []),
     ...minimalInputBlocks(r),
   ];
   return renderMarkdown(blocks);
@@ -270,10 +278,10 @@ function minimalInputBlocks(r: MutationReport): Block[] {
   if (flagged.length === 0) return [];
   return [
     heading(2, 'Minimal inputs found by the generative mode'),
-    list(
+    listOf(
       flagged.map((x) => ({
         text: { strong: x.id },
-        blocks: [list(x.explore!.minimal.map((m) => ({ code: m.slice(0, 300) })))],
+        blocks: [listOf(x.explore!.minimal.map((m) => ({ code: m.slice(0, 300) })))],
       })),
     ),
   ];

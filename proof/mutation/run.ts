@@ -16,7 +16,7 @@ import {
   exploreSeen,
   findingsCounted,
   findingsSeen,
-  judge,
+  judgeEntry,
   readVerdicts,
   score,
   withExplore,
@@ -76,9 +76,9 @@ async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: st
     }
     const verdicts = readVerdicts(run.report);
     const judged: Judgement = run.report
-      ? judge(m, verdicts, run.exitCode, run.hung)
+      ? judgeEntry(m, verdicts, run.exitCode, run.hung)
       : {
-          ...judge(m, verdicts, run.exitCode, run.hung),
+          ...judgeEntry(m, verdicts, run.exitCode, run.hung),
           outcome: 'incomplete',
           note: `no report written (exit ${run.exitCode}): ${run.output.trim().split('\n').slice(-3).join(' | ')}`,
         };

@@ -15,7 +15,7 @@ export const CONTROL_ID = 'control-passthrough';
 /** A fixed default seed: the table is reproducible run to run (override with --seed). */
 export const DEFAULT_MUTATION_SEED = 20260101;
 
-export type Outcome =
+export type EntryOutcome =
   | 'killed'
   | 'killed-with-collateral'
   | 'killed-unrelated'
@@ -65,7 +65,7 @@ export interface ExploreSeen {
 export const SINGLE_OPERATION_FAULTS = ['status-hangs', 'output-drips', 'status-unknown-value'];
 
 /** A finding of the run's report, as far as the table needs it. */
-export interface FindingSeen {
+export interface ReportedFinding {
   id: string;
   strength: Finding['strength'];
   waived: boolean;
@@ -88,7 +88,7 @@ export interface MutantResult {
   description: string;
   /** Clauses the entry is expected to flag (breaks + warns; `*` patterns expanded against what was flagged). */
   expected: string[];
-  outcome: Outcome;
+  outcome: EntryOutcome;
   /** Failing (must) requirement IDs in the run's report. */
   failed: string[];
   /** Warning (should) requirement IDs. */
@@ -113,7 +113,7 @@ export interface MutantResult {
   /** Reported findings equal the expected ones, and no clause is collateral. */
   exact: boolean;
   /** Every finding of the run (waived and uncounted ones too), to see what was told as what. */
-  findings: FindingSeen[];
+  findings: ReportedFinding[];
   exitCode: number | null;
   wallMs: number;
   hung: boolean;
@@ -198,7 +198,7 @@ export interface MutationReport {
 }
 
 /** The outcome each kind of entry must reach for the table to pass. */
-export const GOOD_OUTCOME: Record<MutantKind, Outcome> = {
+export const GOOD_OUTCOME: Record<MutantKind, EntryOutcome> = {
   bug: 'killed',
   should: 'warned',
   legal: 'clean',

@@ -4,7 +4,7 @@
  * their run, labelled fields aligned, tables in padded columns. Text goes through the console escaper:
  * a target's text can neither break a line nor reach the terminal as a control sequence.
  */
-import { type Block, type Cell, inlines, isCell, type Item, type Row, type Text } from '../document.ts';
+import { type Block, type Cell, toInlines, isCell, type Item, type Row, type Inlines } from '../document.ts';
 import { consoleLines, consoleText } from '../escape.ts';
 
 /** Where a list's items start, and how much deeper their own blocks go. */
@@ -57,8 +57,8 @@ function itemLines(item: Item, marker: string, indent: string): string[] {
   return [`${at}${marker}${inline(item.text)}`, ...lines(item.blocks ?? [], at + ' '.repeat(UNDER_ITEM))];
 }
 
-function tableLines(head: readonly Text[], rows: readonly Row[]): string[] {
-  const text = (c: Text | Cell) => inline(isCell(c) ? c.cell : c);
+function tableLines(head: readonly Inlines[], rows: readonly Row[]): string[] {
+  const text = (c: Inlines | Cell) => inline(isCell(c) ? c.cell : c);
   const cells = rows.map((r) => r.cells.map(text));
   const header = head.map((h) => inline(h));
   const widths = header.map((h, i) => Math.min(MAX_COLUMN, Math.max(h.length, ...cells.map((row) => row[i].length))));
@@ -70,8 +70,8 @@ function tableLines(head: readonly Text[], rows: readonly Row[]): string[] {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)];
 }
 
-function inline(t: Text): string {
-  return inlines(t)
+function inline(t: Inlines): string {
+  return toInlines(t)
     .map((x) => {
       if (typeof x === 'string') return consoleText(x);
       if ('code' in x) return consoleText(x.code);

@@ -3,7 +3,7 @@
  * through the HTML text escaper, attribute values through the attribute escaper; the only markup not
  * built here is a `raw` block's, which its caller writes with the same escapers (a chart, a script).
  */
-import { type Block, type Cell, inlines, isCell, type Item, type Row, type Text } from '../document.ts';
+import { type Block, type Cell, toInlines, isCell, type Item, type Row, type Inlines } from '../document.ts';
 import { anchorId, htmlAttr, htmlText } from '../escape.ts';
 
 export function renderHtml(blocks: readonly Block[]): string {
@@ -62,8 +62,8 @@ function listHtml(items: readonly Item[], ordered: boolean, id?: string): string
   return `<${tag}${attrs({ id })}>${lis.join('\n')}</${tag}>`;
 }
 
-function tableHtml(head: readonly Text[], rows: readonly Row[], t: { id?: string; className?: string }): string {
-  const cell = (c: Text | Cell) =>
+function tableHtml(head: readonly Inlines[], rows: readonly Row[], t: { id?: string; className?: string }): string {
+  const cell = (c: Inlines | Cell) =>
     isCell(c) ? `<td${attrs({ className: c.className })}>${inline(c.cell)}</td>` : `<td>${inline(c)}</td>`;
   return [
     `<table${attrs(t)}><tr>${head.map((h) => `<th>${inline(h)}</th>`).join('')}</tr>`,
@@ -72,8 +72,8 @@ function tableHtml(head: readonly Text[], rows: readonly Row[], t: { id?: string
   ].join('\n');
 }
 
-function inline(t: Text): string {
-  return inlines(t)
+function inline(t: Inlines): string {
+  return toInlines(t)
     .map((x) => {
       if (typeof x === 'string') return htmlText(x);
       if ('code' in x) return `<code>${htmlText(x.code)}</code>`;

@@ -2,7 +2,7 @@
  * A document as Markdown (CommonMark with GitHub's tables): the reports' report.md files and the job
  * summary. Every string goes through the Markdown escaper; anchors are `<a id>` tags, which GitHub keeps.
  */
-import { type Block, type Cell, inlines, isCell, type Item, type Text } from '../document.ts';
+import { type Block, type Cell, toInlines, isCell, type Item, type Inlines } from '../document.ts';
 import { anchorId, mdBlockStart, mdCode, mdFence, mdHeadingEnd, mdInline } from '../escape.ts';
 
 export interface MarkdownOptions {
@@ -64,7 +64,10 @@ function listText(items: readonly Item[], ordered: boolean, o: MarkdownOptions):
     .join(loose ? '\n\n' : '\n');
 }
 
-function tableText(head: readonly Text[], rows: readonly { cells: readonly (Text | Cell)[]; id?: string }[]): string {
+function tableText(
+  head: readonly Inlines[],
+  rows: readonly { cells: readonly (Inlines | Cell)[]; id?: string }[],
+): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [
     line(head.map((h) => inline(h, true))),
@@ -82,8 +85,8 @@ function tableText(head: readonly Text[], rows: readonly { cells: readonly (Text
 
 const anchorTag = (id: string) => `<a id="${anchorId(id)}"></a>`;
 
-function inline(t: Text, inTable = false): string {
-  return inlines(t)
+function inline(t: Inlines, inTable = false): string {
+  return toInlines(t)
     .map((x) => {
       if (typeof x === 'string') return mdInline(x);
       if ('code' in x) return mdCode(x.code, inTable);
