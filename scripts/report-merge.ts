@@ -2,9 +2,10 @@
  * npm run report:merge -- <shard dir>… --out <dir>
  *
  * Builds one conformance verdict from the output directories of a sharded run
- * (`npm run conformance -- --shard i/n --out <dir>` each): report.json, report.md
- * and report.html through the same report builder as an unsharded run, one
- * Playwright HTML report (html/) and one JUnit file (junit.xml). The merged
+ * (`npm run conformance -- --shard i/n --out <dir>` each): report.json, report.md,
+ * report.html, report.junit.xml and the job summary (summary.md) through the same
+ * report builder as an unsharded run, one Playwright HTML report (html/) and one
+ * JUnit file (junit.xml). The merged
  * verdict is recorded in the run history (WFCHECK_HISTORY).
  * Exit: as `npm run conformance` (0 no unwaived failure, 1 failures, 2 incomplete).
  */
