@@ -22,6 +22,7 @@ import { clauseLink, evidenceItem } from './findings.ts';
 import type { ConformanceReport, RequirementResult } from '../verdict/report.ts';
 import {
   anchor,
+  count,
   coverageStatuses,
   findingsByClause,
   MARK,
@@ -50,7 +51,15 @@ function filtersHtml(r: ConformanceReport): Block {
   );
 }
 
-/** The last column: the clause, why it holds, and why it did not run, what blocked it or what was seen. */
+/** Where a failing or warning clause's evidence is listed. */
+const evidenceAnchor = (id: string) => `evidence-${id}`;
+
+const flagged = (x: RequirementResult) => x.rawVerdict === 'fail' || x.rawVerdict === 'warn';
+
+/**
+ * The last column: the clause, why it holds, and why it did not run, what blocked it or what was seen;
+ * for a failing or warning clause, a link to its evidence.
+ */
 function clauseCell(x: RequirementResult): Inline[] {
   const note: Inline[] =
     x.verdict === 'blocked'
@@ -62,6 +71,7 @@ function clauseCell(x: RequirementResult): Inline[] {
     x.text,
     ...(x.why ? [' ', { span: `(why: ${x.why})`, className: 'dim' }] : []),
     ...(note.length ? [' — ', { span: note, className: 'note' }] : []),
+    ...(flagged(x) ? [' — ', { link: evidenceAnchor(x.id), text: count(x.failureCount, 'failing check') }] : []),
   ];
 }
 
@@ -76,7 +86,7 @@ function requirementRow(x: RequirementResult, findings: readonly string[]): Row 
     data: { verdict: x.verdict },
     cells: [
       [verdictMark(x.verdict), ...group],
-      x.id,
+      { span: x.id, className: 'rid' },
       x.level,
       `${x.passes} / ${x.failureCount}`,
       joined(
@@ -117,7 +127,7 @@ function requirementsSection(r: ConformanceReport): Block {
 function clauseEvidence(x: RequirementResult): Block[] {
   const group = x.severity ? ` — ${SEVERITY_LABEL[x.severity]}` : '';
   return [
-    heading(3, [x.id, ' ', verdictMark(x.verdict), ` (${x.level}, §${x.section})${group}`]),
+    heading(3, [x.id, ' ', verdictMark(x.verdict), ` (${x.level}, §${x.section})${group}`], evidenceAnchor(x.id)),
     paragraph(x.text),
     ...(x.why ? [paragraph(`Why: ${x.why}`)] : []),
     ...(x.waiver
@@ -132,12 +142,12 @@ function clauseEvidence(x: RequirementResult): Block[] {
 }
 
 function clauseEvidenceSection(r: ConformanceReport): Block[] {
-  const flagged = requirementsInOrder(r).filter((x) => x.rawVerdict === 'fail' || x.rawVerdict === 'warn');
-  if (!flagged.length) return [];
+  const shown = requirementsInOrder(r).filter(flagged);
+  if (!shown.length) return [];
   return [
     section('clause-evidence', [
       heading(2, 'Failing and warning clauses, with evidence'),
-      ...flagged.flatMap(clauseEvidence),
+      ...shown.flatMap(clauseEvidence),
     ]),
   ];
 }

@@ -37,7 +37,7 @@ th{background:#f4f4f4} .dim{color:#666;font-size:.9em} .note{color:#555;font-siz
 .finding h3{margin:.1rem 0 .3rem;font-size:1.05rem}.finding .fid{font-family:ui-monospace,Menlo,Consolas,monospace;margin-right:.4rem}
 .finding ul{margin:.3rem 0} .caption{color:#666;font-size:.85em;margin-top:.4rem}
 pre{background:#f7f7f7;padding:.5rem;overflow:auto;max-height:20rem;white-space:pre-wrap;margin:.3rem 0} pre.curl{background:#eef}
-#reqs td:nth-child(2){white-space:nowrap} td.seen{background:#e3f7e3} td.unseen{background:#fff3cd}
+#reqs td:nth-child(2){white-space:nowrap} .rid{font-family:ui-monospace,Menlo,Consolas,monospace} td.seen{background:#e3f7e3} td.unseen{background:#fff3cd}
 .filters button{margin-right:.3rem}
 `;
 
