@@ -33,8 +33,9 @@ const K6_CODE = '^(load/(main(-native)?\\.ts$|lib/|flows/)|proof/bench/k6/)';
 
 /**
  * Modules k6 code may import besides its own: the contract checks with their generated validators
- * (bundled into check.k6.js, also imported as source for their types), the pure environment rules and
- * the command lines hints name.
+ * (bundled into check.k6.js, also imported as source for their types), the pure environment rules, the
+ * command lines hints name, the discovery role rules, and the report kit's escapers and JUnit renderer
+ * (one per format in the tree).
  * They run in Node too, which makes them the place a Node-only import would slip into k6 unnoticed.
  */
 const SHARED_WITH_K6 = [
@@ -43,6 +44,8 @@ const SHARED_WITH_K6 = [
   '^foundation/environment/rules\\.ts$',
   '^foundation/environment/command-line\\.ts$',
   '^engine/discovery/roles\\.ts$',
+  '^engine/report/escape\\.ts$',
+  '^engine/report/render/junit\\.ts$',
 ];
 
 /**
@@ -210,7 +213,8 @@ module.exports = {
       severity: 'error',
       comment:
         'k6 loads only its own modules and plain files: k6 code may import k6, other k6 code, ' +
-        'contracts/check.ts with the generated validators, the pure environment rules and the discovery role rules; npm packages ' +
+        'contracts/check.ts with the generated validators, the pure environment rules, the discovery role rules and the ' +
+        "report kit's escapers and JUnit renderer; npm packages " +
         '(Playwright included) and Node-only harness code would fail inside k6.',
       from: { path: K6_CODE, pathNot: TEST },
       to: { pathNot: K6_SAFE, dependencyTypesNot: ['core'] },

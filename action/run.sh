@@ -62,7 +62,7 @@ esac
 argv+=("${extra[@]}")
 
 # A report left by an earlier run in the same directory must not be read as this run's verdict.
-rm -f "$INPUT_REPORT_DIR/report.json" "$INPUT_REPORT_DIR/report.md" "$INPUT_REPORT_DIR/summary.json" "$INPUT_REPORT_DIR/summary.txt"
+rm -f "$INPUT_REPORT_DIR/report.json" "$INPUT_REPORT_DIR/report.md" "$INPUT_REPORT_DIR/summary.md" "$INPUT_REPORT_DIR/summary.json" "$INPUT_REPORT_DIR/summary.txt"
 [ "$INPUT_MODE" = explore ] && rm -rf "$INPUT_REPORT_DIR/bodies"
 
 echo "wfcheck ${argv[*]}"

@@ -4,17 +4,17 @@
  *
  * The verdict follows the harness's exit code (0 pass, 1 fail, anything else incomplete); the number of
  * failures is read from the report the run wrote: failing findings of a conformance verdict, breached
- * gates of a load run, must-level deviations of a generative run (which also says how many of its findings are
- * new to the run history, and the seed that replays it). Reports are redacted by the harness before they are written, so nothing here can
- * hold a key. Plain JavaScript with no dependency.
+ * gates of a load run, must-level deviations of a generative run (which also says how many of its
+ * findings are new to the run history). The job summary of a conformance or generative run is the one
+ * the harness wrote (summary.md, with its report kit); this step names the verdict it reports in its
+ * title, adds the artifact and, when no report was written, says so. Reports are redacted by the harness
+ * before they are written, so nothing here can hold a key. Plain JavaScript with no dependency: it runs
+ * whether or not the harness could be installed.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Most of the findings section a summary carries; the rest is in report.md (the artifact). */
-const FINDINGS_BUDGET = 60_000;
-/** Lines of the "what changed" section, and characters of each of its lines. */
-const CHANGES_LINES = 30;
+/** Characters of each line of a load run's text summary. */
 const LINE_CHARS = 600;
 const LOAD_SUMMARY_LINES = 120;
 
@@ -28,85 +28,33 @@ function readJson(path) {
   }
 }
 
-/** `## Title` sections of a markdown text (outside code blocks), and what precedes the first. */
-function sections(md) {
-  const out = [{ title: '', lines: [] }];
-  let code = false;
-  for (const line of md.split('\n')) {
-    if (/^\s*```/.test(line)) code = !code;
-    if (!code && line.startsWith('## ')) out.push({ title: line.slice(3).trim(), lines: [] });
-    else out.at(-1).lines.push(line);
-  }
-  return out;
-}
-
-/** Headings one level deeper (the summary's own title is the `##` heading), code blocks untouched. */
-function demoted(lines) {
-  let code = false;
-  return lines.map((line) => {
-    if (/^\s*```/.test(line)) code = !code;
-    return !code && /^#{2,5} /.test(line) ? `#${line}` : line;
-  });
-}
 const clip = (line) => (line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line);
 
 /**
- * The findings section, cut at a finding's heading when it exceeds the budget (a finding is kept whole,
- * unless it alone is bigger than the budget: it is then cut, and a code block it leaves open closed).
+ * The job summary the harness wrote (summary.md), its title saying the verdict the action reports (from
+ * the exit code): the harness's own words when they agree, both when they do not (a run killed after
+ * it wrote its report).
  */
-function findingsBlock(lines, reportName) {
-  const text = lines.join('\n').trim();
-  if (text.length <= FINDINGS_BUDGET) return demoted(text.split('\n'));
-  const kept = [];
-  let size = 0;
-  let dropped = 0;
-  let code = false;
-  for (const line of lines) {
-    const heading = line.startsWith('### ');
-    if (size + line.length > FINDINGS_BUDGET && (heading || size > 2 * FINDINGS_BUDGET)) {
-      dropped = lines.filter((l) => l.startsWith('### ')).length - kept.filter((l) => l.startsWith('### ')).length;
-      break;
-    }
-    if (/^\s*```/.test(line)) code = !code;
-    kept.push(line);
-    size += line.length + 1;
-  }
-  if (code) kept.push('```');
-  return [...demoted(kept), '', `_… ${dropped} more finding(s) in ${reportName}._`];
+function harnessSummary(path, exitCode, artifactLine) {
+  const [title, ...rest] = readFileSync(path, 'utf8').trimEnd().split('\n');
+  const word = (VERDICTS[exitCode] ?? 'incomplete').toUpperCase();
+  const m = /^## (.+?): (.*)$/.exec(title);
+  const heading = !m || m[2].startsWith(word) ? title : `## ${m[1]}: ${word} (exit ${exitCode ?? 'unknown'}) — ${m[2]}`;
+  return [heading, ...rest, ...(artifactLine ? ['', artifactLine] : [])].join('\n');
 }
 
 function conformanceSummary({ reportDir, exitCode, shard, artifact }) {
-  const mdPath = join(reportDir, 'report.md');
-  const what = `wfcheck conformance${shard ? ` (shard ${shard})` : ''}`;
-  if (!existsSync(mdPath))
+  const path = join(reportDir, 'summary.md');
+  if (!existsSync(path))
     return [
-      `## ${what}: INCOMPLETE`,
+      `## wfcheck conformance${shard ? ` (shard ${shard})` : ''}: INCOMPLETE`,
       '',
       `No report was written (exit ${exitCode ?? 'unknown'}): the run could not start; see the step's log.`,
     ].join('\n');
-  const [head, ...rest] = sections(readFileSync(mdPath, 'utf8'));
-  const headline = head.lines
-    .find((l) => /^\*\*.+\*\*$/.test(l.trim()))
-    ?.trim()
-    .replace(/^\*\*|\*\*$/g, '');
-  const context = head.lines.filter((l) => l.trim() && !l.startsWith('# ') && !/^\*\*.+\*\*$/.test(l.trim()));
-  const findings = rest.find((s) => /^Findings\b/.test(s.title));
-  const changes = rest.find((s) => /^What changed\b/.test(s.title));
-  // The title says the verdict the action reports (from the exit code), in the report's words when they agree.
-  const word = (VERDICTS[exitCode] ?? 'incomplete').toUpperCase();
-  const title = !headline ? word : headline.startsWith(word) ? headline : `${word} (exit ${exitCode}) — ${headline}`;
-  const out = [`## ${what}: ${title}`, '', ...context, ''];
-  if (findings) out.push(`### ${findings.title}`, '', ...findingsBlock(findings.lines, 'report.md'), '');
-  else out.push('### Findings', '', 'The report has no findings section.', '');
-  if (changes) {
-    const body = changes.lines.filter((l) => l.trim()).map(clip);
-    out.push(`### ${changes.title}`, '', ...body.slice(0, CHANGES_LINES));
-    if (body.length > CHANGES_LINES) out.push(`_… ${body.length - CHANGES_LINES} more line(s) in report.md._`);
-    out.push('');
-  }
-  if (artifact)
-    out.push(`Reports (report.html, report.md, report.json, JUnit, Playwright HTML): artifact \`${artifact}\`.`);
-  return out.join('\n');
+  const reports = artifact
+    ? `Reports (report.html, report.md, report.json, JUnit, Playwright HTML): artifact \`${artifact}\`.`
+    : '';
+  return harnessSummary(path, exitCode, reports);
 }
 
 function loadSummary({ reportDir, exitCode, profile, artifact }) {
@@ -149,71 +97,28 @@ function seedLine(seed, budgetS) {
 
 /**
  * Must-level deviations of a generative run (its findings grouped across operations: what a person counts),
- * its must-level findings, and those the run history had not seen (or could not say).
+ * and its must-level findings the run history had not seen (or could not say).
  */
 function exploreCounts(report) {
   const must = (report?.findings ?? []).filter((f) => f.level === 'must');
-  const deviations = report?.deviations?.filter((d) => d.level === 'must').length ?? must.length;
   return {
-    deviations,
-    must: must.length,
-    warnings: (report?.findings ?? []).length - must.length,
+    deviations: report?.deviations?.filter((d) => d.level === 'must').length ?? must.length,
     fresh: must.filter((f) => f.seen?.status !== 'seen-before').length,
-    seenBefore: must.filter((f) => f.seen?.status === 'seen-before').length,
   };
 }
 
 function exploreSummary({ reportDir, exitCode, artifact, seed }) {
-  const report = readJson(join(reportDir, 'report.json'));
-  const mdPath = join(reportDir, 'report.md');
-  const what = 'wfcheck explore';
-  if (!report || !existsSync(mdPath))
+  const path = join(reportDir, 'summary.md');
+  if (!existsSync(join(reportDir, 'report.json')) || !existsSync(path))
     return [
-      `## ${what}: INCOMPLETE`,
+      '## wfcheck explore: INCOMPLETE',
       '',
       seedLine(seed),
       '',
       `No report was written (exit ${exitCode ?? 'unknown'}): the run could not start; see the step's log.`,
     ].join('\n');
-  const c = exploreCounts(report);
-  const word = (VERDICTS[exitCode] ?? 'incomplete').toUpperCase();
-  const known = report.history && !report.history.skipped;
-  const spread = c.deviations === c.must ? '' : ` in ${c.must} finding(s) across operations`;
-  const counts =
-    `${c.deviations} deviation(s)${spread}${known ? ` (${c.fresh} new, ${c.seenBefore} seen before)` : ''}, ${c.warnings} warning(s)` +
-    (report.incomplete?.length ? `; incomplete: ${report.incomplete.length} reason(s)` : '');
-  const out = [
-    `## ${what}: ${word}${word === 'PASS' || word === 'FAIL' ? '' : ` (exit ${exitCode ?? 'unknown'})`} — ${counts}`,
-    '',
-    seedLine(report.seed, report.budget?.seconds),
-    '',
-  ];
-  const [head, ...rest] = sections(readFileSync(mdPath, 'utf8'));
-  // A finding's section is titled by its clause: `## [CLAUSE] operation: message`.
-  const findings = rest.filter((s) => s.title.startsWith('['));
-  out.push(`### Findings (${c.must})`, '');
-  if (findings.length) {
-    const lines = findings.flatMap((f) => [`### ${f.title}`, ...f.lines]);
-    out.push(...findingsBlock(lines, 'report.md'), '');
-  } else out.push('None: every answer was one the specification allows for its input.', '');
-  const gone = rest.find((s) => /^Gone since\b/.test(s.title));
-  if (gone) {
-    const body = gone.lines.filter((l) => l.trim()).map(clip);
-    out.push(`### ${gone.title}`, '', ...body.slice(0, CHANGES_LINES));
-    if (body.length > CHANGES_LINES) out.push(`_… ${body.length - CHANGES_LINES} more line(s) in report.md._`);
-    out.push('');
-  }
-  // The report's opening paragraphs and table, blank lines kept (a table needs the one before it).
-  const context = head.lines
-    .filter((l) => !l.startsWith('# ') && !/^\*\*.+\*\*/.test(l.trim()))
-    .filter((l, i, all) => l.trim() || (i > 0 && all[i - 1].trim()))
-    .map(clip);
-  while (context.length && !context[0].trim()) context.shift();
-  while (context.length && !context.at(-1).trim()) context.pop();
-  out.push('### The exploration', '', ...context, '');
-  if (report.incomplete?.length) out.push(...report.incomplete.map((i) => `- incomplete: ${clip(i)}`), '');
-  if (artifact) out.push(`Reports (report.md, report.json, reproducer bodies): artifact \`${artifact}\`.`);
-  return out.join('\n');
+  const reports = artifact ? `Reports (report.md, report.json, reproducer bodies): artifact \`${artifact}\`.` : '';
+  return harnessSummary(path, exitCode, reports);
 }
 
 /** Number of failures a report states: failing findings, or breached load gates. */
@@ -256,7 +161,11 @@ function main() {
   if (env.GITHUB_OUTPUT)
     appendFileSync(env.GITHUB_OUTPUT, `verdict=${verdict}\nfailures=${failures}\nreport=${report}\n${fresh}`);
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${summary}\n\n`);
-  const title = summary.split('\n')[0].replace(/^## /, '');
+  // The title without Markdown's escapes: an annotation is plain text.
+  const title = summary
+    .split('\n')[0]
+    .replace(/^## /, '')
+    .replace(/\\([\\`*_[\]<>&|~$#])/g, '$1');
   const level = verdict === 'pass' ? 'notice' : 'error';
   console.log(`::${level} title=wfcheck::${escapeCommand(title)}`);
   console.log(`verdict=${verdict} failures=${failures} report=${report || '(none)'}`);

@@ -26,7 +26,8 @@ import { readExploreSettings } from '../foundation/environment/config.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 import { startTarget } from '../target/server.ts';
 import { anyChar, codePointAt } from './text.ts';
-import { writeExploreReport, type ExploreFinding, type ExploreReport } from './report.ts';
+import type { ExploreFinding, ExploreReport } from './report.ts';
+import { writeExploreReport } from './report-view.ts';
 import { operationsNamed, runExplore } from './run.ts';
 
 const SEED = 20260101;

@@ -1,5 +1,6 @@
 /**
- * The report of a generative run: JSON for tools and Markdown for people.
+ * The report of a generative run: its data (report.json) and what the run history says of it. How people
+ * read it (report.md, the job summary, the console) is explore/report-view.ts.
  *
  * A finding is one deviation: its clause, its minimal input (after shrinking) with the request and the
  * answer, a curl reproducer with the key as `${API_KEY}`, the seed and fast-check path that replay it,
@@ -9,14 +10,10 @@
  * lists the previous run's findings this run no longer has.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { OperationId } from '../contracts/check.ts';
 import { OPERATION_PREFIX, type Level } from '../contracts/requirements.ts';
 import { familyOf } from '../engine/verdict/findings.ts';
-import { containsSecret, redactSecrets, redactValue } from '../foundation/environment/redact.ts';
 import type { ExploreHistory, FindingSeen, GoneFinding, PreviousExploreRun } from '../foundation/history/explore.ts';
-import type { ExploreFindingRow, ExploreRunRow } from '../foundation/history/queries.ts';
 
 export type PropertyKind = 'allowed' | 'forbidden';
 
@@ -262,30 +259,6 @@ export function seenText(seen: FindingSeen | undefined): string {
   return `seen before (first seen ${day(seen.firstSeen)}, ${seen.runs} runs${seen.inPreviousRun ? '' : '; not in the previous run'})`;
 }
 
-/** One line per finding of the previous run this run no longer has (fingerprints as code in Markdown). */
-export function goneLines(gone: readonly GoneFinding[], markdown = false): string[] {
-  return gone.map(
-    (g) =>
-      `${markdown ? `\`${g.fingerprint}\`` : g.fingerprint} [${g.clause}] ${g.operation}: ${g.message}` +
-      (g.explored ? '' : ' (its operation was not explored by this run: not looked for)'),
-  );
-}
-
-/** The report's history lines: what it was compared with, and how many findings are new. */
-function historyHeadline(r: ExploreReport): string[] {
-  const h = r.history;
-  if (!h) return [];
-  if (h.skipped) return [`History skipped: ${h.skipped}; whether a finding is new is not known.`, ''];
-  const since = h.previous
-    ? `compared with run #${h.previous.runId} (${h.previous.startedAt}, seed ${h.previous.seed})`
-    : 'the first recorded run of this target';
-  return [
-    `History (run #${h.runId ?? '?'}, ${since}): ${h.findings.new} new finding(s), ${h.findings.seenBefore} seen before` +
-      (h.previous ? `; ${h.gone.length} of the previous run's gone.` : '.'),
-    '',
-  ];
-}
-
 /** Stable id of a failure: the same operation, clause and minimal shape on any night. */
 export function fingerprintOf(operation: string, clause: string, shape: readonly string[]): string {
   return createHash('sha256')
@@ -297,208 +270,4 @@ export function fingerprintOf(operation: string, clause: string, shape: readonly
 export function exitCodeOf(findings: readonly ExploreFinding[], incomplete: readonly string[]): 0 | 1 | 2 {
   if (findings.some((f) => f.level === 'must')) return 1;
   return incomplete.length ? 2 : 0;
-}
-
-// ---- Markdown --------------------------------------------------------------------------------------
-
-const fence = (lang: string, text: string) => `\`\`\`${lang}\n${text.replace(/```/g, '`\u200b``')}\n\`\`\``;
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-function stopText(p: PropertySummary): string {
-  const inc = Object.entries(p.inconclusive)
-    .map(([k, n]) => `${n} ${k}`)
-    .join(', ');
-  return `${p.inputs} inputs, ${p.requests} req, ${p.stop}${p.capped ? `, ${p.capped} capped` : ''}${inc ? `, ${inc}` : ''}`;
-}
-
-export function renderMarkdown(r: ExploreReport): string {
-  const lines: string[] = [];
-  lines.push('# Generative exploration', '');
-  lines.push(
-    `Seed **${r.seed}**${r.seedGiven ? '' : ' (fresh)'} · target ${r.target.kind} (${r.target.how}) · ` +
-      `${(r.wallMs / 1000).toFixed(1)} s · exit ${r.exitCode}`,
-    '',
-  );
-  lines.push(
-    `**${deviationsHeadline(r)}**.` + (r.incomplete.length ? ` Incomplete: ${r.incomplete.join('; ')}.` : ''),
-    '',
-    ...historyHeadline(r),
-  );
-  if (r.deviations.length) {
-    lines.push('## Deviations', '');
-    for (const d of r.deviations)
-      lines.push(
-        `- ${d.level === 'must' ? '' : '(warning) '}${d.answer}, ${d.shape.map((x) => `\`${x}\``).join(', ') || 'any input'}: ` +
-          `${d.operations.join(', ')} — ${d.clauses.join(', ')} (finding(s) ${d.fingerprints.map((x) => `\`${x}\``).join(', ')})`,
-      );
-    lines.push('');
-  }
-  const fp = r.footprint;
-  lines.push(
-    `Footprint on the target: ${fp.executionsStarted} execution(s) started, ${fp.canvasesCreated} canvas(es) created, ` +
-      `${fp.canvasOverwrites} overwrite(s) of one canvas, ${fp.filesUploaded} file(s) uploaded; ` +
-      `${fp.requests.explore} exploring request(s), ${fp.requests.setup} for setup, ${fp.requests.cleanup} for cleanup.`,
-    '',
-  );
-  lines.push('| Operation | Allowed inputs | Forbidden inputs | Findings | Time |', '|---|---|---|---|---|');
-  for (const o of r.operations)
-    lines.push(
-      `| ${o.operation} | ${cell(stopText(o.allowed))} | ${cell(stopText(o.forbidden))} | ${o.findings} | ${(o.wallMs / 1000).toFixed(1)} s |`,
-    );
-  lines.push('');
-  const observed = r.operations.flatMap((o) =>
-    [...Object.entries(o.allowed.observed), ...Object.entries(o.forbidden.observed)].map(
-      ([clause, v]) =>
-        `- ${o.operation}: [${clause}] ${v.count} × unlisted ${v.statuses.join('/')} (open point, recorded)`,
-    ),
-  );
-  if (observed.length) lines.push('## Open points observed', '', ...observed, '');
-  if (r.setup.length) lines.push('## Setup', '', ...r.setup.map((s) => `- ${s}`), '');
-  for (const f of r.findings) {
-    lines.push(`## [${f.clause}] ${f.operation}: ${f.message}`, '');
-    if (r.history) lines.push(`- history: **${seenText(f.seen)}**`);
-    lines.push(
-      `- level **${f.level}**${f.catalogued ? '' : ' (clause proposed, not yet in the catalogue)'}; ${f.property} input, family \`${f.family}\``,
-      `- expected ${f.expected}; got ${f.actual}`,
-      `- fingerprint \`${f.fingerprint}\`; shape: ${f.shape.map((s) => `\`${s}\``).join(', ') || '(empty)'}`,
-      `- replay: seed ${f.replay.seed}, property seed ${f.replay.propertySeed}, path \`${f.replay.path}\` ` +
-        `(round ${f.replay.round}, ${f.replay.shrinks} shrinks, ${f.replay.simplified} simplification(s))` +
-        `${f.shrinkComplete ? '' : ', shrinking cut short'}`,
-      `- reproduced on a second send: ${f.reproduced ? 'yes' : 'no (the target did not fail the same way again)'}; reached ${f.occurrences} time(s)`,
-    );
-    if (f.alsoBreaks.length) lines.push(`- the same answer also breaks: ${f.alsoBreaks.join(', ')}`);
-    lines.push('', 'Minimal input:', '', fence('json', JSON.stringify(f.minimalInput, null, 2)), '');
-    const rq = f.exchange.request;
-    lines.push(
-      'Request and answer:',
-      '',
-      fence(
-        'http',
-        [
-          `${rq.method} ${rq.url}`,
-          ...Object.entries(rq.headers).map(([k, v]) => `${k}: ${v}`),
-          ...(rq.bodyExcerpt !== undefined ? ['', rq.bodyExcerpt] : []),
-          '',
-          f.exchange.response
-            ? `→ ${f.exchange.response.status} ${f.exchange.response.contentType ?? ''}\n${f.exchange.response.bodyExcerpt}`
-            : `→ ${f.exchange.fault?.kind}: ${f.exchange.fault?.message}`,
-        ].join('\n'),
-      ),
-      '',
-      'Reproduce (export BASE_URL and API_KEY first):',
-      '',
-      fence('sh', f.curl),
-      '',
-    );
-  }
-  if (r.history?.previous) {
-    const gone = goneLines(r.history.gone, true);
-    lines.push(
-      '## Gone since the previous run',
-      '',
-      `Findings of run #${r.history.previous.runId} (${r.history.previous.startedAt}) that this run does not have:`,
-      '',
-      ...(gone.length ? gone.map((g) => `- ${g}`) : ['None.']),
-      '',
-      ...(gone.length && r.incomplete.length
-        ? ['This run was incomplete: a finding may be missing only because the run did not reach it.', '']
-        : []),
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-/** Writes report.json, report.md and the bodies the reproducers need, every text redacted; returns the paths. */
-export function writeExploreReport(
-  r: ExploreReport,
-  outDir: string,
-  bodies: ReadonlyMap<string, string>,
-): { json: string; markdown: string } {
-  mkdirSync(outDir, { recursive: true });
-  const write = (path: string, text: string) => {
-    const out = redactSecrets(text);
-    // Redaction knows the keys in use; a key it missed would be a defect of the harness, never written.
-    if (containsSecret(out)) throw new Error(`a key would be written to ${path}`);
-    writeFileSync(path, out);
-  };
-  for (const [name, text] of bodies) {
-    mkdirSync(join(outDir, 'bodies'), { recursive: true });
-    write(join(outDir, name), text);
-  }
-  const json = join(outDir, 'report.json');
-  const markdown = join(outDir, 'report.md');
-  const safe = redactValue(r);
-  write(json, `${JSON.stringify(safe, null, 2)}\n`);
-  write(markdown, renderMarkdown(safe));
-  return { json, markdown };
-}
-
-// ---- `wfcheck history --explore` -------------------------------------------------------------------
-
-const exploreRunName = (r: ExploreRunRow) =>
-  `run #${r.id} (${r.startedAt}, seed ${r.seed}, harness ${r.harnessVersion})`;
-
-/** One line per recorded generative run. */
-export function exploreRunsText(runs: readonly ExploreRunRow[]): string {
-  return (
-    runs
-      .map(
-        (r) =>
-          `#${r.id}  ${r.startedAt}  seed ${r.seed}  harness ${r.harnessVersion}  exit ${r.exitCode}  ${r.wallMs} ms  ` +
-          `${r.requests} request(s)  ${r.mustFindings} finding(s), ${r.findings - r.mustFindings} warning(s)` +
-          (r.incomplete.length ? `  incomplete: ${r.incomplete.join('; ')}` : ''),
-      )
-      .join('\n') || 'no explore run recorded for this target'
-  );
-}
-
-/** A recorded generative run: its findings, each new or seen before, and those of the previous run now gone. */
-export function exploreChangeText(
-  run: ExploreRunRow,
-  findings: readonly ExploreFindingRow[],
-  h: ExploreHistory,
-): string {
-  const lines = [
-    `explore ${exploreRunName(run)}: exit ${run.exitCode}, ${run.wallMs} ms, ${run.requests} request(s), budget ${run.budgetS} s`,
-    h.previous
-      ? `compared with run #${h.previous.runId} (${h.previous.startedAt}, seed ${h.previous.seed})`
-      : 'no earlier explore run of this target',
-    `Findings:${findings.length ? '' : ' none'}`,
-    ...findings.map(
-      (f) =>
-        `  - ${f.level === 'must' ? '' : '[WARN] '}[${f.clause}] ${f.operation}: ${f.message} (fingerprint ${f.fingerprint}) — ${seenText(h.seen[f.fingerprint])}`,
-    ),
-  ];
-  if (h.previous) {
-    const gone = goneLines(h.gone);
-    lines.push(`Gone since the previous run:${gone.length ? '' : ' none'}`, ...gone.map((g) => `  - ${g}`));
-  }
-  return lines.join('\n');
-}
-
-/** One fingerprint in each of the last generative runs of a target: found or not. */
-export function fingerprintTimelineText(
-  fingerprint: string,
-  target: string,
-  rows: readonly { run: ExploreRunRow; finding?: ExploreFindingRow }[],
-): string {
-  const operation = rows.find((r) => r.finding)?.finding?.operation;
-  const missing = (run: ExploreRunRow) =>
-    operation === undefined || run.operations.includes(operation)
-      ? 'not found'
-      : 'not looked for (its operation was not explored)';
-  return [
-    `${fingerprint} over the last ${rows.length} explore run(s) of target ${target}:`,
-    ...rows.map(
-      ({ run, finding }) =>
-        `  #${run.id}  ${run.startedAt}  seed ${run.seed}  ${
-          finding
-            ? `found: [${finding.clause}] ${finding.operation}, minimal ${JSON.stringify(finding.minimalInput).slice(0, 160)}`
-            : missing(run)
-        }`,
-    ),
-  ].join('\n');
 }

@@ -13,14 +13,8 @@ import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../foundation/history/records.ts';
 import { historyPath } from '../foundation/history/store.ts';
 import { explore } from './explore.ts';
-import {
-  deviationsHeadline,
-  goneLines,
-  seenText,
-  withRunHistory,
-  writeExploreReport,
-  type ExploreReport,
-} from './report.ts';
+import { deviationsHeadline, withRunHistory, type ExploreReport } from './report.ts';
+import { exploreConsole, writeExploreReport } from './report-view.ts';
 
 export interface ExploreLog {
   info(line: string): void;
@@ -70,25 +64,6 @@ export function exploreRecord(r: ExploreReport, target: string): ExploreRunRecor
       curl: f.curl,
     })),
   };
-}
-
-function summary(r: ExploreReport): string[] {
-  const lines = r.findings.map(
-    (f) =>
-      `  ${f.level === 'must' ? 'FINDING' : 'warning'} [${f.clause}] ${f.operation}: ${f.message} ` +
-      `(fingerprint ${f.fingerprint}; minimal ${JSON.stringify(f.minimalInput).slice(0, 160)})` +
-      (r.history ? ` — ${seenText(f.seen)}` : ''),
-  );
-  if (r.history?.previous)
-    for (const g of goneLines(r.history.gone)) lines.push(`  gone since run #${r.history.previous.runId}: ${g}`);
-  const fp = r.footprint;
-  lines.push(
-    `  footprint: ${fp.executionsStarted} execution(s) started, ${fp.canvasesCreated} canvas(es) created, ` +
-      `${fp.canvasOverwrites} overwrite(s), ${fp.filesUploaded} file(s) uploaded, ` +
-      `${fp.requests.explore + fp.requests.setup + fp.requests.cleanup} request(s)`,
-  );
-  for (const i of r.incomplete) lines.push(`  incomplete: ${i}`);
-  return lines;
 }
 
 /** The command that explores the same inputs again: the seed, with the budget and operations when not the defaults. */
@@ -149,8 +124,10 @@ export async function runExplore(
           ? `; history run #${h.runId}: ${h.findings.new} new, ${h.findings.seenBefore} seen before`
           : ''),
     );
-    for (const line of summary(report)) log.info(line);
-    log.info(`report: ${relative(process.cwd(), paths.markdown)} and ${relative(process.cwd(), paths.json)}`);
+    for (const line of exploreConsole(report).split('\n')) log.info(line);
+    log.info(
+      `report: ${relative(process.cwd(), paths.markdown)} and ${relative(process.cwd(), paths.json)} (job summary: ${relative(process.cwd(), paths.jobSummary)})`,
+    );
     return report.exitCode;
   } finally {
     await target.stop();

@@ -21,7 +21,7 @@ import { discover, type SetupData } from './lib/discovery.ts';
 import { keywords, strings, uploadSamples } from './lib/data.ts';
 import {
   reportFiles,
-  renderText,
+  loadSummaryText,
   thresholdResult,
   TREND_STATS,
   type MetricSummary,
@@ -236,5 +236,5 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
     thresholds,
     metrics,
   };
-  return { ...reportFiles(cfg.reportDir, report), stdout: renderText(report) };
+  return { ...reportFiles(cfg.reportDir, report), stdout: loadSummaryText(report) };
 }

@@ -43,7 +43,7 @@ import { recentExploreRuns } from '../foundation/history/queries.ts';
 import { targetFingerprint } from '../foundation/history/records.ts';
 import { withHistory } from '../foundation/history/store.ts';
 import { INPUT_CRASHES } from '../doubles/faults/input-crashes.ts';
-import { writeExploreReport } from '../explore/report.ts';
+import { writeExploreReport } from '../explore/report-view.ts';
 import { bootTarget, type BootedTarget } from '../target/boot/boot.ts';
 import { DEFAULT_SEED_FILE } from '../target/config.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, REPO_ROOT } from './conformance-run.ts';

@@ -89,7 +89,7 @@ test('wfcheck conformance --out: the verdict there, every replay hint in the wfc
   const report = readJson<ConformanceReport>(join(scratch, 'verdict', 'report.json'));
   expect(report.meta.command).toBe(replay);
   expect(readFileSync(join(scratch, 'verdict', 'report.md'), 'utf8')).toContain(`replay with \`${replay}\``);
-  expect(readFileSync(join(scratch, 'verdict', 'report.html'), 'utf8')).toContain(`replay: <code>${replay}</code>`);
+  expect(readFileSync(join(scratch, 'verdict', 'report.html'), 'utf8')).toContain(`replay with <code>${replay}</code>`);
   expect(existsSync(join(scratch, 'reports')), 'nothing written outside --out but the history').toBe(false);
   expect(ran.output).not.toContain('npm run');
 });

@@ -16,6 +16,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
 import { commandLine } from '../foundation/environment/config.ts';
+import { heading, listOf, paragraph } from '../engine/report/document.ts';
+import { renderMarkdown } from '../engine/report/render/markdown.ts';
 import { idsWhere, verdictSeries, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
 import {
   scratchOutDir,
@@ -181,48 +183,59 @@ export async function runFlakiness(o: FlakinessOptions): Promise<FlakinessReport
   };
 }
 
-export function renderFlakinessMarkdown(report: FlakinessReport): string {
+/** The runs as Markdown: whether every verdict held, each run, and the verdicts that varied. */
+export function flakinessMarkdown(report: FlakinessReport): string {
   const { runs, wallMs, parallel, variations: varied } = report;
   const n = runs.length;
   const failed = runs.filter((r) => r.exitCode !== 0);
   const gating = varied.filter((v) => v.level !== 'observe');
   const walls = runs.map((r) => r.wallMs).sort((a, b) => a - b);
-  return [
-    '# wfcheck flakiness report',
-    '',
-    `**${report.ok ? 'STABLE' : 'NON-DETERMINISTIC'}** — ${n - failed.length}/${n} runs passed; ${gating.length} must/should requirement(s) with varying verdicts; ${varied.length - gating.length} observe-level variation(s).`,
-    '',
-    `Wall time ${(wallMs / 1000).toFixed(1)} s for ${n} runs (${parallel} at a time, ${report.workers} workers each); per run median ${(walls[Math.floor(n / 2)] / 1000).toFixed(1)} s, max ${(walls[n - 1] / 1000).toFixed(1)} s. Target: ${report.target} (${[...new Set(runs.map((r) => r.targetHow ?? '?'))].join(', ')}).`,
-    '',
-    '| seed | result | wall s | tests passed / failed / skipped | failing or warning requirements |',
-    '|---|---|---|---|---|',
-    ...runs.map(
-      (r) =>
-        `| ${r.seed} | ${r.exitCode === 0 ? 'pass' : `FAIL (exit ${r.exitCode})`} | ${(r.wallMs / 1000).toFixed(1)} | ${r.tests.passed} / ${r.tests.failed} / ${r.tests.skipped} | ${r.failing.join(', ')}${r.incomplete ? ` ${r.incomplete}` : ''} |`,
+  return renderMarkdown([
+    heading(1, 'wfcheck flakiness report'),
+    paragraph([
+      { strong: report.ok ? 'STABLE' : 'NON-DETERMINISTIC' },
+      ` — ${n - failed.length}/${n} runs passed; ${gating.length} must/should requirement(s) with varying verdicts; ${varied.length - gating.length} observe-level variation(s).`,
+    ]),
+    paragraph(
+      `Wall time ${(wallMs / 1000).toFixed(1)} s for ${n} runs (${parallel} at a time, ${report.workers} workers each); per run median ${(walls[Math.floor(n / 2)] / 1000).toFixed(1)} s, max ${(walls[n - 1] / 1000).toFixed(1)} s. Target: ${report.target} (${[...new Set(runs.map((r) => r.targetHow ?? '?'))].join(', ')}).`,
     ),
-    '',
+    {
+      kind: 'table',
+      head: ['seed', 'result', 'wall s', 'tests passed / failed / skipped', 'failing or warning requirements'],
+      rows: runs.map((r) => ({
+        cells: [
+          String(r.seed),
+          r.exitCode === 0 ? 'pass' : `FAIL (exit ${r.exitCode})`,
+          (r.wallMs / 1000).toFixed(1),
+          `${r.tests.passed} / ${r.tests.failed} / ${r.tests.skipped}`,
+          `${r.failing.join(', ')}${r.incomplete ? ` ${r.incomplete}` : ''}`,
+        ],
+      })),
+    },
     ...(varied.length
       ? [
-          '## Verdicts that vary between runs',
-          '',
-          ...varied.map(
-            (v) =>
-              `- ${v.id} (${v.level}): ${Object.entries(v.verdicts)
-                .map(([verdict, s]) => `${verdict} with seeds ${s.join(', ')}`)
-                .join('; ')}`,
+          heading(2, 'Verdicts that vary between runs'),
+          listOf(
+            varied.map(
+              (v) =>
+                `${v.id} (${v.level}): ${Object.entries(v.verdicts)
+                  .map(([verdict, s]) => `${verdict} with seeds ${s.join(', ')}`)
+                  .join('; ')}`,
+            ),
           ),
         ]
-      : ['Every requirement had the same verdict in every run.']),
-    '',
-    ...(failed.length ? [`Replay a failing run: \`${commandLine('conformance', ['--seed', '<seed>'])}\`.`] : []),
-  ].join('\n');
+      : [paragraph('Every requirement had the same verdict in every run.')]),
+    ...(failed.length
+      ? [paragraph(['Replay a failing run: ', { code: commandLine('conformance', ['--seed', '<seed>']) }, '.'])]
+      : []),
+  ]);
 }
 
 /** Writes reports/flakiness/report.json and report.md; returns the Markdown. */
 export function writeFlakinessReport(report: FlakinessReport): string {
   mkdirSync(FLAKINESS_OUT, { recursive: true });
   writeFileSync(join(FLAKINESS_OUT, 'report.json'), JSON.stringify(report, null, 2));
-  const md = renderFlakinessMarkdown(report);
-  writeFileSync(join(FLAKINESS_OUT, 'report.md'), `${md}\n`);
+  const md = flakinessMarkdown(report);
+  writeFileSync(join(FLAKINESS_OUT, 'report.md'), md);
   return md;
 }

@@ -11,7 +11,9 @@ import { ABSENT, compareVerdicts, idsWhere, verdictsOf, type Verdicts } from '..
 import { startTarget } from '../target/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
 import type { ConformanceReport } from '../engine/verdict/report.ts';
+import { heading, paragraph } from '../engine/report/document.ts';
 import { footprintText } from '../engine/report/index.ts';
+import { renderMarkdown } from '../engine/report/render/markdown.ts';
 import { seedSequence } from './flakiness.ts';
 
 export interface SameTargetOptions {
@@ -156,18 +158,42 @@ export async function runSameTarget(o: SameTargetOptions): Promise<SameTargetRep
   };
 }
 
-export function renderSameTarget(report: SameTargetReport): string {
+/** The runs as Markdown: whether coverage held, and per run what it exercised, warned and failed. */
+export function sameTargetMarkdown(report: SameTargetReport): string {
   const first = report.runs[0];
-  return [
-    `# wfcheck on one long-lived target (${report.preload} preloaded workflows${report.nodeDurationMs !== undefined ? `, ${report.nodeDurationMs} ms node steps` : ''}${report.noMemory ? ', no discovery memory' : ''})`,
-    '',
-    `**${report.ok ? 'STABLE' : 'COVERAGE CHANGES'}** — ${report.runs.length} runs; the first exercised ${first?.exercised.length ?? 0} requirements with ${first?.warnings.length ?? 0} warning(s) and ${first?.failures.length ?? 0} failure(s).`,
-    '',
-    '| run | seed | exercised | warnings | failures | wall s | differences from run 1 | discovery | left on the target |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...report.runs.map(
-      (r) =>
-        `| ${r.run} | ${r.seed} | ${r.exercised.length} | ${r.warnings.join(', ') || 0} | ${r.failures.join(', ') || 0} | ${(r.wallMs / 1000).toFixed(1)} | ${r.differences.join('; ')} | ${r.found ?? ''} | ${r.left ?? ''} |`,
-    ),
-  ].join('\n');
+  const setup = `${report.preload} preloaded workflows${report.nodeDurationMs !== undefined ? `, ${report.nodeDurationMs} ms node steps` : ''}${report.noMemory ? ', no discovery memory' : ''}`;
+  return renderMarkdown([
+    heading(1, `wfcheck on one long-lived target (${setup})`),
+    paragraph([
+      { strong: report.ok ? 'STABLE' : 'COVERAGE CHANGES' },
+      ` — ${report.runs.length} runs; the first exercised ${first?.exercised.length ?? 0} requirements with ${first?.warnings.length ?? 0} warning(s) and ${first?.failures.length ?? 0} failure(s).`,
+    ]),
+    {
+      kind: 'table',
+      head: [
+        'run',
+        'seed',
+        'exercised',
+        'warnings',
+        'failures',
+        'wall s',
+        'differences from run 1',
+        'discovery',
+        'left on the target',
+      ],
+      rows: report.runs.map((r) => ({
+        cells: [
+          String(r.run),
+          String(r.seed),
+          String(r.exercised.length),
+          r.warnings.join(', ') || '0',
+          r.failures.join(', ') || '0',
+          (r.wallMs / 1000).toFixed(1),
+          r.differences.join('; '),
+          r.found ?? '',
+          r.left ?? '',
+        ],
+      })),
+    },
+  ]);
 }

@@ -28,8 +28,8 @@ import {
   expectedFindingsOf,
   findingsCounted,
   GOOD_OUTCOME,
-  judge,
-  renderTable,
+  judgeEntry,
+  mutationTable,
   withExplore,
   type ExploreSeen,
   type MutantResult,
@@ -101,7 +101,7 @@ test('the CI subset: bugs killed by their clause, no collateral, legal variants 
   expect(categories.size, 'one bug per category').toBe(10);
 
   const report = await subsetReport();
-  const table = renderTable(report);
+  const table = mutationTable(report);
   console.log(table);
 
   for (const r of report.results) {
@@ -196,16 +196,16 @@ test.describe('judging one entry', () => {
 
   test('a bug is killed by its clause; a second flagged clause is collateral, not a kill', () => {
     const m = mutantById('post-201');
-    expect(judge(m, verdicts(['RUN-HTTP-STATUS-LISTED']), 1, false).outcome).toBe('killed');
-    const withCollateral = judge(m, verdicts(['RUN-HTTP-STATUS-LISTED', 'RUN-RETURNS-EXECUTION-ID']), 1, false);
+    expect(judgeEntry(m, verdicts(['RUN-HTTP-STATUS-LISTED']), 1, false).outcome).toBe('killed');
+    const withCollateral = judgeEntry(m, verdicts(['RUN-HTTP-STATUS-LISTED', 'RUN-RETURNS-EXECUTION-ID']), 1, false);
     expect(withCollateral.outcome).toBe('killed-with-collateral');
     expect(withCollateral.collateral).toEqual(['RUN-RETURNS-EXECUTION-ID']);
-    expect(judge(m, verdicts(['RUN-RETURNS-EXECUTION-ID']), 1, false).outcome).toBe('killed-unrelated');
-    expect(judge(m, verdicts([]), 0, false).outcome).toBe('survived');
+    expect(judgeEntry(m, verdicts(['RUN-RETURNS-EXECUTION-ID']), 1, false).outcome).toBe('killed-unrelated');
+    expect(judgeEntry(m, verdicts([]), 0, false).outcome).toBe('survived');
   });
 
   test('a warning the bug declares is expected, not collateral', () => {
-    const r = judge(
+    const r = judgeEntry(
       mutantById('not-found-as-200'),
       verdicts(['STATUS-404-UNKNOWN-EXECUTION'], ['ENVELOPE-SUCCESS-TRUE-ON-200']),
       1,
@@ -216,9 +216,14 @@ test.describe('judging one entry', () => {
 
   test('a compound entry needs a trace of every part; a clause blocked by an expected one counts', () => {
     const m = mutantById('compound-search-and-errors');
-    const partial = judge(m, verdicts(['SEARCH-200-DATA'], ['ENVELOPE-STACK-DEV-ONLY', 'JSON-CONTENT-TYPE']), 1, false);
+    const partial = judgeEntry(
+      m,
+      verdicts(['SEARCH-200-DATA'], ['ENVELOPE-STACK-DEV-ONLY', 'JSON-CONTENT-TYPE']),
+      1,
+      false,
+    );
     expect([partial.outcome, partial.partsMissed]).toEqual(['part-missed', ['page-zero-based']]);
-    const blocked = judge(
+    const blocked = judgeEntry(
       m,
       verdicts(
         ['SEARCH-200-DATA'],
@@ -234,8 +239,8 @@ test.describe('judging one entry', () => {
   test('an entry naming stillRuns is starved when one of them was not exercised, however right its flags', () => {
     const bug = mutantById('search-bare-array');
     const all = bug.stillRuns!;
-    expect(judge(bug, { ...verdicts(['SEARCH-200-ENVELOPE']), exercised: all }, 1, false).outcome).toBe('killed');
-    const starved = judge(
+    expect(judgeEntry(bug, { ...verdicts(['SEARCH-200-ENVELOPE']), exercised: all }, 1, false).outcome).toBe('killed');
+    const starved = judgeEntry(
       bug,
       { ...verdicts(['SEARCH-200-ENVELOPE']), exercised: all.filter((id) => id !== 'STATE-TERMINAL') },
       1,
@@ -243,20 +248,20 @@ test.describe('judging one entry', () => {
     );
     expect([starved.outcome, starved.stillRunsMissing]).toEqual(['starved', ['STATE-TERMINAL']]);
     // A wrong verdict stays what it is: starving comes on top of it, in the note.
-    expect(judge(bug, { ...verdicts([]), exercised: [] }, 0, false).outcome).toBe('survived');
+    expect(judgeEntry(bug, { ...verdicts([]), exercised: [] }, 0, false).outcome).toBe('survived');
     const legal = mutantById('max-page-size-20');
-    expect(judge(legal, { ...verdicts([]), exercised: legal.stillRuns }, 0, false).outcome).toBe('clean');
-    expect(judge(legal, { ...verdicts([]), exercised: [] }, 0, false).outcome).toBe('starved');
+    expect(judgeEntry(legal, { ...verdicts([]), exercised: legal.stillRuns }, 0, false).outcome).toBe('clean');
+    expect(judgeEntry(legal, { ...verdicts([]), exercised: [] }, 0, false).outcome).toBe('starved');
   });
 
   test('a legal variant or a harness limit is clean only when nothing is flagged', () => {
-    expect(judge(mutantById('order-ignored'), verdicts([], ['SEARCH-PAGES-STABLE']), 0, false).outcome).toBe(
+    expect(judgeEntry(mutantById('order-ignored'), verdicts([], ['SEARCH-PAGES-STABLE']), 0, false).outcome).toBe(
       'false-alarm',
     );
-    expect(judge(mutantById('order-ignored'), verdicts([]), 0, false).outcome).toBe('clean');
+    expect(judgeEntry(mutantById('order-ignored'), verdicts([]), 0, false).outcome).toBe('clean');
     // A latency beyond the request deadline leaves clauses "not run": an incomplete run (exit 2) is its point.
-    expect(judge(mutantById('latency-spikes'), verdicts([]), 2, false).outcome).toBe('clean');
-    expect(judge(mutantById('latency-spikes'), verdicts(['STATUS-HTTP-STATUS-LISTED']), 1, false).outcome).toBe(
+    expect(judgeEntry(mutantById('latency-spikes'), verdicts([]), 2, false).outcome).toBe('clean');
+    expect(judgeEntry(mutantById('latency-spikes'), verdicts(['STATUS-HTTP-STATUS-LISTED']), 1, false).outcome).toBe(
       'false-alarm',
     );
   });
@@ -297,7 +302,7 @@ test.describe('judging an entry over both modes (the suites and the generative m
   const legal = INPUT_LEGAL.find((m) => m.id === 'legal-page-size-over-max-400')!;
   /** The suites' result as runOne makes it, from their flags and finding count. */
   const suites = (m: typeof crash, failed: string[], findingsReported: number): MutantResult => {
-    const j = judge(m, { failed, warned: [], blocked: [], notRun: 0 }, failed.length ? 1 : 0, false);
+    const j = judgeEntry(m, { failed, warned: [], blocked: [], notRun: 0 }, failed.length ? 1 : 0, false);
     return {
       id: m.id,
       category: m.category,

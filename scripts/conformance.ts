@@ -7,6 +7,7 @@
  * - With BASE_URL + API_KEY (+ optional API_KEY_B) any implementation is checked.
  *
  * Outputs (--out <dir>, default reports/conformance/): report.json, report.md, report.html,
+ * report.junit.xml, the job summary (summary.md),
  * Playwright HTML (html/), JUnit (junit.xml), Playwright JSON (playwright.json),
  * evidence/*.jsonl, request bodies (bodies/) and Playwright's output dir (test-results/).
  * Exit code: 0 = no unwaived failure; 1 = unwaived failures; 2 = the run was
@@ -17,7 +18,7 @@ import { readConformanceSettings, WORK_DIR } from '../foundation/environment/con
 import { runCommand, splitAtTerminator, usageText } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { BootError } from '../foundation/environment/target.ts';
-import { renderConsoleSummary } from '../engine/report/index.ts';
+import { conformanceConsole } from '../engine/report/index.ts';
 import { runConformanceSuite, type RunLog } from '../engine/runner/run.ts';
 
 const USAGE = usageText(`usage: wfcheck conformance [options] [-- <extra playwright args>]
@@ -75,7 +76,7 @@ async function main(): Promise<number> {
   if (scrubbed.length) log.error(`removed API keys found in ${scrubbed.length} artifact(s): ${scrubbed.join(', ')}`);
   // Outputs under the directory the command was started in are named from there.
   const rel = (p: string) => p.replace(`${WORK_DIR}/`, '');
-  console.log(renderConsoleSummary(report, Object.fromEntries(Object.entries(paths).map(([k, v]) => [k, rel(v)]))));
+  console.log(conformanceConsole(report, Object.fromEntries(Object.entries(paths).map(([k, v]) => [k, rel(v)]))));
   if (report.waivers.problems.length) console.log(`  waiver file problems: ${report.waivers.problems.join('; ')}`);
   return report.exitCode;
 }

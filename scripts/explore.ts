@@ -10,7 +10,8 @@
  * --only takes operation ids (searchWorkflows) or their clause prefixes (SEARCH).
  * Generate overwrites a canvas only where WFCHECK_ALLOW_OVERWRITE allows it (on the reference target
  * by default): WFCHECK_OVERWRITE_CANVAS_ID, else one canvas it creates for the purpose.
- * --out DIR (default reports/explore): report.json and report.md, and bodies/ for long reproducer bodies.
+ * --out DIR (default reports/explore): report.json, report.md and the job summary summary.md, and bodies/
+ * for long reproducer bodies.
  * Records the run in the run history (WFCHECK_HISTORY, default reports/history.sqlite): each finding is
  * new or seen before on this target, and the previous run's findings no longer found are listed;
  * wfcheck history --explore reads it back.

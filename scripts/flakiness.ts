@@ -33,7 +33,7 @@ import {
   writeFlakinessReport,
   type FlakinessOptions,
 } from '../proof/flakiness.ts';
-import { renderSameTarget, runSameTarget, type SameTargetOptions } from '../proof/long-lived.ts';
+import { sameTargetMarkdown, runSameTarget, type SameTargetOptions } from '../proof/long-lived.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
@@ -94,10 +94,10 @@ async function sameTarget(o: SameTargetOptions): Promise<number> {
     `flakiness: ${o.runs} conformance runs against one reference target (${o.preload} preloaded workflows${o.nodeDurationMs !== undefined ? `, ${o.nodeDurationMs} ms node steps` : ''})`,
   );
   const report = await runSameTarget(o);
-  const md = renderSameTarget(report);
+  const md = sameTargetMarkdown(report);
   mkdirSync(FLAKINESS_OUT, { recursive: true });
   writeFileSync(join(FLAKINESS_OUT, 'same-target.json'), JSON.stringify(report, null, 2));
-  writeFileSync(join(FLAKINESS_OUT, 'same-target.md'), `${md}\n`);
+  writeFileSync(join(FLAKINESS_OUT, 'same-target.md'), md);
   console.log(`\n${md}\n\nreports: reports/flakiness/same-target.md, reports/flakiness/same-target.json`);
   return report.ok ? 0 : 1;
 }

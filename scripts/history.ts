@@ -31,7 +31,7 @@ import {
   requirementTimeline,
 } from '../foundation/history/queries.ts';
 import { historyPath, withHistory } from '../foundation/history/store.ts';
-import { exploreChangeText, exploreRunsText, fingerprintTimelineText } from '../explore/report.ts';
+import { exploreChangeText, exploreRunsText, fingerprintTimelineText } from '../explore/history-text.ts';
 import { changeText } from '../engine/report/history-view.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

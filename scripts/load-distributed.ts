@@ -21,7 +21,7 @@ import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
 import { SCENARIO_OPERATIONS } from '../load/lib/operations.ts';
 import { parseScenarioList, profileByName, type ScenarioName } from '../load/lib/profiles.ts';
-import { renderText, reportFiles, type RunReport } from '../load/lib/report.ts';
+import { loadSummaryText, reportFiles, type RunReport } from '../load/lib/report.ts';
 import { buildThresholds, sloFromEnv } from '../load/lib/thresholds.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { runShape, type RunShape } from '../load/node/k6-env.ts';
@@ -87,7 +87,7 @@ async function main(): Promise<number> {
   if (broken.length > 0) return 2;
   const report = await judgeMerged(plan, target.baseUrl);
   for (const [file, content] of Object.entries(reportFiles(dir, report))) writeFileSync(file, content);
-  process.stdout.write(renderText(report));
+  process.stdout.write(loadSummaryText(report));
   return report.passed ? 0 : 1;
 }
 

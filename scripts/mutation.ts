@@ -40,7 +40,7 @@ import {
   DEFAULT_MUTATION_SEED,
   ENTRIES,
   explores,
-  renderTable,
+  mutationTable,
   runMutation,
   selectMutants,
   writeMutationReport,
@@ -109,7 +109,7 @@ async function main(): Promise<number> {
   );
   const report = await runMutation(opts);
   const paths = writeMutationReport(report);
-  console.log(`\n${renderTable(report)}`);
+  console.log(`\n${mutationTable(report)}`);
   console.log(
     `\nreports: ${relative(PACKAGE_ROOT, paths.md)}, ${relative(PACKAGE_ROOT, paths.json)} (each run under reports/mutation/runs/<mutant>/)`,
   );

@@ -2,11 +2,11 @@
  * usage: wfcheck report merge <shard dir>… [--out DIR]
  *
  * Builds one conformance verdict from the output directories of a sharded run
- * (wfcheck conformance --shard i/n --out <dir> each): report.json, report.md, report.html and
- * report.junit.xml through the same report builder as an unsharded run, one Playwright HTML report
- * (html/) and one JUnit file (junit.xml), written to --out DIR (default where an unsharded run writes:
- * WFCHECK_OUT_DIR, else reports/conformance; never one of the shards). The merged verdict is recorded
- * in the run history (WFCHECK_HISTORY).
+ * (wfcheck conformance --shard i/n --out <dir> each): report.json, report.md, report.html,
+ * report.junit.xml and the job summary (summary.md) through the same report builder as an unsharded run,
+ * one Playwright HTML report (html/) and one JUnit file (junit.xml), written to --out DIR (default where
+ * an unsharded run writes: WFCHECK_OUT_DIR, else reports/conformance; never one of the shards). The
+ * merged verdict is recorded in the run history (WFCHECK_HISTORY).
  * Exit: as wfcheck conformance (0 no unwaived failure, 1 failures, 2 incomplete).
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { readMergeOutDir } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { mergeShards } from '../engine/runner/merge.ts';
-import { renderConsoleSummary } from '../engine/report/index.ts';
+import { conformanceConsole } from '../engine/report/index.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
@@ -37,7 +37,7 @@ function main(): number {
     throw new SettingError(`--out ${relative(process.cwd(), out) || '.'} is one of the shards: name another folder`);
   const { report, paths, problems } = mergeShards(shards, out, (line) => console.error(`report merge: ${line}`));
   for (const p of problems) console.error(`report merge: ${p}`);
-  console.log(renderConsoleSummary(report, paths));
+  console.log(conformanceConsole(report, paths));
   return report.exitCode;
 }
 

@@ -1,8 +1,9 @@
 /**
- * What every rendering of the conformance report shares: the headline, the text marks of verdicts and
- * findings (plain words, so that they read without an emoji font: headless browsers and many terminals
- * have none), the order requirements are listed in, and small text helpers.
+ * What every part of the conformance report shares: the headline, the marks of verdicts and findings
+ * (plain words, so that they read without an emoji font: headless browsers and many terminals have
+ * none), the order requirements are listed in, and small text helpers.
  */
+import type { Mark } from './document.ts';
 import type { Finding } from '../verdict/findings.ts';
 import type { ConformanceReport, RequirementResult, Severity, VerdictValue } from '../verdict/report.ts';
 
@@ -34,8 +35,18 @@ export const SEVERITY_LABEL: Record<Severity, string> = {
 };
 
 /** The mark of a finding: what it does to the run. */
-export function findingMark(f: Finding): 'FAIL' | 'WARN' | 'WAIVED' {
-  return f.waived ? 'WAIVED' : f.strength === 'failure' ? 'FAIL' : 'WARN';
+export function findingMark(f: Finding): Mark {
+  const mark = f.waived ? 'WAIVED' : f.strength === 'failure' ? 'FAIL' : 'WARN';
+  return { mark, tone: mark.toLowerCase() };
+}
+
+export function verdictMark(v: VerdictValue): Mark {
+  return { mark: MARK[v], tone: v };
+}
+
+/** The group of a finding or a failing clause, as a mark: security, server error or a plain deviation. */
+export function severityMark(s: Severity): Mark {
+  return { mark: SEVERITY_LABEL[s], tone: s };
 }
 
 export function count(n: number, noun: string): string {
@@ -128,8 +139,4 @@ export function testsText(s: ConformanceReport['summary']): string {
 
 export function targetText(m: ConformanceReport['meta']): string {
   return `${m.baseUrl} (${m.targetKind}${m.targetHow ? `, ${m.targetHow}` : ''})`;
-}
-
-export function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

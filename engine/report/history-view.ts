@@ -1,19 +1,25 @@
 /**
  * The history sections of a conformance report: what changed since the previous run on the same
- * target (Markdown, HTML, console), the trend chart of the last runs and the per-requirement strip.
- * The renderers (render/) place them; `npm run history` prints the same text for any two runs.
+ * target (as the summary model's HistoryView, so every format shows it alike), the trend chart of the
+ * last runs and the per-requirement strip (a page's only). `npm run history` prints the same change
+ * for any two runs.
  */
 import { chartBlock, inlineChartJs } from '../../foundation/history/chart-asset.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import type { RunChange, VerdictChange } from '../../foundation/history/diff.ts';
-import type { ConformanceTrend, FindingRow, RunRow } from '../../foundation/history/queries.ts';
+import type { ConformanceTrend, RunRow } from '../../foundation/history/queries.ts';
+import type { FindingOutcome } from '../../foundation/history/records.ts';
+import { type Block, listOf, paragraph, rawHtml, section } from './document.ts';
+import { htmlAttr, htmlText } from './escape.ts';
+import { renderConsole } from './render/console.ts';
+import { historyBlocks, type HistoryView } from './summary.ts';
 
 const runName = (r: RunRow) => `run #${r.id} (${r.startedAt}, seed ${r.seed}, harness ${r.harnessVersion})`;
 
 const describeChange = (c: VerdictChange) =>
   `${c.id} (${c.from ?? 'absent'} → ${c.to}${c.blockedBy ? `, blocked by ${c.blockedBy}` : ''})`;
 
-const describeFinding = (f: FindingRow) =>
+const describeFinding = (f: FindingOutcome) =>
   `${f.strength === 'warning' ? '[WARN] ' : ''}${f.behaviour} (${f.clauses.join(', ')})`;
 
 /** The change as titled lists of lines; shared by every rendering. */
@@ -39,46 +45,37 @@ export function changeSections(change: RunChange): { title: string; items: strin
 
 /** Plain text for the console and `npm run history`. */
 export function changeText(change: RunChange): string {
-  const lines = [
-    change.from ? `from ${runName(change.from)}` : 'no earlier run of this target',
-    `to   ${runName(change.to)}`,
+  const blocks: Block[] = [
+    paragraph(change.from ? `from ${runName(change.from)}` : 'no earlier run of this target'),
+    paragraph(`to   ${runName(change.to)}`),
   ];
   for (const s of changeSections(change))
-    lines.push(`${s.title}: ${s.items.length ? '' : 'none'}`, ...s.items.map((i) => `  - ${i}`));
-  return lines.join('\n');
+    blocks.push(paragraph(`${s.title}: ${s.items.length ? '' : 'none'}`), listOf(s.items.map((i) => `- ${i}`)));
+  return renderConsole(blocks);
 }
 
-export function historyMarkdown(h: ConformanceHistory | undefined): string[] {
-  if (!h) return [];
-  if (h.skipped) return ['## What changed since the previous run', '', `History skipped: ${h.skipped}`, ''];
+/** What changed since the previous run, as the summary model shows it (nothing without a history). */
+export function historyView(h: ConformanceHistory | undefined): HistoryView | undefined {
+  const title = 'What changed since the previous run';
+  if (!h) return undefined;
+  if (h.skipped) return { title, intro: [`History skipped: ${h.skipped}`], sections: [] };
   const c = h.change;
-  if (!c) return [];
-  const out = ['## What changed since the previous run', ''];
-  if (!c.from) return [...out, 'First recorded run of this target: nothing to compare with.', ''];
-  out.push(`Compared with ${runName(c.from)}.`, '');
+  if (!c) return undefined;
+  if (!c.from) return { title, intro: ['First recorded run of this target: nothing to compare with.'], sections: [] };
   const findings = findingsChange(c);
-  if (findings) out.push(findings, '');
-  for (const s of changeSections(c)) out.push(`- **${s.title}**: ${s.items.join('; ') || 'none'}`);
-  out.push('');
-  return out;
+  return {
+    title,
+    intro: [`Compared with ${runName(c.from)}.`, ...(findings ? [findings] : [])],
+    sections: changeSections(c),
+    id: 'history-change',
+  };
 }
 
-const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** What changed since the previous run, as an HTML section (empty without a history). */
-export function historyChangeHtml(h: ConformanceHistory | undefined): string {
-  if (!h) return '';
-  if (h.skipped)
-    return `<h2>What changed since the previous run</h2><p class="dim">History skipped: ${esc(h.skipped)}</p>`;
-  const c = h.change;
-  if (!c) return '';
-  if (!c.from)
-    return '<h2>What changed since the previous run</h2><p>First recorded run of this target: nothing to compare with.</p>';
-  const items = changeSections(c).map(
-    (s) => `<li><b>${esc(s.title)}</b>: ${s.items.map((i) => `<code>${esc(i)}</code>`).join(', ') || 'none'}</li>`,
-  );
-  const findings = findingsChange(c);
-  return `<h2>What changed since the previous run</h2><p>Compared with ${esc(runName(c.from))}.</p>${findings ? `<p>${esc(findings)}</p>` : ''}<ul id="history-change">${items.join('')}</ul>`;
+/** The history's section of a report: what changed, and (in a page) the trend of the last runs. */
+export function historySections(h: ConformanceHistory | undefined): Block[] {
+  const view = historyView(h);
+  const trend = historyTrendHtml(h);
+  return [...(view ? [section('history', historyBlocks(view, 2))] : []), ...(trend ? [rawHtml(trend)] : [])];
 }
 
 /** The findings of the two runs, when both recorded them: "Findings: 6 (previous run 4)". */
@@ -156,10 +153,10 @@ function trendChartConfig(trend: ConformanceTrend): unknown {
 }
 
 function stripHtml(trend: ConformanceTrend): string {
-  const head = trend.runs.map((r) => `<th title="${esc(r.startedAt)}">#${r.id}</th>`).join('');
+  const head = trend.runs.map((r) => `<th title="${htmlAttr(r.startedAt)}">#${r.id}</th>`).join('');
   const rows = trend.strip.map(
     (s) =>
-      `<tr><td><code>${esc(s.id)}</code></td>${s.cells.map((v, i) => `<td class="cell" style="background:${v ? (VERDICT_COLOURS[v] ?? '#fff') : '#fff'}" title="run #${trend.runs[i].id}: ${esc(v ?? 'absent')}"></td>`).join('')}</tr>`,
+      `<tr><td><code>${htmlText(s.id)}</code></td>${s.cells.map((v, i) => `<td class="cell" style="background:${v ? (VERDICT_COLOURS[v] ?? '#fff') : '#fff'}" title="run #${trend.runs[i].id}: ${htmlAttr(v ?? 'absent')}"></td>`).join('')}</tr>`,
   );
   return `<details><summary>Per requirement, one cell per run (oldest left)</summary><table class="strip"><tr><th>requirement</th>${head}</tr>${rows.join('')}</table></details>`;
 }

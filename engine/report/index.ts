@@ -1,10 +1,12 @@
 /**
- * Readable renderings of the conformance report: console summary, Markdown (CI logs, pull requests),
- * a self-contained HTML page and JUnit XML. All are built from the same report object; none adds
- * information the JSON does not have. Each lives in render/, split by section.
+ * The report kit, and the conformance report built with it. The kit: one document model (document.ts),
+ * one summary model shared by every report (summary.ts: findings, history, the run in a few lines), one
+ * escaper per format (escape.ts) and one renderer per format (render/: console, Markdown, HTML, JUnit,
+ * job summary). The conformance report's renderings (console summary, report.md, report.html,
+ * report.junit.xml, summary.md) are all built from the same report object; none adds information the
+ * JSON does not have.
  */
-export { headline, footprintText } from './common.ts';
-export { renderConsoleSummary } from './console.ts';
-export { renderHtml } from './html.ts';
-export { renderJunit } from './junit.ts';
-export { renderMarkdown } from './markdown.ts';
+export { footprintText, headline } from './common.ts';
+export { conformanceHtml, conformanceJobSummary, conformanceMarkdown } from './conformance.ts';
+export { conformanceConsole } from './console.ts';
+export { conformanceJunit } from './junit.ts';

@@ -1,14 +1,14 @@
 /**
  * The files of a conformance run: its output directory cleared of a previous run's outputs, the
- * report written as JSON, Markdown, HTML and JUnit (one test case per finding, and per clause), and
- * every text artifact scrubbed of keys last.
+ * report written as JSON, Markdown, HTML, JUnit (one test case per finding, and per clause) and the
+ * job summary (summary.md, which the GitHub Action shows), and every text artifact scrubbed of keys last.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { containsSecret, redactSecrets } from '../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import type { ConformanceReport } from '../verdict/report.ts';
-import { renderHtml, renderJunit, renderMarkdown } from '../report/index.ts';
+import { conformanceHtml, conformanceJobSummary, conformanceJunit, conformanceMarkdown } from '../report/index.ts';
 
 /** What a run writes into its output directory (and clears there first; nothing else in it is touched). */
 const OUTPUTS = [
@@ -16,6 +16,7 @@ const OUTPUTS = [
   'report.md',
   'report.html',
   'report.junit.xml',
+  'summary.md',
   'html',
   'junit.xml',
   'playwright.json',
@@ -33,6 +34,7 @@ export function outputPaths(outDir: string) {
     html: join(outDir, 'report.html'),
     json: join(outDir, 'report.json'),
     verdictJunit: join(outDir, 'report.junit.xml'),
+    jobSummary: join(outDir, 'summary.md'),
     playwright: join(outDir, 'html', 'index.html'),
     junit: join(outDir, 'junit.xml'),
     evidence: join(outDir, 'evidence'),
@@ -49,13 +51,20 @@ export function prepareOutputs(outDir: string): OutputPaths {
   return paths;
 }
 
-export function writeReportFiles(report: ConformanceReport, paths: OutputPaths, history?: ConformanceHistory): void {
+/** Writes the report's files; `shard` (i/n) names the shard a sharded run's job summary is of. */
+export function writeReportFiles(
+  report: ConformanceReport,
+  paths: OutputPaths,
+  history?: ConformanceHistory,
+  shard?: string,
+): void {
   // The JSON carries the change against the previous run; the trend series stay in the history.
   const change = history && { runId: history.runId, skipped: history.skipped, change: history.change };
   writeFileSync(paths.json, redactSecrets(JSON.stringify(history ? { ...report, history: change } : report, null, 2)));
-  writeFileSync(paths.markdown, renderMarkdown(report, history));
-  writeFileSync(paths.html, renderHtml(report, history));
-  writeFileSync(paths.verdictJunit, renderJunit(report));
+  writeFileSync(paths.markdown, conformanceMarkdown(report, history));
+  writeFileSync(paths.html, conformanceHtml(report, history));
+  writeFileSync(paths.verdictJunit, conformanceJunit(report));
+  writeFileSync(paths.jobSummary, conformanceJobSummary(report, history, shard));
 }
 
 /** Final safety net: no artifact may contain a key. Scrubs text artifacts; returns the files it changed. */

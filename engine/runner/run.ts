@@ -1,8 +1,8 @@
 /**
  * One conformance run, as `wfcheck conformance` carries it out: the target resolved (booted when
  * BASE_URL is unset), one probe request, the suites under Playwright, then the verdict built once
- * from the evidence and written as report.json / report.md / report.html, and every artifact
- * scrubbed of keys. The command line and the console summary stay in scripts/conformance.ts.
+ * from the evidence and written as report.json / report.md / report.html / summary.md, and every
+ * artifact scrubbed of keys. The command line and the console summary stay in scripts/conformance.ts.
  */
 import { join } from 'node:path';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
@@ -20,7 +20,7 @@ import { resolveTarget, type Target } from '../../foundation/environment/target.
 import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
 import { buildReport, type ConformanceReport, type RunMeta } from '../verdict/report.ts';
 import { emptyWaivers, loadWaivers } from '../verdict/waivers.ts';
-import { recordRunHistory } from './history.ts';
+import { recordRunHistory, shardOf } from './history.ts';
 import { outputPaths, prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
 import { playwrightArgs, playwrightErrors, runnerEnv, runPlaywright, type RunnerResult } from './playwright.ts';
 import { describeProbeFault, probeTarget, type Unreachable } from './probe.ts';
@@ -57,7 +57,7 @@ export async function runConformanceSuite(
   const exercise = await exerciseTarget(target, env, settings, log);
   const report = buildRunReport(settings, target, exercise, { started, bootMs });
   const history = recordRunHistory(report, target, settings.outDir, settings.extra, log.error);
-  writeReportFiles(report, paths, history);
+  writeReportFiles(report, paths, history, shardOf(settings.extra));
   return { report, paths, scrubbed: scrubArtifacts(settings.outDir) };
 }
 

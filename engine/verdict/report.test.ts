@@ -3,7 +3,13 @@ import { buildReport, coverageOf, footprintOf, rawVerdictOf, type CatalogueEntry
 import type { CheckRecord, EvidenceRecord, ExchangeRecord, TestEndRecord, TestRef } from '../evidence/records.ts';
 import { citedRequirements } from '../evidence/records.ts';
 import { emptyWaivers, parseWaivers } from './waivers.ts';
-import { headline, renderConsoleSummary, renderHtml, renderJunit, renderMarkdown } from '../report/index.ts';
+import {
+  conformanceConsole,
+  conformanceHtml,
+  conformanceJunit,
+  conformanceMarkdown,
+  headline,
+} from '../report/index.ts';
 
 const CATALOGUE: CatalogueEntry[] = [
   { id: 'A-MUST', section: '1', level: 'must', text: 'a must clause' },
@@ -295,7 +301,7 @@ test('failures are reported by severity: security, then server errors (5xx or a 
     'S-BLOCKED': undefined,
   });
   expect(r.waivers.newFailures).toEqual(['S-EXPOSE', 'S-5XX', 'S-RESET', 'S-STATUS']);
-  const md = renderMarkdown(r);
+  const md = conformanceMarkdown(r);
   const order = ['### S-EXPOSE', '### S-5XX', '### S-RESET', '### S-STATUS'].map((h) => md.indexOf(h));
   expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]))).toBe(true);
   expect(md).toContain('### S-EXPOSE [FAIL] (must, §5) — security');
@@ -311,10 +317,10 @@ test('failures are reported by severity: security, then server errors (5xx or a 
   expect(md).not.toMatch(/[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]/u);
   expect(md).toContain('- S-BLOCKED — blocked by [S-RESET](#req-S-RESET)');
   expect(md).toContain('<a id="req-S-RESET"></a>');
-  expect(renderHtml(r)).toContain('blocked by <a href="#req-S-RESET"><code>S-RESET</code></a>');
-  const consoleText = renderConsoleSummary(r, {});
+  expect(conformanceHtml(r)).toContain('blocked by <a href="#req-S-RESET">S-RESET</a>');
+  const consoleText = conformanceConsole(r, {});
   expect(consoleText).toContain('FAIL — 4 findings (1 security); 4 clauses failing, 1 blocked');
-  expect(consoleText.indexOf('F1 FAIL [security]')).toBeLessThan(consoleText.indexOf('F2 FAIL [server error]'));
+  expect(consoleText.indexOf('F1 [FAIL] [security]')).toBeLessThan(consoleText.indexOf('F2 [FAIL] [server error]'));
   expect(consoleText).toContain('blocked  S-BLOCKED by S-RESET');
 });
 
@@ -357,11 +363,11 @@ test('coverage counts statuses and transport faults and lists unseen listed stat
   expect(row.counts).toEqual({ '200': 2, 'fault:connection-reset': 1 });
   expect(row.listedUnseen).toEqual([404]);
   expect(r.summary.faults).toBe(1);
-  const md = renderMarkdown(r);
+  const md = conformanceMarkdown(r);
   expect(md).toContain('## Findings (1)');
   expect(md).toContain('### F1 [FAIL] Not met: a must clause');
   expect(md).toContain('curl -X POST');
-  expect(renderHtml(r)).toContain('A-MUST');
+  expect(conformanceHtml(r)).toContain('A-MUST');
 });
 
 test('the raw verdict takes the strongest finding: counted failure, warning, pass, observation, else not run', () => {
@@ -439,7 +445,7 @@ test('renderings open with the findings, list failing clauses first, mark verdic
     check('B-SHOULD', 'should', 'fail'),
   ]);
   expect(headline(r)).toBe('FAIL — 1 finding, 1 warning; 1 clause failing, 0 blocked');
-  const html = renderHtml(r);
+  const html = conformanceHtml(r);
   const at = (text: string) => html.indexOf(text);
   expect(at('id="findings"')).toBeGreaterThan(0);
   expect(at('id="findings"')).toBeLessThan(at('id="requirements"'));
@@ -450,12 +456,12 @@ test('renderings open with the findings, list failing clauses first, mark verdic
   expect(rows.at(-1)).toBe('pass');
   expect(html).toContain('<span class="mark m-fail">FAIL</span>');
   expect(html).not.toMatch(/[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]/u);
-  const md = renderMarkdown(r);
+  const md = conformanceMarkdown(r);
   expect(md.indexOf('## Findings (1)')).toBeLessThan(md.indexOf('## Warnings (1)'));
   expect(md.indexOf('## Warnings (1)')).toBeLessThan(md.indexOf('## Requirements'));
-  expect(md).toMatch(/\| \[FAIL\] \| <a id="req-A-MUST"><\/a>A-MUST \| must \| 0 \/ 1 \| F1 \|/);
+  expect(md).toMatch(/\| <a id="req-A-MUST"><\/a>\[FAIL\] \| A-MUST \| must \| 0 \/ 1 \| \[F1\]\(#finding-F1\) \|/);
 
-  const junit = renderJunit(r);
+  const junit = conformanceJunit(r);
   expect(junit).toMatch(/<testsuites [^>]*tests="6" failures="1"/);
   expect(junit).toMatch(/<testsuite name="findings" tests="2" failures="1"/);
   expect(junit.match(/<failure /g)).toHaveLength(1);

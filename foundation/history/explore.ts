@@ -10,11 +10,10 @@ import {
   exploreRunById,
   recentExploreRuns,
   sightingsBefore,
-  type ExploreFindingRow,
   type ExploreRunRow,
   type Sighting,
 } from './queries.ts';
-import type { ExploreRunRecord } from './records.ts';
+import type { ExploreFindingOutcome, ExploreRunRecord } from './records.ts';
 import { recordExploreRun, withHistory } from './store.ts';
 
 /** What the history says of one finding of a run. */
@@ -74,7 +73,7 @@ export interface ClassifyInput {
   /** Earlier runs of the target that found each fingerprint (sightingsBefore). */
   earlier: ReadonlyMap<string, Sighting>;
   /** The previous run of the target and its findings; absent for the first run. */
-  previous?: { id: number; findings: readonly Omit<ExploreFindingRow, 'minimalInput' | 'curl'>[] };
+  previous?: { id: number; findings: readonly Omit<ExploreFindingOutcome, 'minimalInput' | 'curl'>[] };
 }
 
 /** Each finding new or seen before, and the previous run's findings this run no longer has. Pure. */

@@ -1,8 +1,10 @@
 /**
  * The run report model and its renderings (text, JUnit, JSON). Pure
  * TypeScript: k6's handleSummary and the Node-side merge of distributed runs
- * both build a `RunReport` and render it the same way.
+ * both build a `RunReport` and render it the same way. The JUnit file is the
+ * report kit's (engine/report/render/junit.ts, pure, which k6 loads too).
  */
+import { renderJunit } from '../../engine/report/render/junit.ts';
 import { compare, parseThresholdExpression } from './thresholds.ts';
 
 export interface MetricSummary {
@@ -134,7 +136,7 @@ export function apiRequestRate(r: RunReport): number | undefined {
   return (reqs.rate * apiResponses(r)) / reqs.count;
 }
 
-export function renderText(r: RunReport): string {
+export function loadSummaryText(r: RunReport): string {
   const m = r.metrics;
   const lines: string[] = [];
   lines.push(
@@ -218,33 +220,34 @@ function operationsTable(r: RunReport): string[] {
   ];
 }
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-export function renderJUnit(r: RunReport): string {
-  const failures = r.thresholds.filter((t) => !t.ok).length;
-  const cases = r.thresholds.map((t) => {
-    const name = xml(`${t.metric} ${t.expression}`);
-    const body = t.ok
-      ? ''
-      : `<failure message="${xml(`actual ${t.actual ?? 'n/a'} breaches ${t.expression}`)}" type="threshold"/>`;
-    return `    <testcase classname="load.${xml(r.meta.profile)}" name="${name}" time="0">${body}</testcase>`;
+/** The gates as JUnit XML: one test case per threshold, failed when breached. */
+export function loadJunit(r: RunReport): string {
+  const seconds = r.meta.durationMs / 1000;
+  return renderJunit({
+    name: 'wfcheck-load',
+    time: seconds,
+    suites: [
+      {
+        name: `load SLO gates (${r.meta.profile})`,
+        time: seconds,
+        cases: r.thresholds.map((t) => ({
+          classname: `load.${r.meta.profile}`,
+          name: `${t.metric} ${t.expression}`,
+          time: 0,
+          ...(t.ok
+            ? {}
+            : { failure: { message: `actual ${t.actual ?? 'n/a'} breaches ${t.expression}`, type: 'threshold' } }),
+        })),
+      },
+    ],
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="wfcheck-load" tests="${r.thresholds.length}" failures="${failures}" time="${(r.meta.durationMs / 1000).toFixed(3)}">`,
-    `  <testsuite name="load SLO gates (${xml(r.meta.profile)})" tests="${r.thresholds.length}" failures="${failures}" errors="0" time="${(r.meta.durationMs / 1000).toFixed(3)}">`,
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
 }
 
 /** The files written for a run report, keyed by path (handleSummary's contract). */
 export function reportFiles(dir: string, r: RunReport): Record<string, string> {
   return {
     [`${dir}/summary.json`]: `${JSON.stringify(r, null, 2)}\n`,
-    [`${dir}/summary.txt`]: renderText(r),
-    [`${dir}/junit.xml`]: renderJUnit(r),
+    [`${dir}/summary.txt`]: loadSummaryText(r),
+    [`${dir}/junit.xml`]: loadJunit(r),
   };
 }

@@ -4,11 +4,10 @@
  * as lines, so a creeping latency is seen long before it breaches a gate. chart.js is inlined: the
  * page opens offline, from an artifact archive.
  */
+import { htmlAttr, htmlText } from '../../engine/report/escape.ts';
 import { chartBlock, inlineChartJs } from '../../foundation/history/chart-asset.ts';
 import type { LoadRunFigures } from '../../foundation/history/queries.ts';
 import { LATENCY_BUDGETS_MS, type SloSettings } from '../lib/thresholds.ts';
-
-const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const line = (label: string, data: (number | null)[], colour: string, dashed = false) => ({
   type: 'line',
@@ -92,7 +91,7 @@ export function renderLoadTrendPage(runs: LoadRunFigures[], slo: SloSettings): s
   const verdicts = runs
     .map(
       (r) =>
-        `<td class="${r.passed ? 'ok' : 'bad'}" title="${esc(r.run.startedAt)}">#${r.run.id}: ${r.passed ? 'gates met' : 'gate breached'}</td>`,
+        `<td class="${r.passed ? 'ok' : 'bad'}" title="${htmlAttr(r.run.startedAt)}">#${r.run.id}: ${r.passed ? 'gates met' : 'gate breached'}</td>`,
     )
     .join('');
   return `<!doctype html>
@@ -101,7 +100,7 @@ export function renderLoadTrendPage(runs: LoadRunFigures[], slo: SloSettings): s
 ${inlineChartJs()}
 </head><body>
 <h1>wfcheck load trend — last ${runs.length} run(s) of this target</h1>
-<p>Dashed lines are the release gates (load/lib/thresholds.ts, latency scale ${slo.latencyScale}).</p>
+<p>Dashed lines are the release gates (load/lib/thresholds.ts, latency scale ${htmlText(String(slo.latencyScale))}).</p>
 <table><tr>${verdicts}</tr></table>
 ${chartBlock('throughput-chart', throughput, 260)}
 <div class="grid">${operations.map((op, i) => `<div>${chartBlock(`op-chart-${i}`, operationChart(op, runs, labels, slo), 260)}</div>`).join('')}</div>

@@ -10,7 +10,7 @@ import { REQUIREMENTS } from '../../contracts/requirements.ts';
 import { historyOfRun } from '../../foundation/history/conformance.ts';
 import { recordConformanceRun, withHistory } from '../../foundation/history/store.ts';
 import { SYNTHETIC_TARGET, syntheticRuns } from './synthetic-history.ts';
-import { renderHtml } from '../../engine/report/index.ts';
+import { conformanceHtml } from '../../engine/report/index.ts';
 import { buildReport } from '../../engine/verdict/report.ts';
 import { emptyWaivers } from '../../engine/verdict/waivers.ts';
 
@@ -37,7 +37,7 @@ export function demoReportHtml(nights = 10): string {
     };
     const listedStatuses = Object.fromEntries(OPERATION_IDS.map((op) => [op, operationInfo(op).listedStatuses]));
     const report = buildReport({ catalogue: REQUIREMENTS, records: [], waivers: emptyWaivers(), meta, listedStatuses });
-    return renderHtml(report, value);
+    return conformanceHtml(report, value);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
