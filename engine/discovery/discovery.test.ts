@@ -1,6 +1,7 @@
 /**
  * Discovery on a crowded, long-lived account: it fills every role the suites need from a listing of
- * thousands, at a bounded cost; it remembers what it found (by base URL and key fingerprint, never the
+ * thousands, at a bounded cost (the roles of behaviour by a short trial of the workflows whose titles
+ * name them); it remembers what it found (by base URL and key fingerprint, never the
  * key) and the next run only re-validates; a remembered canvas that is gone sends it searching again;
  * configured canvases are used whether search lists them or not.
  */
@@ -57,6 +58,18 @@ test('in an account of 5,000 workflows every role is filled at a bounded cost, a
   expect(first.summary!.searches).toBeLessThanOrEqual(30);
   expect(first.summary!.details).toBeLessThanOrEqual(80);
   expect(first.summary!.memory).toBe('none');
+  // The roles of behaviour by running the seeded workflows, not the thousands whose titles say "Archived".
+  expect(first.summary!.roles).toMatchObject({
+    'API disabled': 'c_acme_api_disabled',
+    'failing task': 'c_acme_flaky_import',
+    'slow (to abort)': 'c_acme_slow_batch',
+  });
+  expect(first.summary!.tried.map((t) => t.canvasId).sort()).toEqual([
+    'c_acme_api_disabled',
+    'c_acme_flaky_import',
+    'c_acme_slow_batch',
+  ]);
+  expect(first.summary!.trialFootprint).toMatchObject({ executionsStarted: 2, executionsAborted: 1 });
   const file = memoryFile(config.cacheDir!, config.baseUrl, config.apiKey);
   const saved = readFileSync(file, 'utf8');
   expect(saved).not.toContain(config.apiKey);
@@ -66,6 +79,9 @@ test('in an account of 5,000 workflows every role is filled at a bounded cost, a
 
   const second = await discoverWorkflows(api, config);
   expect(second.summary).toMatchObject({ memory: 'used', searches: 0, gone: 0 });
+  // What the trial showed is remembered: the next night runs nothing to know it.
+  expect(second.summary!.trialFootprint.executionsStarted).toBe(0);
+  expect(second.summary!.roles).toEqual(first.summary!.roles);
   expect(second.workflows.map((w) => w.canvasId)).toEqual(first.workflows.map((w) => w.canvasId));
 });
 
