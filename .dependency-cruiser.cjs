@@ -41,6 +41,7 @@ const SHARED_WITH_K6 = [
   '^contracts/generated/',
   '^foundation/environment/rules\\.ts$',
   '^engine/discovery/roles\\.ts$',
+  '^engine/discovery/trial\\.ts$',
 ];
 
 /**
@@ -208,7 +209,8 @@ module.exports = {
       severity: 'error',
       comment:
         'k6 loads only its own modules and plain files: k6 code may import k6, other k6 code, ' +
-        'contracts/check.ts with the generated validators, the pure environment rules and the discovery role rules; npm packages ' +
+        'contracts/check.ts with the generated validators, the pure environment rules, the discovery role rules and the trial ' +
+        'protocol; npm packages ' +
         '(Playwright included) and Node-only harness code would fail inside k6.',
       from: { path: K6_CODE, pathNot: TEST },
       to: { pathNot: K6_SAFE, dependencyTypesNot: ['core'] },
@@ -218,7 +220,8 @@ module.exports = {
       severity: 'error',
       comment:
         'contracts/check.ts (with the requirement and error-code tables and the generated validators it ' +
-        'loads) and foundation/environment/rules.ts run in Node and inside k6, and k6 loads everything ' +
+        'loads), foundation/environment/rules.ts and the discovery role rules and trial protocol ' +
+        '(engine/discovery/roles.ts, trial.ts) run in Node and inside k6, and k6 loads everything ' +
         'they reach, not only their direct imports: nothing they reach may be a Node built-in or an npm ' +
         'package. Declaration files are exempt: their imports are type-only and never loaded.',
       from: { path: SHARED_WITH_K6, pathNot: '\\.d\\.ts$' },
