@@ -59,9 +59,14 @@ export function describeDiscovery(d: Discovery): string {
       return `${r} ${id}${how ? ` (${how})` : ''}`;
     });
   const behaviour = shown.length ? `; shown by running: ${shown.join(', ')}` : '';
-  // Each role left empty with why, and the setting that would fill it.
+  // Each role left empty with why (said once for the roles that share it), and the setting that would fill it.
+  const byReason = new Map<string, Role[]>();
+  for (const r of s.missingRoles) byReason.set(s.unfilled[r] ?? '', [...(byReason.get(s.unfilled[r] ?? '') ?? []), r]);
+  const unfilled = [...byReason].map(
+    ([why, rs]) => `${rs.join(', ')} (${why ? `${why}; ` : ''}${rs.map(howToSupply).join(', ')})`,
+  );
   const roles = s.missingRoles.length
-    ? `roles not filled: ${s.missingRoles.map((r) => `${r} (${s.unfilled[r] ? `${s.unfilled[r]}; ` : ''}${howToSupply(r)})`).join(', ')}`
+    ? `roles not filled: ${unfilled.join(', ')}`
     : `all ${Object.keys(s.roles).length} roles filled`;
   return `${d.workflows.length} workflow(s); ${memory}; ${s.searches} search(es), ${s.details} detail read(s)${probes}${trial}${behaviour}; ${roles}`;
 }
