@@ -8,6 +8,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { ApiClient } from '../client/client.ts';
 import type { Exchange } from '../transport/exchange.ts';
+import type { Stop } from '../judging/judging.ts';
 import {
   driveAsync,
   trialRuns,
@@ -28,6 +29,7 @@ export interface TrialsDone {
 const replyOf = (ex: Exchange): TrialReply =>
   ex.fault ? { error: ex.fault.message.split('\n')[0] } : { status: ex.status, body: ex.json };
 
+/** Runs the trial of `workflows` (trial.ts) through `api`; a run whose file variable got no key is not sent. */
 export async function tryWorkflows(
   api: ApiClient,
   faker: Faker,
@@ -39,10 +41,12 @@ export async function tryWorkflows(
   const sendOne = async (r: TrialRequest): Promise<TrialReply> => {
     switch (r.op) {
       case 'run': {
-        const plan = byId.get(r.canvasId)?.plan;
-        if (plan && hasVariableType({ canvasId: r.canvasId, title: '', plan }, 'resource')) uploads++;
-        const prepared = plan ? await prepareRun(api, api.verdict, faker, plan) : { values: {} };
-        if ('stop' in prepared && prepared.stop) return { error: `not sent: ${prepared.stop.reason}` };
+        const wf = byId.get(r.canvasId);
+        if (wf && hasVariableType(wf, 'resource')) uploads++;
+        const prepared: { values: Record<string, unknown>; stop?: Stop } = wf?.plan
+          ? await prepareRun(api, api.verdict, faker, wf.plan)
+          : { values: {} };
+        if (prepared.stop) return { error: `not sent: ${prepared.stop.reason}` };
         return replyOf(
           await api.run(r.canvasId, runBody(prepared.values), { label: 'discovery trial run', allowFault: true }),
         );
