@@ -113,6 +113,21 @@ test('each kind of workflow shows its behaviour; whatever still runs after the p
   expect(describeOutcome(by['c-payroll']!.outcome)).toBe('run answered 403 (API disabled)');
 });
 
+test('reads slowed by a busy target still see a long execution running: the watch is six intervals, not six reads', () => {
+  const server = scriptedServer({ 'c-seo-audit': { run: 200, endsAtMs: 1_100, ends: 'finish' } });
+  const options = trialOptions(100);
+  // Every status read takes 150 ms: the sixth read would come after the execution ended.
+  const report = driveSync(trialRuns(['c-seo-audit'], options), {
+    ...server.io,
+    send: (r) => {
+      if (r.op === 'status') server.io.sleep(150);
+      return server.io.send(r);
+    },
+  });
+  expect(report.trials[0]).toMatchObject({ behaviour: 'long-running', outcome: { kind: 'running', aborted: true } });
+  expect(server.sent.filter((r) => r.op === 'status').length).toBeLessThan(TRIAL_POLLS);
+});
+
 test('a candidate whose title says nothing fills the role its trial showed', () => {
   const server = scriptedServer({ 'c-onboarding': { run: 403 }, 'c-pipeline': KINDS['c-crm-sync']! });
   const report = driveSync(trialRuns(['c-onboarding', 'c-pipeline'], trialOptions(100)), server.io);

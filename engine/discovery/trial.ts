@@ -51,7 +51,10 @@ export interface TrialOptions {
   followMs: number;
 }
 
-/** "A few status polls": what a suite waits before it aborts a running execution is far less. */
+/**
+ * "A few status polls": an execution still running after six (or six intervals after its run, when
+ * reads come late) is long-running. A suite aborts a running execution after far less.
+ */
 export const TRIAL_POLLS = 6;
 
 /**
@@ -196,14 +199,15 @@ function startedBy(canvasIds: readonly string[], replies: readonly TrialReply[],
 
 /**
  * One round of status reads: an execution ended, or whose status could not be read, has its outcome
- * (the unreadable are kept to be aborted); one still running is long-running once `polls` reads saw it.
- * Returns those still running.
+ * (the unreadable are kept to be aborted); one still running is long-running once `o.polls` reads saw
+ * it, or a read came `o.polls` intervals after the runs (reads slowed by a busy machine or target must
+ * not let a long execution end unseen). Returns those still running.
  */
 function readRound(
   open: readonly Open[],
   replies: readonly TrialReply[],
   afterMs: number,
-  polls: number,
+  o: TrialOptions,
   trials: Trial[],
   unreadable: Open[],
 ): Open[] {
@@ -228,7 +232,7 @@ function readRound(
       done({ kind: 'ended', status: seen.status, ...failedNode, afterMs, longRunning: e.longRunning });
       return;
     }
-    if (e.polls >= polls) e.longRunning = true;
+    if (e.polls >= o.polls || afterMs >= o.polls * o.intervalMs) e.longRunning = true;
     still.push(e);
   });
   return still;
@@ -274,12 +278,12 @@ export function* trialRuns(
   footprint.executionsStarted = open.length;
   const unreadable: Open[] = [];
   let at = t0;
-  // Polled `polls` times; then followed only while `followMs` allows.
-  while (open.length > 0 && (open[0]!.polls < o.polls || at - t0 + o.intervalMs <= o.followMs)) {
+  // Watched until each is seen long-running; then followed only while `followMs` allows.
+  while (open.length > 0 && (open.some((e) => !e.longRunning) || at - t0 + o.intervalMs <= o.followMs)) {
     const input = yield { afterMs: o.intervalMs, requests: open.map((e) => request('status', e)) };
     at = input.at;
     footprint.requests += open.length;
-    open = readRound(open, input.replies, at - t0, o.polls, trials, unreadable);
+    open = readRound(open, input.replies, at - t0, o, trials, unreadable);
   }
   // Whatever may still run is aborted: a trial leaves nothing running. The answer to the abort is judged
   // by the contract checks alone (what follows an abort is not shown, §3).
