@@ -46,6 +46,7 @@ const SHARED_WITH_K6 = [
   '^engine/discovery/roles\\.ts$',
   '^engine/report/escape\\.ts$',
   '^engine/report/render/junit\\.ts$',
+  '^engine/discovery/trial\\.ts$',
 ];
 
 /**
@@ -213,8 +214,8 @@ module.exports = {
       severity: 'error',
       comment:
         'k6 loads only its own modules and plain files: k6 code may import k6, other k6 code, ' +
-        'contracts/check.ts with the generated validators, the pure environment rules, the discovery role rules and the ' +
-        "report kit's escapers and JUnit renderer; npm packages " +
+        'contracts/check.ts with the generated validators, the pure environment rules, the discovery role rules and ' +
+        "trial protocol, and the report kit's escapers and JUnit renderer; npm packages " +
         '(Playwright included) and Node-only harness code would fail inside k6.',
       from: { path: K6_CODE, pathNot: TEST },
       to: { pathNot: K6_SAFE, dependencyTypesNot: ['core'] },
@@ -224,7 +225,8 @@ module.exports = {
       severity: 'error',
       comment:
         'contracts/check.ts (with the requirement and error-code tables and the generated validators it ' +
-        'loads) and foundation/environment/rules.ts run in Node and inside k6, and k6 loads everything ' +
+        'loads), foundation/environment/rules.ts and the discovery role rules and trial protocol ' +
+        '(engine/discovery/roles.ts, trial.ts) run in Node and inside k6, and k6 loads everything ' +
         'they reach, not only their direct imports: nothing they reach may be a Node built-in or an npm ' +
         'package. Declaration files are exempt: their imports are type-only and never loaded.',
       from: { path: SHARED_WITH_K6, pathNot: '\\.d\\.ts$' },

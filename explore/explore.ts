@@ -30,6 +30,7 @@ import { dataOf, type SearchItem, type WorkflowPlan } from '../engine/judging/ju
 import { EvidenceInMemory } from '../engine/evidence/records.ts';
 import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../engine/evidence/reproducer.ts';
 import { Verdict } from '../engine/evidence/verdict.ts';
+import { mayBe } from '../engine/discovery/roles.ts';
 import { arbitrariesFor } from './arbitraries.ts';
 import {
   prepare,
@@ -249,7 +250,17 @@ function hasFileVariable(plan: WorkflowPlan | undefined): boolean {
   return (plan?.variables ?? []).some((v) => v.variableType === 'resource');
 }
 
+/**
+ * What the discovery role rules make of a canvas from its plan's title (explore runs nothing to see
+ * its behaviour): one that may be disabled, long-running or failing ranks after the plain ones, a
+ * possibly disabled one last.
+ */
+const SUSPECT_ORDER = ['failing', 'long-running', 'disabled'] as const;
+const suspicion = (c: KnownCanvas) =>
+  SUSPECT_ORDER.reduce((n, b, i) => n + (mayBe({ title: c.plan?.title ?? '', plan: c.plan }, b) ? 1 << i : 0), 0);
+
 const simplest = (a: KnownCanvas, b: KnownCanvas) =>
+  suspicion(a) - suspicion(b) ||
   (a.plan?.tasks.length ?? 99) - (b.plan?.tasks.length ?? 99) ||
   (a.plan?.variables?.length ?? 0) - (b.plan?.variables?.length ?? 0);
 

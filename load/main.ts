@@ -98,6 +98,7 @@ export function setup(): SetupData {
   console.log(
     `discovered ${data.canvasIds.length} workflows; ${data.runnable.length} used for the lifecycle; ${data.executionIds.length} executions to read`,
   );
+  console.log(data.trialSummary);
   for (const s of data.skipped) console.log(`not used for the lifecycle: ${s.canvasId}: ${s.reason}`);
   if (cfg.scenarios.includes('lifecycle') && data.runnable.length === 0)
     abortRun(

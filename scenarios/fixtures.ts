@@ -15,7 +15,8 @@ import { TransportFault } from '../engine/transport/exchange.ts';
 import { loadRunConfig, type RunConfig } from '../foundation/environment/config.ts';
 import { Verdict } from '../engine/evidence/verdict.ts';
 import type { Discovery } from '../engine/discovery/workflows.ts';
-import { describeDiscovery, discoverWorkflows } from '../engine/discovery/discovery.ts';
+import { discoverWorkflows } from '../engine/discovery/discovery.ts';
+import { describeDiscovery } from '../engine/discovery/summary.ts';
 import { oncePerRun } from '../engine/transport/shared-by-workers.ts';
 
 export { expect };

@@ -66,7 +66,8 @@ export class ApiClient {
   readonly config: RunConfig;
   readonly caller: Caller;
   private readonly writer: EvidenceSink;
-  private readonly verdict: Verdict;
+  /** Where the clause results of its answers go; what prepares a run through it (an upload) judges there too. */
+  readonly verdict: Verdict;
   private readonly test: TestRef | undefined;
   private readonly contract: ContractJudge;
 

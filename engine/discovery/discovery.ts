@@ -8,16 +8,35 @@
  *    are read whether or not search lists them.
  * 2. What an earlier run learned about this target and key is re-validated (one detail read each).
  * 3. Only when roles are still missing: the listing is sampled across its length (its head, pages at
- *    doubling distances, its tail), keyword probes look for the roles a title announces, and details
- *    are read lazily, most promising first, until every role is filled.
+ *    doubling distances, its tail), keyword probes look for titles that name a behaviour still missing,
+ *    and details are read lazily, most promising first, until every role a plan can fill is filled.
+ * 4. The roles of behaviour (disabled, failing, long-running) are filled by what a run shows, not by
+ *    titles: a bounded trial (trial.ts) runs a few candidates — those whose titles suggest a missing
+ *    behaviour first, then the silent ones — watches them for a few polls and aborts what still runs.
+ *    What it showed is remembered with the workflows, so later runs do not try again.
  */
+import { seededFaker } from '../../foundation/data/seeded.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
+import { ENV } from '../../foundation/environment/rules.ts';
 import type { ApiClient } from '../client/client.ts';
 import { memoryFile, readMemory, writeMemory, keyFingerprint, type DiscoveryMemory } from './memory.ts';
 import { firstPageOf, listOf } from './listing.ts';
-import { HINT_KEYWORDS, hintedRoles, ROLE_NAMES, ROLE_SETTING, rolesOf, type Role } from './roles.ts';
+import {
+  behaviourOfRole,
+  nextToTry,
+  PROBE_WORDS,
+  ROLE_NAMES,
+  rolesOf,
+  titleSuggests,
+  trialTier,
+  type Role,
+  type SpecialBehaviour,
+} from './roles.ts';
+import { describeOutcome, trialOptions } from './trial.ts';
+import { tryWorkflows } from './trial-driver.ts';
+import { unfilledWhy } from './summary.ts';
 import { dataOf, type SearchItem, type WorkflowPlan } from '../judging/judging.ts';
-import type { Discovery, DiscoverySummary, Workflow } from './workflows.ts';
+import type { Discovery, DiscoverySummary, Tried, Workflow } from './workflows.ts';
 
 const PAGE_SIZE = 50;
 /** Details read beyond the configured and remembered canvases: the bound on discovery's cost. */
@@ -28,6 +47,9 @@ const SAMPLE_MIN = 16;
 const MAX_PAGE = 1 << 15;
 /** A role missing when the memory was saved is searched for again once the memory is this old. */
 const RESEARCH_MISSING_AFTER_MS = 7 * 24 * 3600_000;
+/** Workflows a discovery runs to see their behaviour, at most, and how many at once. */
+const MAX_TRIALS = 12;
+const TRIAL_BATCH = 6;
 
 interface Sample {
   /** Unread items, most promising first. */
@@ -46,12 +68,22 @@ class Found {
 
   constructor(readonly api: ApiClient) {}
 
-  async read(canvasId: string, title = '', label = 'discovery detail'): Promise<Workflow | undefined> {
+  async read(
+    canvasId: string,
+    title = '',
+    label = 'discovery detail',
+    known: Pick<Workflow, 'behaviour' | 'shown'> = {},
+  ): Promise<Workflow | undefined> {
     if (this.byId.has(canvasId)) return this.byId.get(canvasId);
     this.details++;
     const plan = dataOf<WorkflowPlan>(await this.api.detail(canvasId, { label, allowFault: true }));
     if (!plan || typeof plan !== 'object' || !Array.isArray(plan.tasks)) return undefined;
-    const wf: Workflow = { canvasId, title: title || (typeof plan.title === 'string' ? plan.title : ''), plan };
+    const wf: Workflow = {
+      canvasId,
+      title: title || (typeof plan.title === 'string' ? plan.title : ''),
+      plan,
+      ...(known.behaviour ? { behaviour: known.behaviour, shown: known.shown ?? '' } : {}),
+    };
     this.byId.set(canvasId, wf);
     return wf;
   }
@@ -63,6 +95,18 @@ class Found {
   missing(): Role[] {
     const have = this.filled();
     return ROLE_NAMES.filter((r) => !have.has(r));
+  }
+
+  /** The behaviours whose roles are missing: only a run can fill them. */
+  missingBehaviours(): SpecialBehaviour[] {
+    return this.missing()
+      .map(behaviourOfRole)
+      .filter((b): b is SpecialBehaviour => b !== undefined);
+  }
+
+  /** Missing roles a plan can fill: reading more details may fill them. */
+  missingFromPlans(): Role[] {
+    return this.missing().filter((r) => !behaviourOfRole(r));
   }
 
   async search(query: Record<string, string | number>, label: string): Promise<SearchItem[] | undefined> {
@@ -126,39 +170,76 @@ async function sampleListing(found: Found): Promise<Sample> {
   };
 }
 
-/** Items whose title announces a role still missing come first; for such roles no title in the sample announces, keywords are searched. */
+/**
+ * Items whose title names a missing behaviour come first, then the rest in the sample's order (a title
+ * that only hints at one, "Archived report", is no reason to read it before the plans the other roles
+ * need: thousands may say so); for a missing behaviour whose word no title in the sample says, its
+ * words are searched.
+ */
 async function prioritise(
   found: Found,
   sample: SearchItem[],
   probes: string[],
   firstPage: number,
 ): Promise<SearchItem[]> {
-  const missing = new Set(found.missing());
-  const announced = new Set(sample.flatMap((i) => hintedRoles(i?.title ?? '')));
-  const unannounced = [...missing].filter(
-    (r) => ['API disabled', 'slow (to abort)', 'failing task'].includes(r) && !announced.has(r),
-  );
+  const missing = found.missingBehaviours();
+  const said = (b: SpecialBehaviour) => sample.some((i) => titleSuggests(i?.title ?? '', b) === 2);
   const probed: SearchItem[] = [];
-  for (const keyword of unannounced.length ? HINT_KEYWORDS : []) {
+  for (const keyword of missing.filter((b) => !said(b)).flatMap((b) => PROBE_WORDS[b])) {
     probes.push(keyword);
     probed.push(...((await found.search({ keyword, page: firstPage }, `discovery keyword "${keyword}"`)) ?? []));
   }
   const all = [...probed, ...sample].filter((i) => i && typeof i.canvasId === 'string');
-  const wanted = (i: SearchItem) => hintedRoles(i.title ?? '').some((r) => missing.has(r));
+  const named = (i: SearchItem) => trialTier(typeof i.title === 'string' ? i.title : '', missing) === 2;
   const seen = new Set<string>();
-  return [...all.filter(wanted), ...all.filter((i) => !wanted(i))].filter(
+  return [...all.filter(named), ...all.filter((i) => !named(i))].filter(
     (i) => !seen.has(i.canvasId) && seen.add(i.canvasId),
   );
 }
 
-/** Reads details until every role is filled and the sample is large enough, or the budget is spent. */
+/** Reads details until every role a plan can fill is filled and the sample is large enough, or the budget is spent. */
 async function readLazily(found: Found, items: SearchItem[]): Promise<void> {
   const budgetEnd = found.details + MAX_DETAILS;
   for (const item of items) {
     if (found.details >= budgetEnd) return;
-    if (found.missing().length === 0 && found.byId.size >= SAMPLE_MIN) return;
+    if (found.missingFromPlans().length === 0 && found.byId.size >= SAMPLE_MIN) return;
     await found.read(item.canvasId, item.title ?? '');
   }
+}
+
+interface Trials {
+  tried: Tried[];
+  footprint: DiscoverySummary['trialFootprint'];
+}
+
+/**
+ * Runs workflows never run before, a batch at a time, until every role of behaviour is filled or
+ * MAX_TRIALS were tried; what each showed becomes its behaviour.
+ */
+async function tryForBehaviours(found: Found, config: RunConfig): Promise<Trials> {
+  const faker = seededFaker(config.seed, 'discovery trial');
+  const options = trialOptions(config.pollIntervalMs);
+  const out: Trials = { tried: [], footprint: { executionsStarted: 0, executionsAborted: 0, requests: 0, ms: 0 } };
+  const tried = new Set<string>();
+  while (tried.size < MAX_TRIALS) {
+    const untried = [...found.byId.values()].filter((w) => !tried.has(w.canvasId));
+    const batch = nextToTry(untried, found.missingBehaviours(), Math.min(TRIAL_BATCH, MAX_TRIALS - tried.size));
+    if (batch.length === 0) break;
+    const done = await tryWorkflows(found.api, faker, batch, options);
+    const f = done.report.footprint;
+    out.footprint.executionsStarted += f.executionsStarted;
+    out.footprint.executionsAborted += f.executionsAborted;
+    out.footprint.requests += f.requests + done.uploads;
+    out.footprint.ms += done.ms;
+    for (const t of done.report.trials) {
+      const wf = found.byId.get(t.canvasId)!;
+      tried.add(t.canvasId);
+      wf.shown = describeOutcome(t.outcome);
+      if (t.behaviour) wf.behaviour = t.behaviour;
+      out.tried.push({ canvasId: wf.canvasId, title: wf.title, shown: wf.shown, behaviour: t.behaviour });
+    }
+  }
+  return out;
 }
 
 function shouldSearch(missing: Role[], memory: DiscoveryMemory | undefined, gone: number): boolean {
@@ -170,12 +251,59 @@ function shouldSearch(missing: Role[], memory: DiscoveryMemory | undefined, gone
   return gone > 0 || !(recent && knownAbsent);
 }
 
-export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKey = config.apiKey): Promise<Discovery> {
+/** What this run learned, for the next: every workflow read (configured ones aside) with its roles and what its trial showed. */
+function remember(
+  file: string,
+  baseUrl: string,
+  apiKey: string,
+  workflows: readonly Workflow[],
+  configured: readonly string[],
+  missingRoles: Role[],
+): void {
+  writeMemory(file, {
+    version: 1,
+    baseUrl,
+    keyFingerprint: keyFingerprint(apiKey),
+    savedAt: new Date().toISOString(),
+    workflows: workflows
+      .filter((w) => !configured.includes(w.canvasId))
+      .map((w) => ({
+        canvasId: w.canvasId,
+        title: w.title,
+        roles: rolesOf(w),
+        ...(w.behaviour ? { behaviour: w.behaviour, shown: w.shown ?? '' } : {}),
+      })),
+    missingRoles,
+  });
+}
+
+export interface DiscoverOptions {
+  /** The key whose memory is read and written (default config.apiKey: tenant B's discovery gives its own). */
+  apiKey?: string;
+  /** Run candidates to fill the roles of behaviour (default true). */
+  trial?: boolean;
+}
+
+/** What configuration says a canvas does: WFCHECK_DISABLED_CANVAS_ID is disabled, WFCHECK_ABORT_CANVAS_ID long-running. */
+function configuredBehaviour(config: RunConfig, canvasId: string): Pick<Workflow, 'behaviour' | 'shown'> {
+  if (canvasId === config.disabledCanvasId)
+    return { behaviour: 'disabled', shown: `configured (${ENV.disabledCanvasId})` };
+  if (canvasId === config.abortCanvasId)
+    return { behaviour: 'long-running', shown: `configured (${ENV.abortCanvasId})` };
+  return {};
+}
+
+export async function discoverWorkflows(
+  api: ApiClient,
+  config: RunConfig,
+  options: DiscoverOptions = {},
+): Promise<Discovery> {
+  const apiKey = options.apiKey ?? config.apiKey;
   const found = new Found(api);
   const configured = [...config.canvasIds, config.abortCanvasId, config.disabledCanvasId].filter(
     (id): id is string => !!id,
   );
-  for (const id of configured) await found.read(id, '', 'configured canvas');
+  for (const id of configured) await found.read(id, '', 'configured canvas', configuredBehaviour(config, id));
 
   const file =
     config.cacheDir && config.targetKind === 'external'
@@ -183,14 +311,16 @@ export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKe
       : undefined;
   const memory = file ? readMemory(file, config.baseUrl, apiKey) : undefined;
   let gone = 0;
-  for (const w of memory?.workflows ?? []) if (!(await found.read(w.canvasId, w.title, 'remembered canvas'))) gone++;
+  for (const w of memory?.workflows ?? []) if (!(await found.read(w.canvasId, w.title, 'remembered canvas', w))) gone++;
 
   let sample: Sample = { items: [], pagesRead: 0, capped: false, first: 1 };
   const keywordProbes: string[] = [];
+  let trials: Trials = { tried: [], footprint: { executionsStarted: 0, executionsAborted: 0, requests: 0, ms: 0 } };
   const searched = shouldSearch(found.missing(), memory, gone);
   if (searched) {
     sample = await sampleListing(found);
     await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));
+    if (options.trial !== false) trials = await tryForBehaviours(found, config);
   }
   const workflows = [...found.byId.values()].sort(
     (a, b) =>
@@ -200,18 +330,14 @@ export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKe
   const roles: Partial<Record<Role, string>> = {};
   for (const w of workflows) for (const r of rolesOf(w)) roles[r] ??= w.canvasId;
   const missingRoles = found.missing();
-  if (file && (searched || gone > 0 || !memory)) {
-    writeMemory(file, {
-      version: 1,
-      baseUrl: config.baseUrl,
-      keyFingerprint: keyFingerprint(apiKey),
-      savedAt: new Date().toISOString(),
-      workflows: workflows
-        .filter((w) => !configured.includes(w.canvasId))
-        .map((w) => ({ canvasId: w.canvasId, title: w.title, roles: rolesOf(w) })),
-      missingRoles,
-    });
-  }
+  if (file && (searched || gone > 0 || !memory))
+    remember(file, config.baseUrl, apiKey, workflows, configured, missingRoles);
+  // This run's trials, or, on a run that tried nothing, what earlier trials showed.
+  const tried: Tried[] = searched
+    ? trials.tried
+    : workflows
+        .filter((w) => w.behaviour && !configured.includes(w.canvasId))
+        .map((w) => ({ canvasId: w.canvasId, title: w.title, shown: w.shown ?? '', behaviour: w.behaviour }));
   const summary: DiscoverySummary = {
     memory: !file ? 'off' : !memory ? 'none' : searched ? 'used and extended' : 'used',
     remembered: memory?.workflows.length ?? 0,
@@ -221,6 +347,19 @@ export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKe
     keywordProbes,
     roles,
     missingRoles,
+    tried,
+    trialFootprint: trials.footprint,
+    unfilled: Object.fromEntries(
+      missingRoles.map((r) => [
+        r,
+        unfilledWhy(r, {
+          plansRead: workflows.length,
+          tried,
+          trialsOff: options.trial === false,
+          rememberedSince: searched ? undefined : memory?.savedAt,
+        }),
+      ]),
+    ),
   };
   // Capped: the listing's end was out of reach, or the detail budget ran out with roles still missing.
   return {
@@ -229,22 +368,4 @@ export async function discoverWorkflows(api: ApiClient, config: RunConfig, apiKe
     capped: sample.capped || (missingRoles.length > 0 && sample.items.some((i) => !found.byId.has(i.canvasId))),
     summary,
   };
-}
-
-/** One line for the report: where the workflows came from, what finding them cost, which roles stay empty. */
-export function describeDiscovery(d: Discovery): string {
-  const s = d.summary;
-  if (!s) return `${d.workflows.length} workflow(s)`;
-  const memory =
-    s.memory === 'off'
-      ? 'no memory kept'
-      : s.memory === 'none'
-        ? 'nothing remembered yet'
-        : `memory ${s.memory} (${s.remembered} remembered, ${s.gone} gone)`;
-  const probes = s.keywordProbes.length ? `, keyword probes ${s.keywordProbes.join(', ')}` : '';
-  // Each role left empty with the setting that would fill it.
-  const roles = s.missingRoles.length
-    ? `roles not filled: ${s.missingRoles.map((r) => `${r} (${ROLE_SETTING[r]})`).join(', ')}`
-    : `all ${Object.keys(s.roles).length} roles filled`;
-  return `${d.workflows.length} workflow(s); ${memory}; ${s.searches} search(es), ${s.details} detail read(s)${probes}; ${roles}`;
 }

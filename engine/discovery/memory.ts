@@ -9,13 +9,18 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROLE_NAMES, type Role } from './roles.ts';
+import { ROLE_NAMES, type Behaviour, type Role } from './roles.ts';
 
 export interface RememberedWorkflow {
   canvasId: string;
   title: string;
   roles: Role[];
+  /** What its trial showed: the next run fills the roles of behaviour from it without running it again. */
+  behaviour?: Behaviour;
+  shown?: string;
 }
+
+const BEHAVIOURS: readonly Behaviour[] = ['disabled', 'failing', 'long-running', 'finishes'];
 
 export interface DiscoveryMemory {
   version: 1;
@@ -58,7 +63,14 @@ export function readMemory(file: string, baseUrl: string, apiKey: string): Disco
   if (!valid) return undefined;
   return {
     ...memory,
-    workflows: memory.workflows.map((w) => ({ ...w, roles: w.roles.filter((r) => ROLE_NAMES.includes(r)) })),
+    workflows: memory.workflows.map(({ behaviour, shown, ...w }) => ({
+      ...w,
+      roles: w.roles.filter((r) => ROLE_NAMES.includes(r)),
+      // A memory written before trials existed, or by hand, has none: the workflow counts as never run.
+      ...(behaviour && BEHAVIOURS.includes(behaviour)
+        ? { behaviour, shown: typeof shown === 'string' ? shown : '' }
+        : {}),
+    })),
   };
 }
 

@@ -1,49 +1,109 @@
 /**
- * The roles the suites need workflows for, read from a workflow's title and plan. Discovery stops
- * looking once every role is filled, and remembers which workflow filled which, so that an account
- * crowded by thousands of workflows (or by the harness's own leftovers) gives the same coverage as
- * a fresh one.
+ * The roles the suites need workflows for, and the rules that fill them: what a workflow's plan says,
+ * what its title suggests, and what running it showed. Discovery stops looking once every role is
+ * filled, and remembers which workflow filled which, so that an account crowded by thousands of
+ * workflows (or by the harness's own leftovers) gives the same coverage as a fresh one.
+ *
+ * One set of rules for every caller: discovery for the suites and explore, and the load run's setup()
+ * inside k6. So this module stays pure: no Node built-in, no npm package, types from the generated
+ * contract only.
+ *
+ * A title only suggests. Three roles are about behaviour — a workflow closed to the API, one that
+ * fails, one that runs long enough to be aborted — and a title is a poor witness of it: "Internal
+ * Billing Reconciliation" may be the disabled one, "Nightly CRM Lead Sync" may be the one that fails,
+ * and "Archived report" may run like any other. Those roles are filled by what a run showed (a trial,
+ * trial.ts; the configuration; or the memory of an earlier trial); title words only decide which
+ * workflows are tried first, and keep a workflow nobody ran out of the roles that need a plain run.
  */
 import { ENV } from '../../foundation/environment/rules.ts';
 import type { components } from '../../contracts/generated/api-types.ts';
 
 type WorkflowPlan = components['schemas']['WorkflowPlan'];
 
-/** What a title says about a workflow: the suites pick by these too (the plan cannot say it). */
-export const TITLE_HINTS = {
-  disabled: /disabled/i,
-  slow: /slow|long-running|\blong\b|batch/i,
-  failing: /fail|error|flaky/i,
-} as const;
+/** What running a workflow showed: refused as disabled, ended failed, still running after a while, or finished. */
+export type Behaviour = 'disabled' | 'failing' | 'long-running' | 'finishes';
+/** The behaviours a role is about. */
+export type SpecialBehaviour = Exclude<Behaviour, 'finishes'>;
+export const SPECIAL_BEHAVIOURS: readonly SpecialBehaviour[] = ['disabled', 'failing', 'long-running'];
 
-/** Words searched for by keyword when the roles the title hints name are not filled by the sample. */
-export const HINT_KEYWORDS = ['disabled', 'slow', 'long', 'batch', 'fail', 'error', 'flaky'];
+/**
+ * Title words that suggest a behaviour: the word itself, or a close synonym (strong), and its
+ * neighbours (weak). Strong words are tried before weak ones.
+ */
+export const TITLE_WORDS: Record<SpecialBehaviour, { strong: RegExp; weak: RegExp }> = {
+  disabled: { strong: /\bdisabled\b/i, weak: /\b(internal|private|legacy|archived)\b/i },
+  failing: { strong: /\b(fail|flaky)/i, weak: /\berror/i },
+  'long-running': { strong: /\b(slow|long)\b/i, weak: /\b(batch|nightly|backfill|crawl)/i },
+};
 
-interface Described {
+/** Words searched for by keyword when a behaviour's role is missing and no title read so far says its strong word. */
+export const PROBE_WORDS: Record<SpecialBehaviour, readonly string[]> = {
+  disabled: ['disabled', 'internal', 'private'],
+  failing: ['fail', 'error', 'flaky'],
+  'long-running': ['slow', 'long', 'batch', 'backfill'],
+};
+
+/** How strongly a title suggests a behaviour: 2 for its strong word, 1 for a neighbour only, 0 for nothing. */
+export function titleSuggests(title: string, b: SpecialBehaviour): 0 | 1 | 2 {
+  const words = TITLE_WORDS[b];
+  return words.strong.test(title) ? 2 : words.weak.test(title) ? 1 : 0;
+}
+
+/** The behaviours a title suggests, strongest first. */
+export function suggestedBehaviours(title: string): SpecialBehaviour[] {
+  return SPECIAL_BEHAVIOURS.filter((b) => titleSuggests(title, b) > 0).sort(
+    (a, b) => titleSuggests(title, b) - titleSuggests(title, a),
+  );
+}
+
+export interface Described {
   title: string;
   plan?: WorkflowPlan;
+  /** What running it showed (configured, a trial, or remembered from one); undefined when it was never run. */
+  behaviour?: Behaviour;
+}
+
+/** Whether a workflow may behave as `b`: what a run showed decides; without a run, its title's suggestion does. */
+export function mayBe(w: Described, b: SpecialBehaviour): boolean {
+  return w.behaviour !== undefined ? w.behaviour === b : titleSuggests(w.title, b) > 0;
 }
 
 const vars = (w: Described) => w.plan?.variables ?? [];
 const typed = (w: Described, type: string) => vars(w).some((v) => v.variableType === type);
-const special = (w: Described) => TITLE_HINTS.disabled.test(w.title) || TITLE_HINTS.slow.test(w.title);
-const ordinary = (w: Described) => !special(w) && !TITLE_HINTS.failing.test(w.title);
+/** Its runs are accepted. */
+const runs = (w: Described) => !mayBe(w, 'disabled');
+/** Its runs are accepted and end soon (roles whose runs are refused or judged before they end). */
+const steady = (w: Described) => runs(w) && !mayBe(w, 'long-running');
+/** Its runs end soon and finish (roles whose runs are followed to their end and expected to finish). */
+const ordinary = (w: Described) => steady(w) && !mayBe(w, 'failing');
 
 export const ROLES = {
-  'file variable': (w: Described) => typed(w, 'resource') && !TITLE_HINTS.disabled.test(w.title),
-  'option variable': (w: Described) => typed(w, 'option') && !special(w),
-  'required variable': (w: Described) => vars(w).some((v) => v.required) && !special(w),
+  'file variable': (w: Described) => typed(w, 'resource') && runs(w),
+  'option variable': (w: Described) => typed(w, 'option') && steady(w),
+  'required variable': (w: Described) => vars(w).some((v) => v.required) && steady(w),
   'no required variable': (w: Described) => !vars(w).some((v) => v.required) && ordinary(w),
   'string variable': (w: Described) =>
     vars(w).some((v) => v.variableType === undefined || v.variableType === 'string') && ordinary(w),
   'multi-node': (w: Described) => (w.plan?.tasks ?? []).length >= 2 && ordinary(w),
-  'failing task': (w: Described) => TITLE_HINTS.failing.test(w.title) && !special(w),
-  'slow (to abort)': (w: Described) => TITLE_HINTS.slow.test(w.title) && !TITLE_HINTS.disabled.test(w.title),
-  'API disabled': (w: Described) => TITLE_HINTS.disabled.test(w.title),
+  'failing task': (w: Described) => w.behaviour === 'failing',
+  'slow (to abort)': (w: Described) => w.behaviour === 'long-running',
+  'API disabled': (w: Described) => w.behaviour === 'disabled',
 } as const;
 
 export type Role = keyof typeof ROLES;
 export const ROLE_NAMES = Object.keys(ROLES) as Role[];
+
+/** The role each behaviour fills. */
+export const BEHAVIOUR_ROLE: Record<SpecialBehaviour, Role> = {
+  disabled: 'API disabled',
+  failing: 'failing task',
+  'long-running': 'slow (to abort)',
+};
+
+/** The behaviour a role is about, for the three roles only a run can fill. */
+export function behaviourOfRole(role: Role): SpecialBehaviour | undefined {
+  return SPECIAL_BEHAVIOURS.find((b) => BEHAVIOUR_ROLE[b] === role);
+}
 
 /** What a role asks of a workflow, as a reason a person reads says it. */
 const ROLE_TEXT: Record<Role, string> = {
@@ -53,15 +113,15 @@ const ROLE_TEXT: Record<Role, string> = {
   'no required variable': 'a workflow that runs without required variables',
   'string variable': 'a workflow with a variable of type string (or untyped)',
   'multi-node': 'a workflow of two or more tasks',
-  'failing task': 'a workflow with a task that fails (its title says fail, error or flaky)',
-  'slow (to abort)': 'a workflow that runs long enough to be aborted mid-run',
+  'failing task': 'a workflow whose execution, or one of its nodes, ends failed',
+  'slow (to abort)': 'a workflow still executing after a few status polls, to abort mid-run',
   'API disabled': 'a workflow whose workflow API is disabled (run answers 403)',
 };
 
 /**
  * The setting that supplies a workflow for each role when discovery finds none: the canvases of the
  * two special roles have a variable of their own; any other role is filled by a canvas listed in
- * WFCHECK_CANVAS_IDS (read whether or not search lists it).
+ * WFCHECK_CANVAS_IDS (read whether or not search lists it, and tried like any other).
  */
 export const ROLE_SETTING: Record<Role, string> = {
   'file variable': ENV.canvasIds,
@@ -75,15 +135,24 @@ export const ROLE_SETTING: Record<Role, string> = {
   'API disabled': ENV.disabledCanvasId,
 };
 
-/** The reason a clause that needs a role is not run when no workflow fills it, naming the setting that supplies one. */
-export function roleUnfilled(role: Role): string {
-  return workflowMissing(`fills the role "${role}" (${ROLE_TEXT[role]})`, ROLE_SETTING[role]);
+/**
+ * The reason a clause that needs a role is not run when no workflow fills it, naming the setting that
+ * supplies one; `why` says what discovery tried (the candidates run and what they showed).
+ */
+export function roleUnfilled(role: Role, why?: string): string {
+  return workflowMissing(`fills the role "${role}" (${ROLE_TEXT[role]})${why ? `; ${why}` : ''}`, ROLE_SETTING[role]);
 }
 
 /** The reason for a workflow no role describes ("has variables"): WFCHECK_CANVAS_IDS supplies it. */
 export function workflowMissing(what: string, setting: string = ENV.canvasIds): string {
-  const how = setting === ENV.canvasIds ? `add one to ${setting}` : `set ${setting} to one`;
-  return `no discovered workflow ${what}: ${how}`;
+  return `no discovered workflow ${what}: ${supplying(setting)}`;
+}
+
+const supplying = (setting: string) => (setting === ENV.canvasIds ? `add one to ${setting}` : `set ${setting} to one`);
+
+/** How a person supplies a workflow for a role discovery left empty: the setting, in a few words. */
+export function howToSupply(role: Role): string {
+  return supplying(ROLE_SETTING[role]);
 }
 
 /** The roles a workflow with a readable plan can fill. */
@@ -91,11 +160,30 @@ export function rolesOf(w: Described): Role[] {
   return w.plan ? ROLE_NAMES.filter((r) => ROLES[r](w)) : [];
 }
 
-/** Roles a title alone suggests (before the plan is read): which unread items are worth a detail first. */
-export function hintedRoles(title: string): Role[] {
-  const out: Role[] = [];
-  if (TITLE_HINTS.disabled.test(title)) out.push('API disabled');
-  else if (TITLE_HINTS.slow.test(title)) out.push('slow (to abort)');
-  else if (TITLE_HINTS.failing.test(title)) out.push('failing task');
-  return out;
+/**
+ * How worth trying a workflow never run is, for the behaviours still missing: 2 when its title says
+ * one's strong word, 1 for a neighbour, 0 when its title says nothing (then only a run can tell).
+ */
+export function trialTier(title: string, missing: readonly SpecialBehaviour[]): 0 | 1 | 2 {
+  return Math.max(0, ...missing.map((b) => titleSuggests(title, b))) as 0 | 1 | 2;
+}
+
+/**
+ * The next workflows to try, from those never run: the best tier present only (a title that names a
+ * missing behaviour is tried before any that only hints at one, and those before the silent ones), the
+ * longest plans first within it (more tasks, more time running), at most `max`.
+ */
+export function nextToTry<W extends Described>(
+  untried: readonly W[],
+  missing: readonly SpecialBehaviour[],
+  max: number,
+): W[] {
+  if (missing.length === 0 || max <= 0) return [];
+  const tier = (w: W) => trialTier(w.title, missing);
+  const pool = untried.filter((w) => w.behaviour === undefined);
+  const best = Math.max(-1, ...pool.map(tier));
+  return pool
+    .filter((w) => tier(w) === best)
+    .sort((a, b) => (b.plan?.tasks?.length ?? 0) - (a.plan?.tasks?.length ?? 0))
+    .slice(0, max);
 }

@@ -15,7 +15,8 @@ import {
   type UploadData,
   type WorkflowPlan,
 } from '../judging/judging.ts';
-import type { Role } from './roles.ts';
+import { mayBe, roleUnfilled, rolesOf, type Behaviour, type Role } from './roles.ts';
+import type { TrialFootprint } from './trial.ts';
 import type { Verdict } from '../evidence/verdict.ts';
 
 export interface Workflow {
@@ -23,6 +24,18 @@ export interface Workflow {
   title: string;
   /** Undefined when the detail could not be read. */
   plan?: WorkflowPlan;
+  /** What running it showed (configured, a trial, or remembered from one); undefined when it was never run. */
+  behaviour?: Behaviour;
+  /** What its trial showed, in words (or that its behaviour was configured). */
+  shown?: string;
+}
+
+/** A workflow discovery ran to see its behaviour, and what the run showed. */
+export interface Tried {
+  canvasId: string;
+  title: string;
+  shown: string;
+  behaviour?: Behaviour;
 }
 
 /** How discovery went, for the report: what it cost and where its workflows came from. */
@@ -35,6 +48,12 @@ export interface DiscoverySummary {
   keywordProbes: string[];
   roles: Partial<Record<Role, string>>;
   missingRoles: Role[];
+  /** The workflows run to see their behaviour (this run's trials, or those remembered), and what each showed. */
+  tried: Tried[];
+  /** What this run's trials cost the target (zero when it ran none) and how long they took. */
+  trialFootprint: TrialFootprint & { ms: number };
+  /** Why each role left empty is empty: what was tried and what it showed, or that nothing could be. */
+  unfilled: Partial<Record<Role, string>>;
 }
 
 /** What discovery (discovery.ts) found: the workflows whose plans it read, configured ones first. */
@@ -70,12 +89,30 @@ export function vaguelyDescribedVariables(w: Workflow): string[] {
 }
 
 /**
- * Workflows with a readable plan, the ones matching `hint` (by title) first, and among those the
- * ones whose variables are all typed as the enum says first: only their values can be prepared.
+ * Workflows with a readable plan, the ones whose variables are all typed as the enum says first: only
+ * their values can be prepared.
  */
-export function candidates(d: Discovery, hint?: RegExp): Workflow[] {
-  const rank = (w: Workflow) => (hint && !hint.test(w.title) ? 2 : 0) + (unlistedVariableTypes(w).length > 0 ? 1 : 0);
+export function candidates(d: Discovery): Workflow[] {
+  const rank = (w: Workflow) => (unlistedVariableTypes(w).length > 0 ? 1 : 0);
   return d.workflows.filter((w) => w.plan).sort((a, b) => rank(a) - rank(b));
+}
+
+/** The workflows that fill `role` (roles.ts), configured ones first. */
+export function withRole(d: Discovery, role: Role): Workflow[] {
+  return candidates(d).filter((w) => rolesOf(w).includes(role));
+}
+
+/**
+ * Workflows whose runs are accepted as far as discovery knows (none shown, or suggested by a title
+ * nobody ran, to be disabled); those that may also be long-running or failing left out when asked.
+ */
+export function runnable(d: Discovery, ...except: ('long-running' | 'failing')[]): Workflow[] {
+  return candidates(d).filter((w) => !mayBe(w, 'disabled') && except.every((b) => !mayBe(w, b)));
+}
+
+/** Why no workflow fills `role`: what discovery tried, and the setting that supplies one. */
+export function unfilledReason(d: Discovery, role: Role): string {
+  return roleUnfilled(role, d.summary?.unfilled[role]);
 }
 
 export function hasVariableType(w: Workflow, type: string): boolean {

@@ -1,19 +1,31 @@
 /**
- * Discovers what to drive through the API itself (search → detail →
- * variables → one trial run each), in k6's setup(): the harness knows nothing
- * about a target beyond BASE_URL and API_KEY.
+ * Discovers what to drive through the API itself (search → detail → variables → one trial run each),
+ * in k6's setup(): the harness knows nothing about a target beyond BASE_URL and API_KEY.
  *
- * The trial run matters: a workflow may be closed to the API (403), or be one
- * that always fails. The lifecycle scenario measures how reliably the service
- * finishes executions that can finish, so it only drives workflows whose trial
- * execution reached `finish`; the others are listed with the reason.
+ * The trial run matters: a workflow may be closed to the API (403), or be one that always fails. The
+ * lifecycle scenario measures how reliably the service finishes executions that can finish, so it only
+ * drives workflows whose trial execution reached `finish`; the others are listed with the reason. The
+ * trial is the conformance run's (engine/discovery/trial.ts, with the role rules of roles.ts): this
+ * module supplies its HTTP — k6's, each response contract-checked by lib/api.ts — and follows every
+ * execution to its end, which only the load run needs.
  */
 import { sleep } from 'k6';
 import type { LoadConfig } from './config.ts';
 import { api, bodyText, headerValue, json, type Response } from './api.ts';
-import type { DetailBody, RunBody, SearchBody, StatusBody, UploadBody } from './bodies.ts';
+import type { DetailBody, SearchBody, UploadBody } from './bodies.ts';
 import { pick, seededRandom } from './seeded.ts';
 import type { UploadSample } from './data-shape.ts';
+import { BEHAVIOUR_ROLE, SPECIAL_BEHAVIOURS } from '../../engine/discovery/roles.ts';
+import {
+  describeOutcome,
+  driveSync,
+  trialOptions,
+  trialRuns,
+  type Trial,
+  type TrialReply,
+  type TrialReport,
+  type TrialRequest,
+} from '../../engine/discovery/trial.ts';
 
 export interface RunnableWorkflow {
   canvasId: string;
@@ -34,7 +46,7 @@ export interface SetupData {
   keywords: string[];
   /** Runnable workflows with a file variable (lifecycle iterations that upload use these). */
   withFiles: RunnableWorkflow[];
-  /** Runnable workflows to abort mid-run: WFCHECK_ABORT_CANVAS_ID, else slow-sounding titles, else all. */
+  /** Workflows to abort mid-run: WFCHECK_ABORT_CANVAS_ID, else those the trial saw still running after a few polls, else the runnable ones. */
   abortable: RunnableWorkflow[];
   /** Whether search pages count from 0 on this target (detected by comparing page 0 and page 1). */
   zeroBasedPages: boolean;
@@ -42,6 +54,8 @@ export interface SetupData {
   overwriteCanvasId?: string;
   /** Workflows not used for the lifecycle, with the reason (printed, for transparency). */
   skipped: { canvasId: string; reason: string }[];
+  /** What the trial runs cost and which roles of behaviour they filled, in a line (printed). */
+  trialSummary: string;
 }
 
 const PAGE_SIZE = 50;
@@ -173,42 +187,62 @@ function fillVariables(
   return values;
 }
 
-/** Runs every candidate once and waits for the executions to end; returns the final status per execution. */
-function trialRuns(
-  cfg: LoadConfig,
-  candidates: RunnableWorkflow[],
-  skipped: SetupData['skipped'],
-): { wf: RunnableWorkflow; executionId: string; status?: string }[] {
-  const started: { wf: RunnableWorkflow; executionId: string; status?: string }[] = [];
-  for (const wf of candidates) {
-    // 400/403/404 are legal answers here (e.g. a workflow closed to the API): expected, not failures.
-    const res = api.runWorkflow(cfg, wf.canvasId, wf.variables, [400, 403, 404]);
-    const id = res.status === 200 ? json<RunBody>(res)?.data?.executionId : undefined;
-    if (id) started.push({ wf, executionId: id });
-    else skipped.push({ canvasId: wf.canvasId, reason: `trial run answered ${res.status}` });
-  }
-  const deadline = Date.now() + cfg.workflowTimeoutMs;
-  let pending = started.filter((s) => !s.status);
-  while (pending.length > 0 && Date.now() < deadline) {
-    sleep(cfg.pollIntervalMs / 1000);
-    for (const s of pending) {
-      const res = api.getExecutionStatus(cfg, s.executionId);
-      const status = res.status === 200 ? json<StatusBody>(res)?.data?.status : undefined;
-      if (status === 'finish' || status === 'failed') s.status = status;
-    }
-    pending = started.filter((s) => !s.status);
-  }
-  return started;
+/** The trial's requests, sent with k6's http through lib/api.ts (tagged as setup's, contract-checked). */
+function trialSender(cfg: LoadConfig, byId: Map<string, RunnableWorkflow>): (r: TrialRequest) => TrialReply {
+  return (r) => {
+    const res =
+      r.op === 'run'
+        ? // 400/403/404 are legal answers here (e.g. a workflow closed to the API): expected, not failures.
+          api.runWorkflow(cfg, r.canvasId, byId.get(r.canvasId)?.variables ?? {}, [400, 403, 404])
+        : r.op === 'status'
+          ? api.getExecutionStatus(cfg, r.executionId)
+          : api.abortExecution(cfg, r.executionId);
+    return res.status === 0 ? { error: res.error || 'no HTTP response' } : { status: res.status, body: json(res) };
+  };
 }
 
-const SLOW_TITLE = /slow|long|batch/i;
+/**
+ * Runs every candidate once (the shared trial protocol) and follows each execution to its end, for at
+ * most WORKFLOW_TIMEOUT_MS; what still runs then is aborted.
+ */
+function trialRunsOf(cfg: LoadConfig, candidates: RunnableWorkflow[]): TrialReport {
+  return driveSync(
+    trialRuns(
+      candidates.map((w) => w.canvasId),
+      trialOptions(cfg.pollIntervalMs, cfg.workflowTimeoutMs),
+    ),
+    {
+      send: trialSender(cfg, new Map(candidates.map((w) => [w.canvasId, w]))),
+      sleep: (ms) => sleep(ms / 1000),
+      now: () => Date.now(),
+    },
+  );
+}
 
-/** Workflows to abort mid-run: the one named by the environment, else slow-sounding ones, else any. */
-function abortCandidates(cfg: LoadConfig, runnable: RunnableWorkflow[]): RunnableWorkflow[] {
-  const named = runnable.filter((w) => w.canvasId === cfg.abortCanvasId);
+const finished = (t: Trial) => t.outcome.kind === 'ended' && t.outcome.status === 'finish';
+
+/** Workflows to abort mid-run: the one named by the environment, else those the trial saw running long, else the runnable ones. */
+function abortCandidates(
+  cfg: LoadConfig,
+  candidates: RunnableWorkflow[],
+  trials: Trial[],
+  runnable: RunnableWorkflow[],
+): RunnableWorkflow[] {
+  const named = candidates.filter((w) => w.canvasId === cfg.abortCanvasId);
   if (named.length > 0) return named;
-  const slow = runnable.filter((w) => SLOW_TITLE.test(w.title));
+  const long = new Set(trials.filter((t) => t.behaviour === 'long-running').map((t) => t.canvasId));
+  const slow = candidates.filter((w) => long.has(w.canvasId));
   return slow.length > 0 ? slow : runnable;
+}
+
+/** The trial in a line: what it cost the target, and the workflow that showed each role of behaviour. */
+function summariseTrial(report: TrialReport): string {
+  const f = report.footprint;
+  const roles = SPECIAL_BEHAVIOURS.map((b) => {
+    const t = report.trials.find((x) => x.behaviour === b);
+    return `${BEHAVIOUR_ROLE[b]}: ${t ? `${t.canvasId} (${describeOutcome(t.outcome)})` : 'none'}`;
+  });
+  return `trial runs: ${report.trials.length} workflow(s), ${f.executionsStarted} execution(s) started, ${f.executionsAborted} aborted, ${f.requests} request(s); ${roles.join('; ')}`;
 }
 
 /** What setup() found, or why the target cannot be driven at all (the run is then aborted with that reason). */
@@ -241,26 +275,21 @@ export function discover(
         fileVariables: (plan.variables ?? []).filter((v) => v.variableType === 'resource').map((v) => v.name),
       });
   }
-  const trials = trialRuns(cfg, candidates, skipped);
-  for (const t of trials) {
-    if (t.status !== 'finish')
-      skipped.push({
-        canvasId: t.wf.canvasId,
-        reason: t.status
-          ? `trial execution ended ${t.status}`
-          : `trial execution did not end within ${cfg.workflowTimeoutMs} ms`,
-      });
-  }
+  const report = trialRunsOf(cfg, candidates);
+  for (const t of report.trials)
+    if (!finished(t)) skipped.push({ canvasId: t.canvasId, reason: `trial ${describeOutcome(t.outcome)}` });
   const titleWords = workflows.flatMap((w) => w.title.split(/\s+/)).filter((w) => /^[\p{L}\p{N}]{3,}$/u.test(w));
-  const runnable = trials.filter((t) => t.status === 'finish').map((t) => t.wf);
+  const ran = new Set(report.trials.filter(finished).map((t) => t.canvasId));
+  const runnable = candidates.filter((w) => ran.has(w.canvasId));
   return {
     runnable,
     withFiles: runnable.filter((w) => w.fileVariables.length > 0),
-    abortable: abortCandidates(cfg, runnable),
+    abortable: abortCandidates(cfg, candidates, report.trials, runnable),
     zeroBasedPages: listed.zeroBasedPages,
     canvasIds: workflows.map((w) => w.canvasId),
-    executionIds: trials.map((t) => t.executionId),
+    executionIds: report.trials.flatMap((t) => (t.executionId ? [t.executionId] : [])),
     keywords: [...new Set([...titleWords.slice(0, 50), ...seedKeywords])],
     skipped,
+    trialSummary: summariseTrial(report),
   };
 }

@@ -5,8 +5,8 @@
  * abort of an unknown or finished execution. The test that waits longest comes
  * first: the runner starts tests in path order, and executions/ comes first.
  *
- * A slow workflow (WFCHECK_ABORT_CANVAS_ID, or a title that says so) is aborted
- * once it is seen running. Without one, any workflow of several tasks will do:
+ * A slow workflow (WFCHECK_ABORT_CANVAS_ID, or one discovery saw still running
+ * after a few polls) is aborted once it is seen running. Without one, any workflow of several tasks will do:
  * it is aborted right after the run answers, while its later tasks still wait.
  * An execution found ended with every node finish right after the abort may
  * have ended before the abort reached it: that attempt judges nothing, and the
@@ -31,8 +31,8 @@ import {
   type StatusData,
   type Stop,
 } from '../../engine/judging/judging.ts';
-import { roleUnfilled, TITLE_HINTS, workflowMissing } from '../../engine/discovery/roles.ts';
-import { candidates, type Workflow } from '../../engine/discovery/workflows.ts';
+import { workflowMissing } from '../../engine/discovery/roles.ts';
+import { runnable, unfilledReason, withRole, type Discovery, type Workflow } from '../../engine/discovery/workflows.ts';
 
 /** How long after an accepted abort nodes may take to stop. */
 const SETTLE_MS = 5_000;
@@ -117,9 +117,7 @@ test('abort of a finished execution is answered, and its outcome observed [ABORT
   discovery,
 }) => {
   // Any execution that ends will do: the one expected to end soonest.
-  const wf = quickestFirst(
-    candidates(discovery).filter((w) => !TITLE_HINTS.disabled.test(w.title) && !TITLE_HINTS.slow.test(w.title)),
-  )[0];
+  const wf = quickestFirst(runnable(discovery, 'long-running'))[0];
   test.skip(!wf, workflowMissing('is runnable (neither disabled nor slow)'));
   await followTogether({ api, verdict, config }, async (follow) => {
     follow(await startRun(api, verdict, faker, wf), {
@@ -140,27 +138,18 @@ test('abort of a finished execution is answered, and its outcome observed [ABORT
 });
 
 /**
- * The workflows to abort: the configured one (WFCHECK_ABORT_CANVAS_ID) and those whose titles say they are
- * slow, aborted once seen running; then quick ones of several tasks, aborted right after the run answers.
+ * The workflows to abort: the configured one (WFCHECK_ABORT_CANVAS_ID) and those discovery saw still
+ * running after a few polls, aborted once seen running; then quick ones of several tasks, aborted right
+ * after the run answers.
  */
-function abortPool(
-  discovery: Parameters<typeof candidates>[0],
-  abortCanvasId: string | undefined,
-): { wf: Workflow; slow: boolean }[] {
-  const runnable = candidates(discovery).filter((w) => !TITLE_HINTS.disabled.test(w.title));
+function abortPool(discovery: Discovery, abortCanvasId: string | undefined): { wf: Workflow; slow: boolean }[] {
   const configured = discovery.workflows.filter((w) => w.canvasId === abortCanvasId && w.plan);
-  const slow = runnable
-    .filter((w) => w.canvasId !== abortCanvasId && TITLE_HINTS.slow.test(w.title))
+  const slow = withRole(discovery, 'slow (to abort)')
+    .filter((w) => w.canvasId !== abortCanvasId)
     .slice(0, MAX_SLOW);
   // Longest chain of tasks first: its later tasks wait longest for their turn.
-  const quick = runnable
-    .filter(
-      (w) =>
-        w.canvasId !== abortCanvasId &&
-        !TITLE_HINTS.slow.test(w.title) &&
-        !TITLE_HINTS.failing.test(w.title) &&
-        sequentialSteps(w.plan) >= 2,
-    )
+  const quick = runnable(discovery, 'long-running', 'failing')
+    .filter((w) => w.canvasId !== abortCanvasId && sequentialSteps(w.plan) >= 2)
     .sort((a, b) => sequentialSteps(b.plan) - sequentialSteps(a.plan))
     .slice(0, MAX_QUICK);
   return [...[...configured, ...slow].map((wf) => ({ wf, slow: true })), ...quick.map((wf) => ({ wf, slow: false }))];
@@ -225,10 +214,11 @@ test('a running execution is aborted: accepted, nodes stop, the following status
     if (after.stop) return stopAll(verdict, ['ABORT-OUTCOME', 'ABORT-STOPS-NODES'], after.stop);
     return checkStopped(verdict, id, waitingAtAbort, after.snaps);
   }
+  const unfilled = unfilledReason(discovery, 'slow (to abort)');
   const reason =
     pool.length === 0
-      ? `${roleUnfilled('slow (to abort)')}, and no runnable workflow has two or more tasks in a row${unreadable}`
-      : `no execution stayed running long enough to abort (${tooQuick} of ${pool.length} had ended first${unreadable}): ${roleUnfilled('slow (to abort)')}`;
+      ? `${unfilled}, and no runnable workflow has two or more tasks in a row${unreadable}`
+      : `no execution stayed running long enough to abort (${tooQuick} of ${pool.length} had ended first${unreadable}): ${unfilled}`;
   stopAll(
     verdict,
     ['ABORT-ACCEPTED', 'ABORT-200-NO-DATA', 'ABORT-OUTCOME', 'ABORT-STOPS-NODES'],

@@ -26,13 +26,14 @@ import {
   type Started,
 } from '../../engine/execution/runs.ts';
 import { dependsOn, expectStatus, served, stopAll, type OutputFile } from '../../engine/judging/judging.ts';
-import { roleUnfilled, workflowMissing } from '../../engine/discovery/roles.ts';
+import { workflowMissing } from '../../engine/discovery/roles.ts';
 import {
   acceptedUpload,
-  candidates,
   hasVariableType,
   prepareRun,
   runBody,
+  runnable,
+  unfilledReason,
   unlistedVariableTypes,
   type Discovery,
   type Workflow,
@@ -72,7 +73,7 @@ function fileVariableNotExercised(verdict: Fixtures['verdict'], discovery: Disco
       step: 'the plans discovery read',
       reason: `no variable is typed resource; plans type variables as ${[...new Set(unlisted)].join(', ')}`,
     });
-  else verdict.notRun('RUN-FILE-VARIABLE', roleUnfilled('file variable'));
+  else verdict.notRun('RUN-FILE-VARIABLE', unfilledReason(discovery, 'file variable'));
 }
 
 /**
@@ -179,7 +180,7 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
   faker,
   discovery,
 }) => {
-  const usable = candidates(discovery).filter((w) => !/disabled/i.test(w.title));
+  const usable = runnable(discovery);
   const wf = richest(usable.filter((w) => hasVariableType(w, 'resource'))) ?? richest(usable);
   test.skip(!wf, workflowMissing('has a readable plan'));
   const withFile = hasVariableType(wf!, 'resource');
@@ -233,9 +234,10 @@ test('every discovered workflow runs to a terminal status with seeded variables 
   discovery,
 }) => {
   // Slow workflows are left to the abort suite; on a foreign target only a bounded number run.
-  const list = candidates(discovery)
-    .filter((w) => !/slow|long-running|disabled/i.test(w.title))
-    .slice(0, config.targetKind === 'reference' ? 12 : Math.min(5, config.maxRuns));
+  const list = runnable(discovery, 'long-running').slice(
+    0,
+    config.targetKind === 'reference' ? 12 : Math.min(5, config.maxRuns),
+  );
   test.skip(list.length === 0, 'no workflow with a readable plan was discovered');
   await followTogether({ api, verdict, config }, async (follow) => {
     for (const wf of list) {
@@ -256,7 +258,7 @@ test('the legacy form: variables as top-level body fields [RUN-LEGACY-TOP-LEVEL]
   faker,
   discovery,
 }) => {
-  const usable = candidates(discovery).filter((w) => !/disabled|slow|long/i.test(w.title));
+  const usable = runnable(discovery, 'long-running');
   // Among equally rich workflows, the one that ends soonest: this test judges the run. Its execution is
   // still followed to its end rather than aborted, whose answer would depend on how far it had got.
   const wf = richest(
@@ -285,13 +287,13 @@ test('variables of every value kind, and a run without a body, are accepted [RUN
   // Without file variables first: nothing to upload. Option and file values are confined to their
   // options and fileKeys, so the kinds are given to a string (or untyped) variable — the only kind
   // of variable whose values §4.1 leaves free.
-  const runnable = candidates(discovery)
-    .filter((w) => !/disabled|slow|long-running/i.test(w.title))
-    .sort((a, b) => Number(hasVariableType(a, 'resource')) - Number(hasVariableType(b, 'resource')));
+  const quick = runnable(discovery, 'long-running').sort(
+    (a, b) => Number(hasVariableType(a, 'resource')) - Number(hasVariableType(b, 'resource')),
+  );
   const free = (w: Workflow) =>
     (w.plan?.variables ?? []).find((v) => v.variableType === undefined || v.variableType === 'string');
-  const wf = runnable.find(free);
-  if (!wf) verdict.notRun('RUN-VALUE-KINDS', roleUnfilled('string variable'));
+  const wf = quick.find(free);
+  if (!wf) verdict.notRun('RUN-VALUE-KINDS', unfilledReason(discovery, 'string variable'));
   for (const [kind, value] of wf ? VALUE_KINDS : []) {
     const name = free(wf!)!.name;
     const prepared = await prepareRun(api, verdict, faker, wf!.plan!);
@@ -314,10 +316,10 @@ test('variables of every value kind, and a run without a body, are accepted [RUN
   }
 
   // Fewest variables first: a workflow without any is the plainest run without a body.
-  const bare = runnable
+  const bare = quick
     .filter((w) => !(w.plan?.variables ?? []).some((v) => v.required))
     .sort((a, b) => (a.plan?.variables ?? []).length - (b.plan?.variables ?? []).length)[0];
-  if (!bare) return verdict.notRun('RUN-WITHOUT-BODY', roleUnfilled('no required variable'));
+  if (!bare) return verdict.notRun('RUN-WITHOUT-BODY', unfilledReason(discovery, 'no required variable'));
   const run = await api.send({
     method: 'POST',
     path: `/openapi/workflow/${seg(bare.canvasId)}/run`,

@@ -13,8 +13,8 @@ import { test } from '../fixtures.ts';
 import { checkExecutionHistory, type ExecutionFacts } from '../../engine/judging/relations.ts';
 import { followTogether, startRun } from '../../engine/execution/runs.ts';
 import { dependsOn, stopAll } from '../../engine/judging/judging.ts';
-import { candidates, type Workflow } from '../../engine/discovery/workflows.ts';
-import { roleUnfilled, workflowMissing } from '../../engine/discovery/roles.ts';
+import { runnable, unfilledReason, withRole, type Workflow } from '../../engine/discovery/workflows.ts';
+import { workflowMissing } from '../../engine/discovery/roles.ts';
 
 const CLAUSES = [
   'STATUS-ECHOES-EXECUTION',
@@ -80,7 +80,7 @@ test(`a multi-node workflow that produces files: statuses, identity, times and v
   discovery,
 }) => {
   const ctx = { api, config, verdict, faker };
-  const list = candidates(discovery).filter((w) => !/disabled|slow|long-running|fail/i.test(w.title));
+  const list = runnable(discovery, 'long-running', 'failing');
   // Most tasks first: more nodes, more intermediate states to see.
   const wf = [...list].sort((a, b) => (b.plan?.tasks.length ?? 0) - (a.plan?.tasks.length ?? 0))[0];
   test.skip(!wf, workflowMissing('is runnable (neither disabled, slow nor failing)'));
@@ -103,8 +103,8 @@ test(`a workflow with a failing task keeps partial content and ends failed consi
   discovery,
 }) => {
   const ctx = { api, config, verdict, faker };
-  const wf = candidates(discovery, /fail|error|flaky/i).filter((w) => !/disabled|slow|long-running/i.test(w.title))[0];
-  test.skip(!wf || !/fail|error|flaky/i.test(wf.title), roleUnfilled('failing task'));
+  const wf = withRole(discovery, 'failing task')[0];
+  test.skip(!wf, unfilledReason(discovery, 'failing task'));
   await followExecution(ctx, wf, (facts) =>
     verdict.observe(
       'STATE-TRANSITIONS',

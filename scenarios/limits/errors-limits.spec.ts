@@ -18,11 +18,20 @@ import {
   type StatusExpectation,
   type Stop,
 } from '../../engine/judging/judging.ts';
-import { candidates, hasVariableType, prepareRun, runBody, type Workflow } from '../../engine/discovery/workflows.ts';
+import {
+  hasVariableType,
+  prepareRun,
+  runBody,
+  runnable,
+  unfilledReason,
+  withRole,
+  type Discovery,
+  type Workflow,
+} from '../../engine/discovery/workflows.ts';
 import type { ApiClient } from '../../engine/client/client.ts';
 import { harnessFault, type Exchange } from '../../engine/transport/exchange.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
-import { ROLE_SETTING, roleUnfilled, workflowMissing } from '../../engine/discovery/roles.ts';
+import { howToSupply, workflowMissing } from '../../engine/discovery/roles.ts';
 
 const PAYLOAD_LIMIT_BYTES = LIMITS.payloadBytesSurelyOver; // §8: 100KB read as KiB: the larger reading, so "over" is over in both
 const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars; // §8: 100k characters
@@ -39,13 +48,13 @@ function justUnderLimits(text: string, body: (value: string) => unknown): string
   return text.slice(0, Math.min(CONTENT_SURELY_WITHIN_CHARS, LIMITS.payloadBytesSurelyWithin - 1 - overhead));
 }
 
-function runnable(list: Workflow[]): Workflow[] {
-  return list.filter((w) => !/disabled/i.test(w.title));
-}
-
-/** A workflow whose run needs nothing but optional variables, so 400s come only from what the test breaks. */
-function withoutRequired(list: Workflow[]): Workflow | undefined {
-  return runnable(list).find((w) => !(w.plan?.variables ?? []).some((v) => v.required));
+/**
+ * A workflow whose run needs nothing but optional variables, so 400s come only from what the test
+ * breaks; one that ends soon first (what it starts is aborted, but need not be).
+ */
+function withoutRequired(discovery: Discovery): Workflow | undefined {
+  const bare = (w: Workflow) => !(w.plan?.variables ?? []).some((v) => v.required);
+  return runnable(discovery, 'long-running').find(bare) ?? runnable(discovery).find(bare);
 }
 
 async function cleanup(api: Parameters<typeof abortQuietly>[0], ex: Exchange): Promise<void> {
@@ -79,7 +88,7 @@ test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async (
   faker,
   discovery,
 }) => {
-  const hint = /disabled|internal|private/i;
+  // Discovery saw these refused with 403 (a trial run, or an earlier run's it remembers): a refusal now is judged.
   const pool = config.disabledCanvasId
     ? [
         {
@@ -88,9 +97,7 @@ test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async (
           plan: discovery.workflows.find((w) => w.canvasId === config.disabledCanvasId)?.plan,
         },
       ]
-    : candidates(discovery, hint)
-        .filter((w) => hint.test(w.title))
-        .slice(0, 5);
+    : withRole(discovery, 'API disabled').slice(0, 5);
   let found = false;
   for (const wf of pool) {
     const prepared: { values: Record<string, unknown>; stop?: Stop } = wf.plan
@@ -125,14 +132,14 @@ test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async (
     verdict.notRun(
       'RUN-403-API-DISABLED',
       pool.length
-        ? `none of the ${pool.length} workflow(s) whose titles suggest a disabled API answered 403: set ${ROLE_SETTING['API disabled']} to a canvas whose workflow API is disabled`
-        : roleUnfilled('API disabled'),
+        ? `none of the ${pool.length} workflow(s) discovery saw refused with 403 answered 403 this time: ${howToSupply('API disabled')} whose workflow API is disabled`
+        : unfilledReason(discovery, 'API disabled'),
     );
 });
 
 test('invalid run bodies get 400 [RUN-400-INVALID-BODY]', async ({ api, verdict, discovery }) => {
-  const wf = withoutRequired(candidates(discovery));
-  test.skip(!wf, roleUnfilled('no required variable'));
+  const wf = withoutRequired(discovery);
+  test.skip(!wf, unfilledReason(discovery, 'no required variable'));
   const bodies: [string, string][] = [
     ['not JSON', '{"variables": {'],
     ['a JSON array', '[1, 2, 3]'],
@@ -160,7 +167,7 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
   faker,
   discovery,
 }) => {
-  const list = runnable(candidates(discovery));
+  const list = runnable(discovery);
   const withRequired = list.find((w) => (w.plan?.variables ?? []).some((v) => v.required));
   if (withRequired) {
     // Every other variable must be given, so that the one left out is the only reason for a 400.
@@ -181,7 +188,7 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
       );
       await cleanup(api, ex);
     }
-  } else verdict.notRun('RUN-400-MISSING-REQUIRED-VARIABLE', roleUnfilled('required variable'));
+  } else verdict.notRun('RUN-400-MISSING-REQUIRED-VARIABLE', unfilledReason(discovery, 'required variable'));
 
   const withFile = list.find((w) => hasVariableType(w, 'resource'));
   if (withFile) {
@@ -201,7 +208,7 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
       );
       await cleanup(api, ex);
     }
-  } else verdict.notRun('RUN-400-UNKNOWN-FILE-KEY', roleUnfilled('file variable'));
+  } else verdict.notRun('RUN-400-UNKNOWN-FILE-KEY', unfilledReason(discovery, 'file variable'));
 });
 
 /** Within the limits: served (any 2xx — which one is the status clause's business). */
@@ -214,9 +221,9 @@ test('requests over the payload and content limits are rejected; requests under 
   discovery,
 }) => {
   // Without a file variable first: an upload that fails would leave the run without a value it needs.
-  const withString = runnable(candidates(discovery)).filter((w) => hasVariableType(w, 'string'));
+  const withString = runnable(discovery).filter((w) => hasVariableType(w, 'string'));
   const wf = withString.find((w) => !hasVariableType(w, 'resource')) ?? withString[0];
-  const canvasId = wf?.canvasId ?? withoutRequired(candidates(discovery))?.canvasId;
+  const canvasId = wf?.canvasId ?? withoutRequired(discovery)?.canvasId;
   test.skip(!canvasId, workflowMissing('is runnable (not disabled)'));
   const prepared = wf ? await prepareRun(api, verdict, faker, wf.plan!) : { values: {} };
   // A variable the plan declares as text (a string, or untyped): its value is content the run takes.

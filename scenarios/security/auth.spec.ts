@@ -20,7 +20,7 @@ import type { AuthMode, Exchange, RequestSpec } from '../../engine/transport/exc
 import { abortQuietly, executionIdIn, startRun } from '../../engine/execution/runs.ts';
 import { served } from '../../engine/judging/judging.ts';
 import { judgeWithoutKey } from '../../engine/judging/refusals.ts';
-import { candidates } from '../../engine/discovery/workflows.ts';
+import { runnable } from '../../engine/discovery/workflows.ts';
 
 interface Variant {
   requirement: string;
@@ -61,12 +61,12 @@ for (const op of OPERATION_IDS) {
     faker,
     discovery,
   }) => {
-    const runnable = candidates(discovery).filter((w) => !/disabled|slow|long-running/i.test(w.title));
+    const quick = runnable(discovery, 'long-running');
     // A run refused for its missing required variable is the keyed answer that starts nothing.
     const canvas =
       op === 'runWorkflow'
-        ? (runnable.find((w) => (w.plan?.variables ?? []).some((v) => v.required)) ?? runnable[0])
-        : runnable[0];
+        ? (quick.find((w) => (w.plan?.variables ?? []).some((v) => v.required)) ?? quick[0])
+        : quick[0];
     const canvasId = canvas?.canvasId ?? `wfcheck-missing-${faker.string.alphanumeric(12)}`;
     let executionId = `wfcheck-missing-${faker.string.alphanumeric(12)}`;
     let started: string | undefined;

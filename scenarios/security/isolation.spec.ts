@@ -22,15 +22,16 @@ import {
 } from '../../engine/judging/judging.ts';
 import {
   acceptedUpload,
-  candidates,
   hasVariableType,
   prepareRun,
   runBody,
+  runnable,
+  unfilledReason,
   type Discovery,
   type Workflow,
 } from '../../engine/discovery/workflows.ts';
 import { searchAll } from '../../engine/discovery/listing.ts';
-import { roleUnfilled } from '../../engine/discovery/roles.ts';
+import { mayBe } from '../../engine/discovery/roles.ts';
 import { discoverWorkflows } from '../../engine/discovery/discovery.ts';
 import type { ApiClient } from '../../engine/client/client.ts';
 import type { Exchange } from '../../engine/transport/exchange.ts';
@@ -41,11 +42,12 @@ const NEEDS_B = 'isolation needs a second tenant: set API_KEY_B to a key of anot
 type Ctx = Pick<Parameters<Parameters<typeof test>[2]>[0], 'api' | 'apiB' | 'config' | 'verdict' | 'faker'>;
 
 async function discoverB(apiB: ApiClient, config: Parameters<typeof discoverWorkflows>[1]): Promise<Discovery> {
-  // Tenant A's configured canvases are not B's; B's memory is its own (named by B's key fingerprint).
+  // Tenant A's configured canvases are not B's; B's memory is its own (named by B's key fingerprint). Its
+  // workflows are not run to see their behaviour: the probes need only one that runs.
   return discoverWorkflows(
     apiB,
     { ...config, canvasIds: [], abortCanvasId: undefined, disabledCanvasId: undefined },
-    config.apiKeyB,
+    { apiKey: config.apiKeyB, trial: false },
   );
 }
 
@@ -231,7 +233,9 @@ test("the other tenant's executions are neither revealed nor aborted [ISOLATION-
 }) => {
   test.skip(!apiB, NEEDS_B);
   const b = await discoverB(apiB!, config);
-  const wf = candidates(b, /slow|long|batch/i).find((w) => !/disabled/i.test(w.title));
+  // One that may run long first: it is still running when A's probes reach it.
+  const pool = runnable(b);
+  const wf = pool.find((w) => mayBe(w, 'long-running')) ?? pool[0];
   test.skip(!wf, 'tenant B has no runnable workflow');
   const started = await startRun(apiB!, verdict, faker, wf!);
   const probed = [
@@ -285,8 +289,8 @@ test("the other tenant's file keys are not accepted as file variable values [ISO
   discovery,
 }) => {
   test.skip(!apiB, NEEDS_B);
-  const wf = candidates(discovery).find((w) => hasVariableType(w, 'resource') && !/disabled/i.test(w.title));
-  test.skip(!wf, roleUnfilled('file variable'));
+  const wf = runnable(discovery).find((w) => hasVariableType(w, 'resource'));
+  test.skip(!wf, unfilledReason(discovery, 'file variable'));
   const files = [buildFile(faker, 'txt', 'small')];
   const upload = acceptedUpload(verdict, await apiB!.upload(files), files, "tenant B's upload");
   if (!upload.ok) return stopAll(verdict, ['ISOLATION-FILE-KEY', 'RUN-400-UNKNOWN-FILE-KEY'], upload.stop);

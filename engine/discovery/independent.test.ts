@@ -1,0 +1,91 @@
+/**
+ * Discovery against the implementations written apart from the harness (doubles/independent/): their
+ * titles do not announce their roles ("Payroll Export to Accounting" is the disabled one, "Nightly CRM
+ * Lead Sync" the failing one, "Website SEO Audit" the slow one), so the roles of behaviour are filled
+ * by the trial alone. Every role is filled, by the workflows their READMEs name, at a small, reported
+ * footprint; the next night, from the memory, without running anything.
+ */
+import { test, expect } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  independentMissing,
+  startIndependent,
+  type IndependentKind,
+  type IndependentTarget,
+} from '../../doubles/independent/launch.ts';
+import { loadRunConfig } from '../../foundation/environment/config.ts';
+import { EvidenceWriter } from '../evidence/records.ts';
+import { Verdict } from '../evidence/verdict.ts';
+import { ApiClient } from '../client/client.ts';
+import { discoverWorkflows } from './discovery.ts';
+import { ROLE_NAMES } from './roles.ts';
+import { describeDiscovery } from './summary.ts';
+
+/** The canvases each README gives the three roles of behaviour (ids are fixed by the seed). */
+const BEHAVING: Record<IndependentKind, Record<'API disabled' | 'failing task' | 'slow (to abort)', string>> = {
+  go: {
+    'API disabled': 'c-8617aa73dc85715ef403',
+    'failing task': 'c-0060783f9ee0b23ba253',
+    'slow (to abort)': 'c-ad686cf117458c492171',
+  },
+  python: {
+    'API disabled': 'c-h9pa3ud6ym2cb8ke',
+    'failing task': 'c-f2wz6nb9kt3mh7qr',
+    'slow (to abort)': 'c-r6jc1xs8pe5vn4gb',
+  },
+};
+
+for (const kind of ['go', 'python'] as const) {
+  test.describe(`the ${kind} implementation`, () => {
+    let target: IndependentTarget | undefined;
+    let dir: string;
+    test.beforeAll(async () => {
+      test.skip(!!independentMissing(kind), independentMissing(kind) ?? '');
+      target = await startIndependent(kind, { speed: 0.05 });
+    });
+    test.afterAll(async () => target?.stop());
+    test.beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), `wfcheck-independent-${kind}-`));
+    });
+    test.afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    const setup = () => {
+      const config = loadRunConfig({
+        BASE_URL: target!.baseUrl,
+        API_KEY: target!.apiKey,
+        SEED: '1',
+        WFCHECK_POLL_INTERVAL_MS: '100',
+        WFCHECK_EVIDENCE_DIR: join(dir, 'evidence'),
+        WFCHECK_CACHE_DIR: join(dir, 'cache'),
+      });
+      const evidence = new EvidenceWriter(config.evidenceDir, 'discovery');
+      const verdict = Verdict.detached(evidence);
+      return {
+        config,
+        api: new ApiClient({ config, caller: { name: 'A', apiKey: config.apiKey }, writer: evidence, verdict }),
+      };
+    };
+
+    test('every role is filled, the roles of behaviour by running, nothing left running; the next run runs nothing', async () => {
+      const { config, api } = setup();
+      const found = await discoverWorkflows(api, config);
+      const s = found.summary!;
+      expect(s.missingRoles, describeDiscovery(found)).toEqual([]);
+      expect(Object.keys(s.roles).sort()).toEqual([...ROLE_NAMES].sort());
+      expect(s.roles).toMatchObject(BEHAVING[kind]);
+      // Bounded: a dozen workflows tried at most, a few seconds; what still ran was aborted.
+      expect(s.tried.length).toBeLessThanOrEqual(12);
+      expect(s.trialFootprint.executionsStarted).toBeLessThanOrEqual(s.tried.length);
+      expect(s.trialFootprint.executionsAborted).toBe(s.tried.filter((t) => t.behaviour === 'long-running').length);
+      expect(s.trialFootprint.ms).toBeLessThan(15_000);
+      expect(describeDiscovery(found)).toMatch(/trial of \d+ workflow\(s\): \d+ execution\(s\) started, \d+ aborted/);
+
+      const again = await discoverWorkflows(api, config);
+      expect(again.summary).toMatchObject({ memory: 'used', missingRoles: [], searches: 0 });
+      expect(again.summary!.trialFootprint).toEqual({ executionsStarted: 0, executionsAborted: 0, requests: 0, ms: 0 });
+      expect(again.summary!.roles).toMatchObject(BEHAVING[kind]);
+    });
+  });
+}
