@@ -56,6 +56,7 @@ export function checkExecutionHistory(
   const { sawIntermediate, premature } = checkExecutionStatus(v, executionId, snaps, cutShort);
   checkIdentity(v, executionId, snaps);
   checkNodeStatuses(v, executionId, snaps, cutShort);
+  checkEndsWhenSettled(v, executionId, snaps, cutShort);
   // Recorded once the finish it names has been judged (by checkNodeStatuses), so that it blocks on that failure.
   if (premature) v.blocked('STATE-TERMINAL', premature);
   if (plan && last) checkNodesMatchPlan(v, plan, last.status.nodeExecutions, statusRef(last));
@@ -219,6 +220,34 @@ function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[], c
     });
   }
   checkFinishedNodes(v, executionId, snaps, cutShort);
+}
+
+/**
+ * STATE-ENDS-WHEN-NODES-SETTLE, on a history that reached its end: once every node had settled, the
+ * execution read terminal. (One that stays put while they have settled is told by the poll itself, which
+ * stops following it: a history cut short says nothing here.)
+ */
+function checkEndsWhenSettled(v: Verdict, executionId: string, snaps: Snapshot[], cutShort: Cause | undefined): void {
+  if (cutShort) return;
+  const settled = snaps.findIndex(
+    (s) =>
+      (s.status.nodeExecutions ?? []).length > 0 &&
+      (s.status.nodeExecutions ?? []).every((n) => TERMINAL.has(n.status ?? '')),
+  );
+  if (settled < 0) {
+    v.notRun(
+      'STATE-ENDS-WHEN-NODES-SETTLE',
+      cannotJudge(`no status answer of ${executionId} listed every node settled`),
+    );
+    return;
+  }
+  const ended = snaps.slice(settled).find((s) => TERMINAL.has(s.status.status ?? ''));
+  v.should('STATE-ENDS-WHEN-NODES-SETTLE', ended !== undefined, {
+    message: `execution ${executionId} ends once its nodes have settled`,
+    expected: 'finish or failed',
+    actual: ended?.status.status ?? snaps[snaps.length - 1].status.status ?? '(no status)',
+    exchangeId: statusRef(ended ?? snaps[snaps.length - 1]),
+  });
 }
 
 /** Nodes of one status answer in a listed status that is not terminal ("node_2=executing"). */
