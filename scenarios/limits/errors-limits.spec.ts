@@ -39,6 +39,11 @@ function justUnderLimits(text: string, body: (value: string) => unknown): string
   return text.slice(0, Math.min(CONTENT_SURELY_WITHIN_CHARS, LIMITS.payloadBytesSurelyWithin - 1 - overhead));
 }
 
+/** A variable of the plan that takes text: typed string, or untyped (§2.5 makes variableType optional). */
+function textVariableOf(w: Workflow): string | undefined {
+  return (w.plan?.variables ?? []).find((v) => v.variableType === 'string' || v.variableType === undefined)?.name;
+}
+
 function runnable(list: Workflow[]): Workflow[] {
   return list.filter((w) => !/disabled/i.test(w.title));
 }
@@ -217,12 +222,15 @@ test('requests over the payload and content limits are rejected; requests under 
   discovery,
 }) => {
   // Without a file variable first: an upload that fails would leave the run without a value it needs.
-  const withString = runnable(candidates(discovery)).filter((w) => hasVariableType(w, 'string'));
+  const withString = runnable(candidates(discovery)).filter((w) => textVariableOf(w) !== undefined);
   const wf = withString.find((w) => !hasVariableType(w, 'resource')) ?? withString[0];
   const canvasId = wf?.canvasId ?? withoutRequired(candidates(discovery))?.canvasId;
   test.skip(!canvasId, workflowMissing('is runnable (not disabled)'));
   const prepared = wf ? await prepareRun(api, verdict, faker, wf.plan!) : { values: {} };
-  const stringVar = (wf?.plan?.variables ?? []).find((v) => v.variableType === 'string')?.name ?? 'wfcheck_padding';
+  // A declared variable that takes text: content the run takes. A name the plan does not declare may be
+  // ignored unread, so it carries no content limit (LIMIT-CONTENT-100K applies to what the operation takes).
+  const declared = wf ? textVariableOf(wf) : undefined;
+  const stringVar = declared ?? 'wfcheck_padding';
 
   // Over 100KB in total while every value stays far below 100k characters: only the payload limit applies.
   const chunks = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`wfcheck_pad_${i}`, 'p'.repeat(4_000)]));
@@ -258,18 +266,24 @@ test('requests over the payload and content limits are rejected; requests under 
     `generate with a query of ${overContent.length} characters`,
   );
   verdict.observe('LIMIT-OPERATIONS', 'generate content over 100k characters', describe(genLong), genLong.record.id);
-  const runLong = await api.run(canvasId!, runBody({ ...prepared.values, [stringVar]: overContent }), {
-    label: 'run value > 100k characters',
-  });
-  expectStatus(
-    verdict,
-    'LIMIT-CONTENT-100K',
-    runLong,
-    OVER_CONTENT,
-    `run with a value of ${overContent.length} characters`,
-  );
-  verdict.observe('LIMIT-OPERATIONS', 'run content over 100k characters', describe(runLong), runLong.record.id);
-  await cleanup(api, runLong);
+  if (declared) {
+    const runLong = await api.run(canvasId!, runBody({ ...prepared.values, [declared]: overContent }), {
+      label: 'run value > 100k characters',
+    });
+    expectStatus(
+      verdict,
+      'LIMIT-CONTENT-100K',
+      runLong,
+      OVER_CONTENT,
+      `run with ${declared} (declared by the plan) given ${overContent.length} characters`,
+    );
+    verdict.observe('LIMIT-OPERATIONS', 'run content over 100k characters', describe(runLong), runLong.record.id);
+    await cleanup(api, runLong);
+  } else
+    verdict.notRun(
+      'LIMIT-CONTENT-100K',
+      'run: no runnable workflow declares a variable that takes text; content under a name the plan does not declare is not judged (a server may ignore it)',
+    );
 
   // Under both limits: allowed. A rejection for another reason (e.g. a target refusing the value) is not a size verdict.
   const filler = longText.padEnd(CONTENT_SURELY_WITHIN_CHARS, ' y');
