@@ -83,8 +83,8 @@ export type Outcome =
 export const ENTRIES: readonly Mutant[] = [...MUTANTS, ...INPUT_ENTRIES];
 
 /**
- * Entries the generative mode (explore/) also runs against: the input-crash entries and the
- * control (default), every entry, or none. The suites run against every entry regardless.
+ * Entries the generative mode (explore/) also runs against: the input-crash entries, the entries marked
+ * `explored` and the control (default), every entry, or none. The suites run against every entry regardless.
  */
 export type ExploreScope = 'inputs' | 'all' | 'none';
 
@@ -466,7 +466,7 @@ async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: st
 /** Whether the generative mode runs against the entry as well as the suites. */
 export function explores(m: Mutant, scope: ExploreScope): boolean {
   if (scope === 'all') return true;
-  return scope === 'inputs' && (m.id === CONTROL_ID || INPUT_ENTRIES.includes(m));
+  return scope === 'inputs' && (m.id === CONTROL_ID || INPUT_ENTRIES.includes(m) || m.explored === true);
 }
 
 /** The generative mode against a fresh target behind the entry, with the defaults a nightly run gets. */

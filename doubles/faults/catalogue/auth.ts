@@ -1,7 +1,9 @@
 /** Authentication (§5): requests served without a valid key, refusals with the wrong status, the key echoed. */
-import { jsonOf, withAuth, withJson } from '../proxy.ts';
+import { jsonOf, jsonReply, withAuth, withJson } from '../proxy.ts';
 import { isOp, isJsonResponse, runBodyOf, perOp, type Json } from './helpers.ts';
 import type { Mutant } from './mutant.ts';
+
+const UNAUTHORIZED = jsonReply(401, { success: false, errCode: 'E0004', errMsg: 'missing or invalid API key' });
 
 export const AUTH: readonly Mutant[] = [
   {
@@ -94,5 +96,55 @@ export const AUTH: readonly Mutant[] = [
       // Only the refusal is processed as the first tenant's (nothing starts); anything else still gets 401.
       return lacking ? ctx.forward(withAuth(req, ctx.keys.A)) : req;
     },
+  },
+
+  // ---- legal variants of implementations written from the specification alone ----
+  {
+    id: 'bearer-strict',
+    category: 'auth',
+    description:
+      'Only "Bearer" followed by one space and the key is read: "bearer", "BEARER" or two spaces before a valid key answer 401.',
+    legal: true,
+    explored: true,
+    probes: ['AUTH-SCHEME-SPELLING', 'AUTH-401-WRONG-SCHEME'],
+    request: (req, ctx) =>
+      ctx.op !== undefined && ctx.carried && !/^Bearer \S+$/.test(req.headers.authorization ?? '')
+        ? { ...UNAUTHORIZED, headers: { ...UNAUTHORIZED.headers, 'www-authenticate': 'Bearer' } }
+        : req,
+  },
+  {
+    id: 'bearer-any-case-and-spacing',
+    category: 'auth',
+    description:
+      'The scheme is read case-insensitively and any run of spaces or tabs may precede the key ("bearer", "BEARER", "Bearer  <key>" are accepted), as RFC 9110 allows.',
+    legal: true,
+    explored: true,
+    probes: ['AUTH-SCHEME-SPELLING', 'AUTH-401-WRONG-SCHEME'],
+    request: (req, ctx) => {
+      const m = /^\s*bearer[ \t]+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+      const key = m && [ctx.keys.A, ctx.keys.B].find((k) => k === m[1]);
+      return key ? withAuth(req, key) : req;
+    },
+  },
+  {
+    id: 'unkeyed-refused-early',
+    category: 'auth',
+    description:
+      'A request without a valid key is answered 401 as soon as its headers are read, and the connection closed without reading its body (as hyper does).',
+    legal: true,
+    explored: true,
+    probes: ['AUTH-401-MISSING-KEY', 'AUTH-NOT-SERVED-WITHOUT-KEY', 'RUN-401-MISSING-OR-INVALID-KEY'],
+    early: (_head, ctx) => (ctx.op !== undefined && !ctx.carried ? UNAUTHORIZED : undefined),
+  },
+  {
+    id: 'file-url-behind-key',
+    category: 'auth',
+    description:
+      "A produced file's url answers 401 without the API key and serves the file with it (§4: every endpoint requires the key).",
+    legal: true,
+    explored: true,
+    probes: ['OUTPUT-FILE-URL-SERVES', 'OUTPUT-FILE-SIZE-UNIT'],
+    request: (req, ctx) =>
+      ctx.op === undefined && /\/drive\/files\//.test(req.path) && !ctx.carried ? UNAUTHORIZED : req,
   },
 ];

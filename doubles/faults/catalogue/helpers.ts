@@ -158,3 +158,21 @@ export const PAYLOAD_LIMIT_BYTES = 100 * 1024;
 export const CONTENT_LIMIT_CHARS = 100_000;
 
 // ---- the catalogue ---------------------------------------------------------------------------------
+
+/** The plan of a canvas as the caller reads it (its detail), or undefined when the caller cannot read it. */
+export async function planOf(ctx: MutantContext, req: ProxyRequest): Promise<Json | undefined> {
+  const res = await ctx.forward({
+    method: 'GET',
+    path: `/openapi/workflows/${encodeURIComponent(ctx.params.canvasId ?? '')}`,
+    headers: { authorization: req.headers.authorization ?? '' },
+    body: Buffer.alloc(0),
+  });
+  const data = res.status === 200 ? (jsonOf(res) as Json | undefined)?.data : undefined;
+  return data && typeof data === 'object' ? data : undefined;
+}
+
+/** A run body's variables by name: the legacy top-level fields, the `variables` wrapper's on top. */
+export function givenVariables(body: Json): Json {
+  const { variables, ...legacy } = body;
+  return { ...legacy, ...(variables && typeof variables === 'object' && !Array.isArray(variables) ? variables : {}) };
+}

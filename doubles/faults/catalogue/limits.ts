@@ -1,6 +1,6 @@
 /** The content and payload limits (§8, codes E2004 and E2005). */
-import { jsonOf, jsonReply, withJsonRequest } from '../proxy.ts';
-import { isOp, mapStrings, PAYLOAD_LIMIT_BYTES, CONTENT_LIMIT_CHARS, type Json } from './helpers.ts';
+import { jsonOf, jsonReply, textReply, withJsonRequest } from '../proxy.ts';
+import { CONTENT_LIMIT_CHARS, isOp, mapStrings, PAYLOAD_LIMIT_BYTES, planOf, runBodyOf, type Json } from './helpers.ts';
 import type { Mutant } from './mutant.ts';
 
 export const LIMITS: readonly Mutant[] = [
@@ -62,5 +62,61 @@ export const LIMITS: readonly Mutant[] = [
     description: 'An oversized payload answers 413 with errCode E2005 (E2005 has no listed HTTP status).',
     legal: true,
     response: (res) => ((jsonOf(res) as Json | undefined)?.errCode === 'E2005' ? { ...res, status: 413 } : res),
+  },
+
+  // ---- legal variants of implementations written from the specification alone ----
+  {
+    id: 'undeclared-variables-ignored',
+    category: 'limits',
+    description:
+      'Run ignores variables its plan does not declare, whatever their length or content (long or odd values under undeclared names are accepted unread); the payload limit still applies to the whole body.',
+    legal: true,
+    explored: true,
+    probes: ['LIMIT-CONTENT-100K', 'LIMIT-PAYLOAD-100KB', 'RUN-VALUE-KINDS', 'RUN-LEGACY-TOP-LEVEL'],
+    request: async (req, ctx) => {
+      const body = isOp(ctx, 'runWorkflow') && ctx.carried ? runBodyOf(req) : undefined;
+      // Over 100 KiB the body is refused for its size before any variable is read (upstream does that).
+      if (!body || req.body.length > PAYLOAD_LIMIT_BYTES) return req;
+      const plan = await planOf(ctx, req);
+      if (!plan) return req;
+      const declared = new Set(((plan.variables ?? []) as Json[]).map((v) => v.name));
+      const only = (o: Json) => Object.fromEntries(Object.entries(o).filter(([k]) => declared.has(k)));
+      const { variables, ...legacy } = body;
+      const wrapper =
+        variables && typeof variables === 'object' && !Array.isArray(variables) ? only(variables) : variables;
+      return withJsonRequest(req, { ...only(legacy), ...(variables === undefined ? {} : { variables: wrapper }) });
+    },
+  },
+  {
+    id: 'payload-413-gateway',
+    category: 'limits',
+    description:
+      'A gateway in front refuses run and generate bodies over 100 KiB with its own 413 page (text/html, no errCode): the status of the payload limit is not shown.',
+    legal: true,
+    explored: true,
+    probes: ['LIMIT-PAYLOAD-100KB', 'LIMIT-CONTENT-100K'],
+    request: (req, ctx) =>
+      isOp(ctx, 'runWorkflow', 'generateWorkflow') && req.body.length > PAYLOAD_LIMIT_BYTES
+        ? textReply(
+            413,
+            '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>nginx</center></body></html>',
+            'text/html',
+          )
+        : req,
+  },
+  {
+    id: 'payload-limit-early',
+    category: 'limits',
+    description:
+      'A run or generate request whose declared Content-Length is over 100 KiB is answered 413 E2005 as soon as its headers are read, and the connection closed without reading the body (as hyper does).',
+    legal: true,
+    explored: true,
+    probes: ['LIMIT-PAYLOAD-100KB', 'LIMIT-CONTENT-100K'],
+    early: (head, ctx) =>
+      isOp(ctx, 'runWorkflow', 'generateWorkflow') &&
+      ctx.carried &&
+      Number(head.headers['content-length'] ?? 0) > PAYLOAD_LIMIT_BYTES
+        ? jsonReply(413, { success: false, errCode: 'E2005', errMsg: 'request payload too large; maximum size 100KB' })
+        : undefined,
   },
 ];

@@ -5,9 +5,10 @@
  * Three kinds:
  * - bug (`breaks`)    — breaks `must` clauses: a correct harness fails the run, naming one of them.
  * - should (`warns`)  — breaks only `should` clauses: a correct harness warns (and does not fail).
- * - legal (`legal`)   — changes only behaviour the specification leaves open ("not shown"), or
- *                       optional fields: a correct harness neither fails the run nor may it; a
- *                       failure here is a false alarm, a defect of the harness.
+ * - legal (`legal`)   — changes only behaviour the specification leaves open ("not shown"), optional
+ *                       fields, or what a careful implementer could read otherwise: a correct harness
+ *                       neither fails nor warns; a failure or a warning here is a false alarm, a
+ *                       defect of the harness.
  *
  * - harness-limit (`harnessLimit`) — a condition the specification does not make a deviation but that
  *                       meets a limit of the harness (a latency beyond its request deadline): the
@@ -47,6 +48,11 @@ export interface Mutant extends MutantBehaviour {
   legal?: true;
   /** Not a deviation, but beyond a limit of the harness (its request deadline): "not run", never failed. */
   harnessLimit?: true;
+  /**
+   * The generative mode (`wfcheck explore`) runs against it too by default, besides the suites: legal
+   * variants of real implementations, which both modes must leave clean.
+   */
+  explored?: true;
   /** Ids of the single entries a compound entry combines (see `compose`). */
   parts?: string[];
   /**

@@ -210,4 +210,25 @@ export const PAGINATION: readonly Mutant[] = [
       return req;
     },
   },
+
+  // ---- legal variants of implementations written from the specification alone ----
+  {
+    id: 'paging-naive-slice',
+    category: 'pagination',
+    description:
+      'Pages are a plain slice: a page that is no positive whole number (0, -1, "abc") or beyond the last gives an empty page, a pageSize that is none gives the default, an unknown order the default order; nothing is refused (§4.5 lists no 400).',
+    legal: true,
+    explored: true,
+    probes: ['SEARCH-PAGE-1-BASED', 'SEARCH-PAGESIZE-DEFAULT', 'SEARCH-PAGESIZE-MAX', 'SEARCH-ORDER-VALUES'],
+    request: (req, ctx) =>
+      isOp(ctx, 'searchWorkflows')
+        ? withQuery(req, (q) => {
+            const page = q.get('page');
+            // Far beyond any listing: the empty page a slice at a negative or NaN offset gives.
+            if (page !== null && !/^[1-9]\d{0,8}$/.test(page.trim())) q.set('page', '999999999');
+            const size = q.get('pageSize');
+            if (size !== null && !/^[1-9]\d*$/.test(size.trim())) q.delete('pageSize');
+          })
+        : req,
+  },
 ];

@@ -1,7 +1,43 @@
 /** Executions over time (§3): statuses, files, abort, and what the output shows when. */
-import { editJson, jsonOf, jsonReply, withJson } from '../proxy.ts';
+import { editJson, envelopeOf, jsonOf, jsonReply, withJson, type MutantContext, type ProxyRequest } from '../proxy.ts';
 import { isOp, setOf, mapOf, eachNode, type Json } from './helpers.ts';
 import type { Mutant } from './mutant.ts';
+
+/**
+ * For a fail-fast server: the nodes that had ended (finish or failed) when a node of the execution was first
+ * seen failed, or undefined while none has. Read from the status upstream gives now.
+ */
+async function endedAtFailure(
+  ctx: MutantContext,
+  req: ProxyRequest,
+  res: Parameters<typeof envelopeOf>[0],
+): Promise<Set<string> | undefined> {
+  const id = ctx.params.executionId;
+  const known = mapOf<Set<string>>(ctx, 'endedAtFailure');
+  if (known.has(id)) return known.get(id);
+  const status =
+    ctx.op === 'getExecutionStatus'
+      ? envelopeOf(res)?.data
+      : (
+          jsonOf(
+            await ctx.forward({
+              method: 'GET',
+              path: `/openapi/workflow/${encodeURIComponent(id)}/status`,
+              headers: req.headers,
+              body: Buffer.alloc(0),
+            }),
+          ) as Json | undefined
+        )?.data;
+  const nodes: Json[] = Array.isArray((status as Json | undefined)?.nodeExecutions)
+    ? (status as Json).nodeExecutions
+    : [];
+  if (!nodes.some((n) => n.status === 'failed')) return undefined;
+  const ended = new Set(
+    nodes.filter((n) => n.status === 'finish' || n.status === 'failed').map((n) => String(n.nodeId)),
+  );
+  known.set(id, ended);
+  return ended;
+}
 
 export const STATE_MACHINE: readonly Mutant[] = [
   {
@@ -255,5 +291,34 @@ export const STATE_MACHINE: readonly Mutant[] = [
               b.data = (b.data as Json[]).filter((i) => !/slow|long|batch/i.test(String(i?.title ?? '')));
           })
         : res,
+  },
+
+  // ---- legal variants of implementations written from the specification alone ----
+  {
+    id: 'fail-fast-nodes-never-run',
+    category: 'state-machine',
+    description:
+      'A failed node fails the execution at once: every node that had not ended is marked failed ("Not executed: upstream node failed") and never runs: no start or end time, no messages, no files.',
+    legal: true,
+    explored: true,
+    probes: ['STATE-TERMINAL', 'OUTPUT-PARTIAL-CONTENT', 'STATE-EXEC-FINISH-NODES-FINISHED', 'TIMES-ORDERED'],
+    response: async (res, req, ctx) => {
+      if (!isOp(ctx, 'getExecutionStatus', 'getExecutionOutput') || res.status !== 200) return res;
+      const ended = await endedAtFailure(ctx, req, res);
+      if (!ended) return res;
+      return editJson(res, (b) => {
+        if (ctx.op === 'getExecutionStatus' && b.data) b.data.status = 'failed';
+        eachNode(b.data, (n) => {
+          if (ended.has(n.nodeId)) return;
+          n.status = 'failed';
+          n.errorMessage = 'Not executed: upstream node failed';
+          delete n.startTime;
+          delete n.endTime;
+          if (ctx.op === 'getExecutionOutput') n.messages = [];
+        });
+        if (Array.isArray(b.data?.files))
+          b.data.files = (b.data.files as Json[]).filter((f) => f.nodeId === undefined || ended.has(f.nodeId));
+      });
+    },
   },
 ];

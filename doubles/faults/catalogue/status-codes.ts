@@ -1,7 +1,17 @@
 /** Status codes: an answer with another status than the one §4 lists for the case. */
 import { randomUUID } from 'node:crypto';
 import { jsonOf, jsonReply, textReply, withJson } from '../proxy.ts';
-import { isOp, EXECUTION_OPS, isJsonResponse, NOT_FOUND_CLAUSES, perOp, type Json } from './helpers.ts';
+import {
+  EXECUTION_OPS,
+  givenVariables,
+  isJsonResponse,
+  isOp,
+  NOT_FOUND_CLAUSES,
+  perOp,
+  planOf,
+  runBodyOf,
+  type Json,
+} from './helpers.ts';
 import type { Mutant } from './mutant.ts';
 
 export const STATUS_CODES: readonly Mutant[] = [
@@ -125,6 +135,33 @@ export const STATUS_CODES: readonly Mutant[] = [
         return withJson(res, { success: false, errCode: body.errCode });
       if (typeof body.traceId === 'string') body.traceId = randomUUID();
       return withJson(res, body);
+    },
+  },
+
+  // ---- legal variants of implementations written from the specification alone ----
+  {
+    id: 'typed-variables-refuse-other-kinds',
+    category: 'status-codes',
+    description:
+      'A variable the plan declares `string` given an object or an array is refused with 400 INVALID_REQUEST_BODY: a typed variable takes its type (§4.1 lists the kinds values take, not what each variable accepts).',
+    legal: true,
+    explored: true,
+    probes: ['RUN-VALUE-KINDS', 'RUN-RETURNS-EXECUTION-ID'],
+    request: async (req, ctx) => {
+      const body = isOp(ctx, 'runWorkflow') && ctx.carried ? runBodyOf(req) : undefined;
+      if (!body) return req;
+      const plan = await planOf(ctx, req);
+      const given = givenVariables(body);
+      const refused = ((plan?.variables ?? []) as Json[]).find(
+        (v) => v.variableType === 'string' && given[v.name] !== null && typeof given[v.name] === 'object',
+      );
+      return refused
+        ? jsonReply(400, {
+            success: false,
+            errCode: 'INVALID_REQUEST_BODY',
+            errMsg: `variable ${refused.name} takes a string`,
+          })
+        : req;
     },
   },
 ];

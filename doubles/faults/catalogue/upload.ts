@@ -95,4 +95,19 @@ export const UPLOAD: readonly Mutant[] = [
       return ctx.forward(withJsonRequest(req, { ...body, variables }));
     },
   },
+
+  // ---- legal variants of implementations written from the specification alone ----
+  {
+    id: 'upload-payload-limit',
+    category: 'upload',
+    description:
+      'The payload limit applies to uploads too (E2005 reads "request payload too large"): an upload body over 100 KiB is refused with 400 E2005.',
+    legal: true,
+    explored: true,
+    probes: ['UPLOAD-KEY-PER-FILE', 'RUN-FILE-VARIABLE'],
+    request: (req, ctx) =>
+      isOp(ctx, 'uploadFiles') && ctx.carried && req.body.length > 100 * 1024
+        ? jsonReply(400, { success: false, errCode: 'E2005', errMsg: 'request payload too large; maximum size 100KB' })
+        : req,
+  },
 ];
