@@ -3323,13 +3323,19 @@ var REQUIREMENTS = [
       appliesWhen: "Every createdAt, startTime and endTime: a date and a time of day in the ISO 8601 form. Whether it carries its offset is DATETIME-OFFSET."
     }
   ),
-  should(
-    "DATETIME-OFFSET",
-    "2.2, 2.3",
-    "createdAt, startTime and endTime carry their offset from UTC (Z or \xB1hh:mm), as RFC 3339 date-times do.",
-    "string, date-time",
-    '"date-time" is the name of the RFC 3339 format (JSON Schema, OpenAPI), which requires the offset; a time without one names no instant.',
-    ["getExecutionStatus", "getExecutionOutput"]
+  reading(
+    should(
+      "DATETIME-OFFSET",
+      "2.2, 2.3",
+      "createdAt, startTime and endTime carry their offset from UTC (Z or \xB1hh:mm), as RFC 3339 date-times do.",
+      "string, date-time",
+      '"date-time" is the name of the RFC 3339 format (JSON Schema, OpenAPI), which requires the offset; a time without one names no instant.',
+      ["getExecutionStatus", "getExecutionOutput"]
+    ),
+    {
+      otherReading: 'The specification names no standard: "date-time" read as ISO 8601, whose local form leaves the offset out (2026-11-22T09:00:00.125), as many date libraries print it.',
+      appliesWhen: "Every createdAt, startTime and endTime that is an ISO 8601 date and time of day."
+    }
   ),
   must(
     "RUN-200-DATA",
