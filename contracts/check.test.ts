@@ -630,6 +630,28 @@ test.describe('findings carry evidence', () => {
     const vs = check('getWorkflowDetail', 404, JSON.stringify({ success: false, errCode: 'INVALID_REQUEST_BODY' }));
     expect(vs.map((v) => [v.requirementId, v.level])).toContainEqual(['ERROR-CODE-STATUS-CONSISTENT', 'must']);
   });
+  test('a date-time without its offset is a warning (one reading of "string, date-time"), a malformed one a failure', () => {
+    const body = VALID_200.getExecutionStatus() as EditedJson;
+    body.data.createdAt = '2026-11-22T09:00:00.125';
+    expect(check('getExecutionStatus', 200, body).map((v) => [v.requirementId, v.level])).toEqual([
+      ['DATETIME-OFFSET', 'should'],
+    ]);
+    body.data.createdAt = '2026-13-22T09:00:00';
+    expect(ids(check('getExecutionStatus', 200, body))).toEqual(['DATETIME-FORMAT']);
+  });
+  test('a 413 to a body over the payload limit is its open status; to a small body it is unlisted', () => {
+    const over = checkResponse({
+      operation: 'runWorkflow',
+      status: 413,
+      headers: { 'content-type': 'text/html' },
+      body: '<html>413 Request Entity Too Large</html>',
+      requestBytes: 120_000,
+    });
+    expect(over.map((v) => [v.requirementId, v.level])).toEqual([['ERROR-STATUS-FOR-UNLISTED-CODES', 'observe']]);
+    expect(
+      ids(checkResponse({ ...{ operation: 'runWorkflow', status: 413, headers: {}, body: '' }, requestBytes: 900 })),
+    ).toEqual(['RUN-HTTP-STATUS-LISTED']);
+  });
   test('legal variants pass: extra fields outside run data, unknown file types, fractional sizes', () => {
     const body = VALID_200.getExecutionOutput() as EditedJson;
     body.data.extra = { anything: true };

@@ -26,6 +26,8 @@ export interface ResponseUnderCheck {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Bytes of the request body the answer is to, when known: a 413 to one over the payload limit is its open status. */
+  requestBytes?: number;
 }
 
 /** For one (operation, status): its entries of the table, and the checks that apply, in list order. */
@@ -83,6 +85,7 @@ export function checkResponse(r: ResponseUnderCheck): Violation[] {
     body: r.body,
     json,
     parseError,
+    requestBytes: r.requestBytes,
   };
   // Indexed loops and push rather than for…of, concat or push(...spread): each of those is costly per call in k6's interpreter.
   const checks = plan.checks;

@@ -3,10 +3,17 @@
  *
  * Every clause quotes the words of contracts/spec/service-api.md it rests on (`quote`, checked to be a
  * literal passage of the specification), and its level follows from those words:
- * - `must`    — the specification states it; a violation is a failure.
- * - `should`  — it follows from the specification's meaning without being stated; a violation is a
- *               warning that carries its reasoning (`why`), and users may promote warnings to failures.
+ * - `must`    — the words force it: no competent implementer reading only the specification could have
+ *               built it otherwise in good faith; a violation is a failure.
+ * - `should`  — it follows from the specification's meaning, or a careful implementer could read the words
+ *               otherwise (`otherReading`); a violation is a warning that carries its reasoning (`why`), and
+ *               users may promote warnings to failures.
  * - `observe` — the specification says "not shown"; the harness records what the target does, never fails it.
+ *
+ * `appliesWhen` says, in words, which requests and answers a clause judges where that is narrower than its
+ * sentence reads at first (a limit judged on the content an operation takes, not on a name the workflow
+ * does not declare): whatever sends the request, the judge of the clause keeps to it. The README's clause
+ * table is generated from this catalogue (`npm run clause-table`).
  *
  * `security` marks the clauses whose failure means exposure (a request served without a valid key,
  * another tenant's data revealed or acted on): reports list their failures first.
@@ -31,6 +38,13 @@ export interface Requirement {
   quote: string;
   /** For `should`: why the clause follows from the specification. */
   why?: string;
+  /**
+   * The other reading a careful implementer could take of the words: why a clause is a should and not a
+   * must. Set where such a reading exists (every should that the words alone do not settle).
+   */
+  otherReading?: string;
+  /** The condition under which the clause applies, in words, where it is narrower than the sentence quoted. */
+  appliesWhen?: string;
   operations?: readonly OperationId[];
   /** A failure means exposure: served without a valid key, or another tenant's data revealed or acted on. */
   security?: true;
@@ -69,19 +83,30 @@ function perOperationClauses(op: OperationId): Requirement[] {
       'All JSON responses of successful calls share one envelope.',
       [op],
     ),
-    must(
-      `${prefix}-HTTP-STATUS-LISTED`,
-      section,
-      'The response status is one of the status codes listed for the operation.',
-      STATUS_LINE[op],
-      [op],
+    reading(
+      must(
+        `${prefix}-HTTP-STATUS-LISTED`,
+        section,
+        'The response status is one of the status codes listed for the operation.',
+        STATUS_LINE[op],
+        [op],
+      ),
+      {
+        appliesWhen:
+          'Every answer, and no answer at all (a reset, a malformed answer). Not failed: a 429 (rate limits ' +
+          'are not shown), a 4xx carrying a §7 code whose HTTP status is not listed (E2004, E2005…), and a 413 ' +
+          'to a request body over 100,000 bytes (the payload limit, whose status is not shown).',
+      },
     ),
-    must(
-      `${prefix}-401-MISSING-OR-INVALID-KEY`,
-      '5',
-      'A request with a missing or invalid API key gets status 401.',
-      'A request with a missing or invalid key gets status 401.',
-      [op],
+    reading(
+      must(
+        `${prefix}-401-MISSING-OR-INVALID-KEY`,
+        '5',
+        'A request with a missing or invalid API key gets status 401.',
+        'A request with a missing or invalid key gets status 401.',
+        [op],
+      ),
+      { appliesWhen: UNKEYED },
     ),
   ];
 }
@@ -105,8 +130,17 @@ function observe(id: string, section: string, text: string, quote: string, opera
 function security(r: Requirement): Requirement {
   return { ...r, security: true };
 }
+/** The clause with the condition it applies under, and the other reading of its words where one exists. */
+function reading(r: Requirement, detail: Pick<Requirement, 'appliesWhen' | 'otherReading'>): Requirement {
+  return { ...r, ...detail };
+}
 
 const EXECUTION_READS: OperationId[] = ['getExecutionStatus', 'getExecutionOutput', 'abortExecution'];
+/** The requests the 401 and exposure clauses judge: those that carry no valid key in the form §5.1 gives. */
+const UNKEYED =
+  'Requests with no Authorization header, "Bearer" without a key, the key under another scheme (Basic) or ' +
+  'none, or an unknown key. Not the valid key under "bearer" spelt in another case or after two spaces: ' +
+  'RFC 9110 lets a server read those as the Bearer scheme, so accepting or refusing them is recorded.';
 const NOT_FOUND_ON_EXECUTIONS = '404 on execution endpoints means the execution does not exist.';
 
 export const REQUIREMENTS: readonly Requirement[] = [
@@ -150,10 +184,36 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'Node status values: init, waiting, executing, finish, failed.',
     ['getExecutionStatus', 'getExecutionOutput'],
   ),
-  must('DATETIME-FORMAT', '2.2, 2.3', 'createdAt, startTime and endTime are date-time strings.', 'string, date-time', [
-    'getExecutionStatus',
-    'getExecutionOutput',
-  ]),
+  reading(
+    must(
+      'DATETIME-FORMAT',
+      '2.2, 2.3',
+      'createdAt, startTime and endTime are date-time strings.',
+      'string, date-time',
+      ['getExecutionStatus', 'getExecutionOutput'],
+    ),
+    {
+      appliesWhen:
+        'Every createdAt, startTime and endTime: a date and a time of day in the ISO 8601 form. Whether it carries ' +
+        'its offset is DATETIME-OFFSET.',
+    },
+  ),
+  reading(
+    should(
+      'DATETIME-OFFSET',
+      '2.2, 2.3',
+      'createdAt, startTime and endTime carry their offset from UTC (Z or ±hh:mm), as RFC 3339 date-times do.',
+      'string, date-time',
+      '"date-time" is the name of the RFC 3339 format (JSON Schema, OpenAPI), which requires the offset; a time without one names no instant.',
+      ['getExecutionStatus', 'getExecutionOutput'],
+    ),
+    {
+      otherReading:
+        'The specification names no standard: "date-time" read as ISO 8601, whose local form leaves the offset ' +
+        'out (2026-11-22T09:00:00.125), as many date libraries print it.',
+      appliesWhen: 'Every createdAt, startTime and endTime that is an ISO 8601 date and time of day.',
+    },
+  ),
   must(
     'RUN-200-DATA',
     '2.2, 4.1',
@@ -404,12 +464,19 @@ export const REQUIREMENTS: readonly Requirement[] = [
       'settled is a warning, with the polls that show it.',
     ['getExecutionStatus'],
   ),
-  must(
-    'OUTPUT-FILES-ONLY-AFTER-FINISH',
-    '3',
-    'Files are returned in the output only after the producing nodes have finished (whether or not the node is listed in the output).',
-    'Files are returned in the output response only after the producing nodes have finished.',
-    ['getExecutionOutput', 'getExecutionStatus'],
+  reading(
+    must(
+      'OUTPUT-FILES-ONLY-AFTER-FINISH',
+      '3',
+      'Files are returned in the output only after the producing nodes have finished (whether or not the node is listed in the output).',
+      'Files are returned in the output response only after the producing nodes have finished.',
+      ['getExecutionOutput', 'getExecutionStatus'],
+    ),
+    {
+      appliesWhen:
+        'A file listed while its producing node is init, waiting or executing: not finished in any reading. A ' +
+        'file of a node that failed is recorded: "finished" may be read as "ended" as well as "status finish".',
+    },
   ),
   should(
     'OUTPUT-PARTIAL-CONTENT',
@@ -422,12 +489,18 @@ export const REQUIREMENTS: readonly Requirement[] = [
   must('ABORT-200-NO-DATA', '4.2', 'The abort response is an envelope without data.', 'envelope without data', [
     'abortExecution',
   ]),
-  must(
-    'ABORT-ACCEPTED',
-    '4.2',
-    'Aborting a running execution is accepted (a 2xx answer).',
-    'Aborts a running execution.',
-    ['abortExecution'],
+  reading(
+    must(
+      'ABORT-ACCEPTED',
+      '4.2',
+      'Aborting a running execution is accepted (a 2xx answer).',
+      'Aborts a running execution.',
+      ['abortExecution'],
+    ),
+    {
+      appliesWhen:
+        'An execution read init or executing just before the abort. An abort of an ended execution is recorded (ABORT-OUTCOME).',
+    },
   ),
   observe(
     'ABORT-OUTCOME',
@@ -453,12 +526,27 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'variables (object, optional): workflow variables as key-value pairs',
     ['runWorkflow'],
   ),
-  must(
-    'RUN-VALUE-KINDS',
-    '4.1',
-    'A variable value may be a string, number, boolean, object or array.',
-    'each value is a string, number, boolean, object or array',
-    ['runWorkflow'],
+  reading(
+    should(
+      'RUN-VALUE-KINDS',
+      '4.1',
+      'A variable value may be a string, number, boolean, object or array.',
+      'each value is a string, number, boolean, object or array',
+      '§4.1 lists the kinds a value may take, so a variable whose plan does not confine it to one kind takes any of ' +
+        'them. Read otherwise, the list covers all variables together and an untyped variable is a string one: an ' +
+        'object or an array given to it is then an invalid parameter (400). Both readings hold, hence a warning.',
+      ['runWorkflow'],
+    ),
+    {
+      otherReading:
+        'The sentence lists the kinds values take across all variables, not what each variable accepts: a ' +
+        'variable declared `string` (or left untyped, read as string) takes text, and an object or an array ' +
+        'given to it is an invalid request parameter, answered 400.',
+      appliesWhen:
+        'Values of every kind given to a variable the plan declares without a variableType. What a variable ' +
+        'typed string takes of the other kinds is recorded (its type confines it); names the plan does not ' +
+        'declare are not judged (a server may ignore them).',
+    },
   ),
   should(
     'RUN-WITHOUT-BODY',
@@ -475,19 +563,32 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'the run endpoint still accepts workflow variables as top-level body fields in addition to the variables object',
     ['runWorkflow'],
   ),
-  must(
-    'RUN-FILE-VARIABLE',
-    '4.1',
-    'A file variable accepts a fileKey, or an array of fileKeys, returned by upload.',
-    'the value is a fileKey (or an array of fileKey) returned by the upload endpoint',
-    ['runWorkflow', 'uploadFiles'],
+  reading(
+    must(
+      'RUN-FILE-VARIABLE',
+      '4.1',
+      'A file variable accepts a fileKey, or an array of fileKeys, returned by upload.',
+      'the value is a fileKey (or an array of fileKey) returned by the upload endpoint',
+      ['runWorkflow', 'uploadFiles'],
+    ),
+    {
+      appliesWhen:
+        'A file variable given a fileKey, or an array of two, that upload returned to the same key in this run.',
+    },
   ),
-  must(
-    'RUN-400-INVALID-BODY',
-    '4.1',
-    'An invalid run body (not a JSON object) gets 400.',
-    'request body format is invalid',
-    ['runWorkflow'],
+  reading(
+    must(
+      'RUN-400-INVALID-BODY',
+      '4.1',
+      'An invalid run body (not a JSON object) gets 400.',
+      'request body format is invalid',
+      ['runWorkflow'],
+    ),
+    {
+      appliesWhen:
+        'A run body that is not JSON, or JSON that is not an object (an array, a string). A `variables` that is ' +
+        'not an object is recorded.',
+    },
   ),
   should(
     'RUN-400-MISSING-REQUIRED-VARIABLE',
@@ -505,12 +606,18 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'File variable values are "a fileKey returned by the upload endpoint"; any other value is an invalid parameter.',
     ['runWorkflow'],
   ),
-  must(
-    'RUN-403-API-DISABLED',
-    '4.1, 7',
-    'Running a workflow whose API is disabled gets 403.',
-    '403 on the run endpoint means the workflow API is disabled',
-    ['runWorkflow'],
+  reading(
+    must(
+      'RUN-403-API-DISABLED',
+      '4.1, 7',
+      'Running a workflow whose API is disabled gets 403.',
+      '403 on the run endpoint means the workflow API is disabled',
+      ['runWorkflow'],
+    ),
+    {
+      appliesWhen:
+        'A workflow whose API is disabled: WFCHECK_DISABLED_CANVAS_ID, or one whose title says disabled, internal or private and whose run answers 403.',
+    },
   ),
   must('RUN-404-UNKNOWN-CANVAS', '4.1', 'Running an unknown canvas gets 404.', '404 workflow not found', [
     'runWorkflow',
@@ -536,12 +643,15 @@ export const REQUIREMENTS: readonly Requirement[] = [
   ),
 
   // §4.5 search
-  must(
-    'SEARCH-KEYWORD-APPLIED',
-    '4.5',
-    'A keyword that no title contains finds no workflow (the keyword is not ignored).',
-    'keyword searched in workflow titles',
-    ['searchWorkflows'],
+  reading(
+    must(
+      'SEARCH-KEYWORD-APPLIED',
+      '4.5',
+      'A keyword that no title contains finds no workflow (the keyword is not ignored).',
+      'keyword searched in workflow titles',
+      ['searchWorkflows'],
+    ),
+    { appliesWhen: 'A keyword of twenty random letters, which no title contains.' },
   ),
   should(
     'SEARCH-KEYWORD-IN-TITLE',
@@ -559,16 +669,28 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'The keyword is searched in workflow titles.',
     ['searchWorkflows'],
   ),
-  must(
-    'SEARCH-PAGE-1-BASED',
-    '4.5, 8',
-    'Page numbering is 1-based: page 1 holds the first items.',
-    'page number, 1-based',
-    ['searchWorkflows'],
+  reading(
+    must(
+      'SEARCH-PAGE-1-BASED',
+      '4.5, 8',
+      'Page numbering is 1-based: page 1 holds the first items.',
+      'page number, 1-based',
+      ['searchWorkflows'],
+    ),
+    {
+      appliesWhen:
+        'Pages 1, 2, … read with a pageSize from 1 to 5, while the listing holds still. What page 0, a negative page or a page that is no number answers is recorded.',
+    },
   ),
-  must('SEARCH-PAGESIZE-HONOURED', '4.5', 'A page holds at most pageSize items.', 'items per page', [
-    'searchWorkflows',
-  ]),
+  reading(
+    must('SEARCH-PAGESIZE-HONOURED', '4.5', 'A page holds at most pageSize items.', 'items per page', [
+      'searchWorkflows',
+    ]),
+    {
+      appliesWhen:
+        'A pageSize from 1 to 5 (within any maximum a server may set). Sizes below 1, above 1000 or that are no number are recorded.',
+    },
+  ),
   should(
     'SEARCH-PAGES-DISJOINT',
     '4.5',
@@ -599,12 +721,15 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'searchWorkflows',
   ]),
   security(
-    must(
-      'SEARCH-TENANT-SCOPED',
-      '5.4',
-      'Search returns only workflows accessible by the key used.',
-      'Workflow search returns only workflows accessible by the key used.',
-      ['searchWorkflows'],
+    reading(
+      must(
+        'SEARCH-TENANT-SCOPED',
+        '5.4',
+        'Search returns only workflows accessible by the key used.',
+        'Workflow search returns only workflows accessible by the key used.',
+        ['searchWorkflows'],
+      ),
+      { appliesWhen: 'With API_KEY_B, a key of another account: the listings of the two keys share no workflow.' },
     ),
   ),
 
@@ -633,12 +758,20 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'fileName is the "file name" of an uploaded file: the name it was uploaded under.',
     ['uploadFiles'],
   ),
-  must(
-    'UPLOAD-400-NO-FILES',
-    '4.7',
-    'An upload without files gets 400 (files is required).',
-    'files (array of binary file, required)',
-    ['uploadFiles'],
+  reading(
+    must(
+      'UPLOAD-400-NO-FILES',
+      '4.7',
+      'An upload without files gets 400 (files is required).',
+      'files (array of binary file, required)',
+      ['uploadFiles'],
+    ),
+    {
+      appliesWhen:
+        'A request that carries no file at all: a multipart body without parts, a JSON body. A file under ' +
+        'another multipart field name than `files` is recorded: the content type of the upload is not shown, ' +
+        'so neither is how `files` is named in it.',
+    },
   ),
   observe(
     'UPLOAD-CONTENT-TYPE',
@@ -647,12 +780,15 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'Content type of the upload request: not shown.',
     ['uploadFiles'],
   ),
-  must(
-    'LIMIT-UNUSED-FILE-RETENTION',
-    '4.7, 8',
-    'Unused uploaded files are cleaned up after about 24 hours (not exercisable within a run).',
-    'Unused uploaded files are cleaned up after about 24 hours.',
-    ['uploadFiles'],
+  reading(
+    must(
+      'LIMIT-UNUSED-FILE-RETENTION',
+      '4.7, 8',
+      'Unused uploaded files are cleaned up after about 24 hours (not exercisable within a run).',
+      'Unused uploaded files are cleaned up after about 24 hours.',
+      ['uploadFiles'],
+    ),
+    { appliesWhen: 'An upload no run used, a day on: never within a conformance run, so always not run.' },
   ),
 
   // §4.8 generate
@@ -670,12 +806,15 @@ export const REQUIREMENTS: readonly Requirement[] = [
     '| statusCode | number | yes | HTTP status code |',
     ['generateWorkflow'],
   ),
-  must(
-    'GENERATE-400-MISSING-QUERY',
-    '4.8',
-    'Generation without a query gets 400 (query is required).',
-    '400 generation failed or invalid parameters',
-    ['generateWorkflow'],
+  reading(
+    must(
+      'GENERATE-400-MISSING-QUERY',
+      '4.8',
+      'Generation without a query gets 400 (query is required).',
+      '400 generation failed or invalid parameters',
+      ['generateWorkflow'],
+    ),
+    { appliesWhen: 'A generate body without `query`. A null or non-string query is recorded.' },
   ),
   should(
     'GENERATE-LOCALES',
@@ -692,12 +831,20 @@ export const REQUIREMENTS: readonly Requirement[] = [
     '404 canvas not found',
     ['generateWorkflow'],
   ),
-  must(
-    'GENERATE-OVERWRITE-REPLACES',
-    '4.8',
-    "After generation with a canvasId, that canvas's detail shows the generated plan.",
-    'the existing workflow on it is replaced and this cannot be undone',
-    ['generateWorkflow', 'getWorkflowDetail'],
+  reading(
+    must(
+      'GENERATE-OVERWRITE-REPLACES',
+      '4.8',
+      "After generation with a canvasId, that canvas's detail shows the generated plan.",
+      'the existing workflow on it is replaced and this cannot be undone',
+      ['generateWorkflow', 'getWorkflowDetail'],
+    ),
+    {
+      appliesWhen:
+        'The tasks the detail shows after an overwrite: the generated ones (the same ids, or the same titles and ' +
+        'prompts under ids of their own). The title is recorded: a canvas may keep its own name while its ' +
+        'workflow is replaced.',
+    },
   ),
   observe(
     'GENERATE-MODEL-RESPONSE-LIMIT',
@@ -709,11 +856,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
 
   // §5 auth: exposure (served without a valid key) apart from the status of the refusal
   security(
-    must(
-      'AUTH-NOT-SERVED-WITHOUT-KEY',
-      '4, 5',
-      'A request without a valid key is never processed: not served (no 2xx answer, no data), nor answered as the same request with the key is.',
-      'All endpoints require the API key header (section 5).',
+    reading(
+      must(
+        'AUTH-NOT-SERVED-WITHOUT-KEY',
+        '4, 5',
+        'A request without a valid key is never processed: not served (no 2xx answer, no data), nor answered as the same request with the key is.',
+        'All endpoints require the API key header (section 5).',
+      ),
+      { appliesWhen: UNKEYED },
     ),
   ),
   // §5.2: a key an answer repeats goes wherever answers go (logs, caches, proxies, error trackers)
@@ -739,10 +889,23 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'A request with "Bearer" and no key is refused with 401.',
     'A request with a missing or invalid key gets status 401.',
   ),
-  must(
-    'AUTH-401-WRONG-SCHEME',
-    '5.1, 5.3',
-    'A key sent with another scheme than Bearer is refused with 401.',
+  reading(
+    must(
+      'AUTH-401-WRONG-SCHEME',
+      '5.1, 5.3',
+      'A key sent with another scheme than Bearer is refused with 401.',
+      'Every request carries the header Authorization with the value Bearer followed by a space and <API_KEY>.',
+    ),
+    {
+      appliesWhen:
+        'The valid key under another scheme (Basic) or with none. Not "bearer" or "BEARER", nor two spaces ' +
+        'before the key: AUTH-SCHEME-SPELLING records those.',
+    },
+  ),
+  observe(
+    'AUTH-SCHEME-SPELLING',
+    '5.1',
+    'What a server makes of the valid key under "bearer", "BEARER" or "Bearer" followed by two spaces (recorded: accepted or 401).',
     'Every request carries the header Authorization with the value Bearer followed by a space and <API_KEY>.',
   ),
   must(
@@ -754,30 +917,48 @@ export const REQUIREMENTS: readonly Requirement[] = [
 
   // isolation between keys (§1.3, §5.4): judged on exposure; the status of the refusal is the 404 clauses'
   security(
-    must(
-      'ISOLATION-CANVAS',
-      '1.3, 5.4',
-      "Another key's canvas is neither revealed (its plan) nor acted on (run, overwritten).",
-      'The caller can search the workflows reachable with its API key and read the plan of one workflow (title, tasks, variables).',
-      ['getWorkflowDetail', 'runWorkflow', 'generateWorkflow'],
+    reading(
+      must(
+        'ISOLATION-CANVAS',
+        '1.3, 5.4',
+        "Another key's canvas is neither revealed (its plan) nor acted on (run, overwritten).",
+        'The caller can search the workflows reachable with its API key and read the plan of one workflow (title, tasks, variables).',
+        ['getWorkflowDetail', 'runWorkflow', 'generateWorkflow'],
+      ),
+      {
+        appliesWhen:
+          'With API_KEY_B, a key of another account: what one key made or reached, asked for with the other.',
+      },
     ),
   ),
   security(
-    must(
-      'ISOLATION-EXECUTION',
-      '1.3, 5.4',
-      "Another key's execution is neither revealed (status, output) nor aborted.",
-      'Workflow search returns only workflows accessible by the key used.',
-      EXECUTION_READS,
+    reading(
+      must(
+        'ISOLATION-EXECUTION',
+        '1.3, 5.4',
+        "Another key's execution is neither revealed (status, output) nor aborted.",
+        'Workflow search returns only workflows accessible by the key used.',
+        EXECUTION_READS,
+      ),
+      {
+        appliesWhen:
+          'With API_KEY_B, a key of another account: what one key made or reached, asked for with the other.',
+      },
     ),
   ),
   security(
-    must(
-      'ISOLATION-FILE-KEY',
-      '1.4, 5.4',
-      "Another key's fileKey is not accepted as a file variable value.",
-      'The caller can upload files and receive file keys, which are then used as values of file variables when running a workflow.',
-      ['runWorkflow'],
+    reading(
+      must(
+        'ISOLATION-FILE-KEY',
+        '1.4, 5.4',
+        "Another key's fileKey is not accepted as a file variable value.",
+        'The caller can upload files and receive file keys, which are then used as values of file variables when running a workflow.',
+        ['runWorkflow'],
+      ),
+      {
+        appliesWhen:
+          'With API_KEY_B, a key of another account: what one key made or reached, asked for with the other.',
+      },
     ),
   ),
 
@@ -794,43 +975,82 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'HTTP status of codes whose status is "none listed": not shown.',
     'HTTP status for codes with none listed: not shown.',
   ),
-  must(
-    'ERROR-CODE-STATUS-CONSISTENT',
-    '7',
-    "An error body's errCode agrees with the HTTP status §7 lists for that code (the six codes with a status).",
-    'Where a code has no HTTP status, the status column reads none listed.',
+  reading(
+    must(
+      'ERROR-CODE-STATUS-CONSISTENT',
+      '7',
+      "An error body's errCode agrees with the HTTP status §7 lists for that code (the six codes with a status).",
+      'Where a code has no HTTP status, the status column reads none listed.',
+    ),
+    {
+      appliesWhen:
+        'An error answer whose errCode is one of the six codes §7 gives a status (CANVAS_NOT_FOUND 404, ' +
+        'INVALID_REQUEST_BODY 400…). Codes with none listed, and codes §7 does not list, are not judged.',
+    },
   ),
-  must(
-    'ODD-IDS-NO-5XX',
-    '4',
-    'Path parameters are strings: odd ids (very long, unicode, traversal-looking) get a listed status, never 5xx.',
-    'Path parameters are strings.',
+  reading(
+    must(
+      'ODD-IDS-NO-5XX',
+      '4',
+      'Path parameters are strings: odd ids (very long, unicode, traversal-looking) get a listed status, never 5xx.',
+      'Path parameters are strings.',
+    ),
+    {
+      appliesWhen:
+        'Ids up to 2,000 characters of any text, percent-encoded in the path, on every operation that takes ' +
+        "one. A 5xx the same operation also gives a plain unknown id is its status clause's finding, not this one.",
+    },
   ),
 
   // §8 limits
   // The limits are stated (§8 table); which operations they bind is not, beyond the codes' own words: the
-  // operations whose bodies carry content and payload (run, generate) are where they are judged.
-  must(
-    'LIMIT-CONTENT-100K',
-    '8, 7',
-    'Content over 100k characters (a prompt, a variable value) is rejected (code E2004).',
-    '| Maximum content length (code E2004) | 100k characters |',
-    ['runWorkflow', 'generateWorkflow'],
+  // operations whose bodies carry content and payload (run, generate) are where they are judged, and only
+  // on what each one takes as content.
+  reading(
+    must(
+      'LIMIT-CONTENT-100K',
+      '8, 7',
+      'Content over 100k characters (a prompt, a variable value) is rejected (code E2004).',
+      '| Maximum content length (code E2004) | 100k characters |',
+      ['runWorkflow', 'generateWorkflow'],
+    ),
+    {
+      appliesWhen:
+        "Content the operation takes: generate's `query`, or the value of a variable the workflow declares " +
+        '(string or untyped). Not a value under a name the workflow does not declare, which a server may ' +
+        'ignore unread. Rejected means any 4xx; the code (E2004, or E2005 where the body is over 100,000 ' +
+        'bytes too) is not judged, error bodies not being shown.',
+    },
   ),
-  must(
-    'LIMIT-PAYLOAD-100KB',
-    '8, 7',
-    'A request payload over 100KB is rejected (code E2005).',
-    '| Maximum request payload size (code E2005) | 100KB |',
-    ['runWorkflow', 'generateWorkflow'],
+  reading(
+    must(
+      'LIMIT-PAYLOAD-100KB',
+      '8, 7',
+      'A request payload over 100KB is rejected (code E2005).',
+      '| Maximum request payload size (code E2005) | 100KB |',
+      ['runWorkflow', 'generateWorkflow'],
+    ),
+    {
+      appliesWhen:
+        'A run or generate body over 102,400 bytes (over 100KB in either reading: 100,000 or 102,400), ' +
+        'whatever its fields. Rejected means any 4xx, its code and the status (400, 413) not judged; uploads ' +
+        'are not judged, the payload limit reaching them or not (LIMIT-OPERATIONS).',
+    },
   ),
-  should(
-    'LIMIT-WITHIN-ACCEPTED',
-    '8',
-    'A request just under the payload and content limits is not rejected for its size.',
-    '| Maximum request payload size (code E2005) | 100KB |',
-    'The limits are maxima: what stays below them is allowed.',
-    ['runWorkflow', 'generateWorkflow'],
+  reading(
+    should(
+      'LIMIT-WITHIN-ACCEPTED',
+      '8',
+      'A request just under the payload and content limits is not rejected for its size.',
+      '| Maximum request payload size (code E2005) | 100KB |',
+      'The limits are maxima: what stays below them is allowed.',
+      ['runWorkflow', 'generateWorkflow'],
+    ),
+    {
+      appliesWhen:
+        'A run or generate body under 100,000 bytes whose longest value is under 99,000 characters (within ' +
+        'both limits in either reading), answered with a 2xx or a refusal for its size (E2004, E2005, 413).',
+    },
   ),
   observe(
     'LIMIT-OPERATIONS',

@@ -12,7 +12,7 @@ import { OPERATIONS, type OperationEntry, type OperationId, type ResponseEntry }
 import { SCHEMA_BUNDLE } from './generated/schemas.ts';
 import * as validators from './generated/validators.js';
 import type { Validator } from './generated/validators.js';
-import { errorCode } from './error-codes.ts';
+import { errorCode, LIMITS } from './error-codes.ts';
 import { requirement, type Level } from './requirements.ts';
 
 export interface Violation {
@@ -79,6 +79,8 @@ export interface CheckContext extends CheckTarget {
   json: unknown;
   /** Why the body is not JSON, or undefined when it parsed. */
   parseError: string | undefined;
+  /** Bytes of the request body, when the caller knows them. */
+  requestBytes?: number;
 }
 
 export type Findings = readonly Violation[];
@@ -209,6 +211,19 @@ function aboutAbsentPayload(e: AjvError): boolean {
 }
 
 /**
+ * A date and time of day without an offset from UTC (ISO 8601's local form, e.g. `2026-11-22T09:00:00.125`):
+ * a date-time in one reading of "string, date-time", not in RFC 3339's. Its fault is the should clause's.
+ */
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/;
+const DATE_TIME_CLAUSE = 'DATETIME-FORMAT';
+const DATE_TIME_OFFSET_CLAUSE = 'DATETIME-OFFSET';
+
+function dateTimeClause(e: AjvError, value: unknown, id: string): string {
+  if (id !== DATE_TIME_CLAUSE || e.keyword !== 'format' || typeof value !== 'string') return id;
+  return LOCAL_DATE_TIME.test(value) && !Number.isNaN(Date.parse(`${value}Z`)) ? DATE_TIME_OFFSET_CLAUSE : id;
+}
+
+/**
  * The body's schema faults; the clause of the whole body is looked up only once there is a fault. An
  * envelope without a payload (`no-payload`) is judged as an envelope: faults about its absent data are
  * left out. Decided after validation fails, so a conforming body costs nothing more.
@@ -224,7 +239,7 @@ function schemaViolations(schema: string, value: unknown, target: CheckTarget): 
   const fallback = bodyClause(target, schema);
   return errors.map((e) => {
     const { pointer, expected } = describeExpectation(e);
-    const id = requirementOf(e, prefix, fallback);
+    const id = dateTimeClause(e, valueAt(value, pointer), requirementOf(e, prefix, fallback));
     const actual = e.keyword === 'required' ? '(absent)' : excerpt(valueAt(value, pointer));
     const says = e.keyword === 'not' ? 'must be absent' : (e.message ?? 'is invalid');
     return finding(id, pointer, expected, actual, `${pointer || '(body)'} ${says}`);
@@ -257,6 +272,19 @@ const statusListed: ResponseCheck = {
       ];
     }
     const statuses = ctx.op.statuses.join(', ');
+    // §8's payload limit has a code whose status is not shown (E2005): HTTP's own 413 for a body over it is that
+    // status, whatever the body says (error bodies are not shown either).
+    if (ctx.status === 413 && (ctx.requestBytes ?? 0) > LIMITS.payloadBytesSurelyWithin) {
+      return [
+        finding(
+          'ERROR-STATUS-FOR-UNLISTED-CODES',
+          '#status',
+          `a listed status (${statuses}) or the open status of the payload limit (E2005)`,
+          `413 to a ${ctx.requestBytes}-byte request body`,
+          'status 413 answers a body over the payload limit, whose HTTP status the specification leaves open',
+        ),
+      ];
+    }
     const code = errCodeOf(ctx);
     const known = code ? errorCode(code) : undefined;
     if (ctx.status < 500 && known && (known.httpStatus === null || known.httpStatus === ctx.status)) {
@@ -287,6 +315,8 @@ function schemaClauses(root: unknown, t: CheckTarget, schema: string): string[] 
   const out = new Set<string>();
   requirementsInSchema(root, t.op.prefix, out, new Set());
   out.add(bodyClause(t, schema));
+  // A date-time judged is judged for its offset too (its fault is that clause's, see dateTimeClause).
+  if (out.has(DATE_TIME_CLAUSE)) out.add(DATE_TIME_OFFSET_CLAUSE);
   return [...out];
 }
 

@@ -11,7 +11,7 @@
  * leave every requirement "not run" with the fault named.
  * The load run must stop cleanly with its reason against a refused and a 502 target.
  *
- * A target where one operation alone is hostile (doubles/faults/catalogue.ts, "single-operation
+ * A target where one operation alone is hostile (doubles/faults/catalogue/latency-errors.ts, "single-operation
  * faults": the status endpoint never answers, the output body drips slower than the request deadline,
  * executions end in a status outside the enum) costs the run one wait at most per worker: the fault is
  * met once, named the same way in every verdict it stops, and the run ends about as soon as a healthy one.

@@ -9,7 +9,8 @@
  * should-level deviations (a payload limit stricter than 100KB, the key echoed in error bodies), and the legal variants that probe
  * the open points most likely to draw a false alarm (abort outcome ×2, order values, maximum page
  * size, extra fields, plain-text error bodies, 413 for E2005, file type values, rate limiting with
- * 429), plus the control, and a search answered as a bare array (an entry naming `stillRuns`: it
+ * 429; string variables refusing objects, undeclared variables ignored, a 401 and a 413 sent on the
+ * headers with the connection closed unread), plus the control, and a search answered as a bare array (an entry naming `stillRuns`: it
  * and the control run the full suite, which must still exercise the suites search does not concern).
  * Every entry must reach its outcome with no collateral and report exactly the findings it declares: one
  * deviation, one finding.
@@ -84,6 +85,11 @@ const SUBSET = [
   'payload-413-e2005',
   'file-type-extension',
   'rate-limited-429',
+  // legal variants of implementations written from the specification alone
+  'typed-variables-refuse-other-kinds',
+  'undeclared-variables-ignored',
+  'unkeyed-refused-early',
+  'payload-limit-early',
 ];
 
 /** The subset runs once per worker; the tests below read its report. */
@@ -144,6 +150,21 @@ const REGRESSIONS: [string, string, string[]][] = [
     'limit-too-strict',
     'LIMIT-WITHIN-ACCEPTED probes just under both readings of the limits, so a 64 KB cutoff is seen',
     ['LIMIT-WITHIN-ACCEPTED'],
+  ],
+  [
+    'typed-variables-refuse-other-kinds',
+    'a string variable refusing an object or an array (400) is one reading of §4.1: recorded, never failed',
+    [],
+  ],
+  [
+    'undeclared-variables-ignored',
+    'content over 100k characters is judged where the run takes it (a declared variable), not under a name a server may ignore',
+    [],
+  ],
+  [
+    'unkeyed-refused-early',
+    'a 401 sent on the headers, the body left unread and the connection closed, is read as the answer it is',
+    [],
   ],
 ];
 

@@ -160,7 +160,13 @@ export class ApiClient {
     const body = complete ? parsedBody(answer.text) : {};
     const violations =
       complete && operation
-        ? checkResponse({ operation, status: answer.status!, headers: answer.headers, body: answer.text })
+        ? checkResponse({
+            operation,
+            status: answer.status!,
+            headers: answer.headers,
+            body: answer.text,
+            requestBytes: r.body?.length,
+          })
         : [];
     const read: ReadAnswer = { ...answer, violations };
     return {

@@ -398,6 +398,19 @@ test('files only after their node finished: judged from the output and from the 
   expect(outcomes('OUTPUT-FILES-ONLY-AFTER-FINISH')).toEqual(['pass', 'pass', 'fail', 'fail']);
 });
 
+test('a file of a node that failed is recorded, not judged: "finished" may be read as "ended"', () => {
+  const { verdict, outcomes, observations } = recorder();
+  const file = { name: 'partial.md', type: 'text/markdown', nodeId: 'n1' };
+  checkExecutionHistory(verdict, 'e1', undefined, [
+    snap(
+      { status: 'failed', nodeExecutions: [{ nodeId: 'n1', status: 'failed' }] as StatusData['nodeExecutions'] },
+      { output: [{ nodeId: 'n1', status: 'failed', messages: [] }], files: [file] },
+    ),
+  ]);
+  expect(outcomes('OUTPUT-FILES-ONLY-AFTER-FINISH')).toEqual([]);
+  expect(observations('OUTPUT-FILES-ONLY-AFTER-FINISH').map((o) => o.key)).toEqual(['file of a node that failed']);
+});
+
 test('a node status outside the enum blocks what reads it, by NODE-STATUS-ENUM', () => {
   const { verdict, outcomes } = recorder();
   const file = { name: 'a.md', type: 'text/markdown', nodeId: 'n1' };

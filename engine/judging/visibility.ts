@@ -136,6 +136,10 @@ function listedOrBlocked(v: Verdict, id: string, reads: StatusRead[], what: stri
   return false;
 }
 
+/**
+ * A file's producer must have finished: one still init, waiting or executing fails the clause. A producer
+ * that failed is recorded: "finished" may be read as "ended" as well as "status finish".
+ */
 function checkProducerFinished(
   v: Verdict,
   file: string,
@@ -146,16 +150,17 @@ function checkProducerFinished(
 ): void {
   if (!listedOrBlocked(v, 'OUTPUT-FILES-ONLY-AFTER-FINISH', reads, `file ${file} of node ${nodeId}`)) return;
   const statuses = reads.map((r) => r.status);
-  v.must(
-    'OUTPUT-FILES-ONLY-AFTER-FINISH',
-    statuses.every((st) => st === 'finish'),
-    {
-      message: `file ${file} of node ${nodeId} in the output of ${executionId}`,
-      expected: 'its node is finish (in the output and in the status read after it)',
-      actual: `node status ${[...new Set(statuses)].join(' / ')}`,
-      exchangeId: ref,
-    },
-  );
+  const running = statuses.some((st) => !TERMINAL.has(st));
+  if (!running && statuses.includes('failed')) {
+    v.observe('OUTPUT-FILES-ONLY-AFTER-FINISH', 'file of a node that failed', `file ${file} of node ${nodeId}`, ref);
+    return;
+  }
+  v.must('OUTPUT-FILES-ONLY-AFTER-FINISH', !running, {
+    message: `file ${file} of node ${nodeId} in the output of ${executionId}`,
+    expected: 'its node has finished (in the output and in the status read after it)',
+    actual: `node status ${[...new Set(statuses)].join(' / ')}`,
+    exchangeId: ref,
+  });
 }
 
 /**

@@ -121,7 +121,7 @@ async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: st
 /** Whether the generative mode runs against the entry as well as the suites. */
 export function explores(m: Mutant, scope: ExploreScope): boolean {
   if (scope === 'all') return true;
-  return scope === 'inputs' && (m.id === CONTROL_ID || INPUT_ENTRIES.includes(m));
+  return scope === 'inputs' && (m.id === CONTROL_ID || INPUT_ENTRIES.includes(m) || m.explored === true);
 }
 
 /** The generative mode against a fresh target behind the entry, with the defaults a nightly run gets. */

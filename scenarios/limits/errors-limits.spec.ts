@@ -48,6 +48,11 @@ function justUnderLimits(text: string, body: (value: string) => unknown): string
   return text.slice(0, Math.min(CONTENT_SURELY_WITHIN_CHARS, LIMITS.payloadBytesSurelyWithin - 1 - overhead));
 }
 
+/** A variable of the plan that takes text: typed string, or untyped (§2.5 makes variableType optional). */
+function textVariableOf(w: Workflow): string | undefined {
+  return (w.plan?.variables ?? []).find((v) => v.variableType === 'string' || v.variableType === undefined)?.name;
+}
+
 /**
  * A workflow whose run needs nothing but optional variables, so 400s come only from what the test
  * breaks; one that ends soon first (what it starts is aborted, but need not be).
@@ -221,14 +226,15 @@ test('requests over the payload and content limits are rejected; requests under 
   discovery,
 }) => {
   // Without a file variable first: an upload that fails would leave the run without a value it needs.
-  const withString = runnable(discovery).filter((w) => hasVariableType(w, 'string'));
+  const withString = runnable(discovery).filter((w) => textVariableOf(w) !== undefined);
   const wf = withString.find((w) => !hasVariableType(w, 'resource')) ?? withString[0];
   const canvasId = wf?.canvasId ?? withoutRequired(discovery)?.canvasId;
   test.skip(!canvasId, workflowMissing('is runnable (not disabled)'));
   const prepared = wf ? await prepareRun(api, verdict, faker, wf.plan!) : { values: {} };
-  // A variable the plan declares as text (a string, or untyped): its value is content the run takes.
-  const contentVar = (wf?.plan?.variables ?? []).find((v) => (v.variableType ?? 'string') === 'string')?.name;
-  const stringVar = contentVar ?? 'wfcheck_padding';
+  // A declared variable that takes text: content the run takes. A name the plan does not declare may be
+  // ignored unread, so it carries no content limit (LIMIT-CONTENT-100K applies to what the operation takes).
+  const declared = wf ? textVariableOf(wf) : undefined;
+  const stringVar = declared ?? 'wfcheck_padding';
 
   // Over 100KB in total while every value stays far below 100k characters: only the payload limit applies.
   const chunks = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`wfcheck_pad_${i}`, 'p'.repeat(4_000)]));
@@ -257,21 +263,23 @@ test('requests over the payload and content limits are rejected; requests under 
   const genLong = await api.generate({ query: overContent }, { label: 'generate query > 100k characters' });
   judgeOverLimit(verdict, 'LIMIT-CONTENT-100K', genLong, `generate with a query of ${overContent.length} characters`);
   verdict.observe('LIMIT-OPERATIONS', 'generate content over 100k characters', describe(genLong), genLong.record.id);
-  // Content the run takes is the value of a variable the workflow declares: a value under another name
-  // may be ignored unread, so the limit says nothing of it (LIMIT-CONTENT-100K applies when…).
-  if (contentVar) {
-    const runLong = await api.run(canvasId!, runBody({ ...prepared.values, [contentVar]: overContent }), {
+  if (declared) {
+    const runLong = await api.run(canvasId!, runBody({ ...prepared.values, [declared]: overContent }), {
       label: 'run value > 100k characters',
     });
     judgeOverLimit(
       verdict,
       'LIMIT-CONTENT-100K',
       runLong,
-      `run with a ${overContent.length}-character value of its declared variable ${contentVar}`,
+      `run with ${declared} (declared by the plan) given ${overContent.length} characters`,
     );
     verdict.observe('LIMIT-OPERATIONS', 'run content over 100k characters', describe(runLong), runLong.record.id);
     await cleanup(api, runLong);
-  }
+  } else
+    verdict.notRun(
+      'LIMIT-CONTENT-100K',
+      'run: no runnable workflow declares a variable that takes text; content under a name the plan does not declare is not judged (a server may ignore it)',
+    );
 
   // Under both limits: allowed. A rejection for another reason (e.g. a target refusing the value) is not a size verdict.
   const filler = longText.padEnd(CONTENT_SURELY_WITHIN_CHARS, ' y');

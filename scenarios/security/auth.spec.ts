@@ -18,7 +18,7 @@ import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
 import type { ApiClient } from '../../engine/client/client.ts';
 import type { AuthMode, Exchange, RequestSpec } from '../../engine/transport/exchange.ts';
 import { abortQuietly, executionIdIn, startRun } from '../../engine/execution/runs.ts';
-import { served } from '../../engine/judging/judging.ts';
+import { describe, served } from '../../engine/judging/judging.ts';
 import { judgeWithoutKey } from '../../engine/judging/refusals.ts';
 import { runnable } from '../../engine/discovery/workflows.ts';
 
@@ -118,3 +118,28 @@ for (const op of OPERATION_IDS) {
     await abortQuietly(api, started);
   });
 }
+
+/**
+ * The valid key under other spellings of the scheme: RFC 9110 makes auth schemes case-insensitive and a
+ * server may take more than one space, while §5.1 describes what a client sends. Accepted or 401, both
+ * are recorded (a read-only search, so that nothing is started either way).
+ */
+test('the valid key under other spellings of "Bearer" is recorded [AUTH-SCHEME-SPELLING]', async ({
+  api,
+  config,
+  verdict,
+}) => {
+  for (const [label, value] of [
+    ['lower-case scheme', `bearer ${config.apiKey}`],
+    ['upper-case scheme', `BEARER ${config.apiKey}`],
+    ['two spaces before the key', `Bearer  ${config.apiKey}`],
+  ] as const) {
+    const ex = await api.search({}, { auth: { kind: 'literal', value }, label: `auth: ${label}` });
+    verdict.observe(
+      'AUTH-SCHEME-SPELLING',
+      label,
+      served(ex) ? `accepted (${describe(ex)})` : describe(ex),
+      ex.record.id,
+    );
+  }
+});
