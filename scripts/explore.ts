@@ -5,10 +5,12 @@
  *
  *   npm run explore -- [--seed N] [--budget-s S (default 60)] [--requests N (per operation, default 160)]
  *                      [--only op,op] [--max-executions N (default 30)] [--max-canvases N (default 12)]
- *                      [--out DIR (default reports/explore)]
+ *                      [--out DIR (default reports/explore)] [--name LABEL [--target-version V]]
  *
  * The target: BASE_URL (ends in /v1) + API_KEY; without BASE_URL the reference target is booted.
  * --only takes operation ids (searchWorkflows) or their clause prefixes (SEARCH).
+ * --name (WFCHECK_TARGET_NAME) records the run under that implementation, with --target-version
+ * (WFCHECK_TARGET_VERSION) when given: several implementations can share one history.
  * Generate overwrites a canvas only where WFCHECK_ALLOW_OVERWRITE allows it (on the reference target
  * by default): WFCHECK_OVERWRITE_CANVAS_ID, else one canvas it creates for the purpose.
  * Writes report.json and report.md (and bodies/ for long reproducer bodies) under the output folder.
@@ -38,6 +40,8 @@ runCommand(
         'max-executions': { type: 'string' },
         'max-canvases': { type: 'string' },
         out: { type: 'string' },
+        name: { type: 'string' },
+        'target-version': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
