@@ -51,12 +51,12 @@ if (!['conformance', 'load', 'merge', 'explore', 'matrix'].includes(mode))
 const name = input('NAME');
 const targetVersion = input('TARGET_VERSION');
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL = /[\u0000-\u001f\u007f]/;
 for (const [what, value] of [
   ['name', name],
   ['target-version', targetVersion],
 ])
-  if (value.length > 64 || /[\u0000-\u001f\u007f]/.test(value))
-    refuse(`${what} must be a label of at most 64 printable characters`);
+  if (value.length > 64 || CONTROL.test(value)) refuse(`${what} must be a label of at most 64 printable characters`);
 if ((name || targetVersion) && !['conformance', 'explore'].includes(mode))
   refuse("name and target-version apply to modes conformance and explore (a merge keeps the shards' name)");
 if (targetVersion && !name) refuse('target-version is the version of a named implementation: give name too');

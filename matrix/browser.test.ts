@@ -68,7 +68,7 @@ function visibleGrid(page: Page) {
         id: tr.id,
         cells: Array.from(tr.querySelectorAll('td.c')).map((td) => ({
           verdict: /\bv-([a-z-]+)/.exec(td.className)?.[1],
-          text: (td as HTMLElement).innerText,
+          text: td.textContent ?? '',
         })),
       })),
   );

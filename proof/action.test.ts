@@ -542,7 +542,7 @@ test('a key without a base URL (a missing secret) stops the action before it run
     expect(run.exitCode).toBe(2);
     expect(run.shown).toMatch(/::error title=wfcheck action::api-key is set but base-url is empty/);
     expect(run.steps.filter((s) => s.outcome !== 'skipped').map((s) => s.id ?? s.name)).toEqual(['prepare']);
-    expect(run.outputs).toEqual({ verdict: '', failures: '', report: '', 'new-findings': '' });
+    expect(run.outputs).toEqual({ verdict: '', failures: '', report: '', 'new-findings': '', site: '' });
     expect(run.masks).toContain(key);
     expect(leaks(run, [key])).toEqual([]);
   } finally {
