@@ -2,7 +2,8 @@
  * The matrix in a real headless browser (Debian's chromium): the grid shows what matrix.json says,
  * cell by cell; the level filter and the "only where implementations differ" view hide exactly the
  * rows they should and keep the view in the URL, whose permalink opens the same view; a cell opens
- * its evidence; nothing is fetched and nothing is logged as an error. A screenshot of the "differs" view
+ * its evidence; nothing is fetched and nothing is logged as an error; without JavaScript the grid is
+ * whole. A screenshot of the "differs" view
  * is saved to reports/matrix-screenshot.png, and the time the page took to be usable is printed (a
  * figure, not a gate). Skipped, with the reason, only where chromium cannot be installed.
  */
@@ -162,4 +163,19 @@ test("a cell opens its evidence on the implementation's page, with the cell's hi
   await expect(section.locator('pre').last()).toContainText('curl');
   await expect(section.locator('table.strip td')).toHaveCount(10);
   expect(errors).toEqual([]);
+});
+
+test('without JavaScript the grid is whole: every row and cell is there, the filters are not offered', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1500, height: 1000 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(join(dir, 'site', 'index.html')).href);
+    await expect(page.locator('#grid tbody tr[data-level]')).toHaveCount(json.requirements.length);
+    await expect(page.locator('#grid td.c')).toHaveCount(json.requirements.length * json.implementations.length);
+    await expect(page.locator('#filters')).toBeHidden();
+    expect(await visibleGrid(page)).toHaveLength(json.requirements.length);
+    await expect(page.locator('#interop-line')).toContainText('met by every implementation');
+  } finally {
+    await context.close();
+  }
 });
