@@ -18,7 +18,7 @@ const TEST = '\\.test(kit)?\\.ts$';
 
 /** Repository code a layer rule speaks about; npm packages and Node built-ins are outside it. */
 const REPO =
-  '^(contracts|doubles|target|foundation|engine|explore|scenarios|load|proof|image|bin|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
+  '^(contracts|doubles|target|foundation|engine|explore|matrix|scenarios|load|proof|image|bin|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
 
 /** Node's built-in modules as they appear in the graph (depcruise drops the `node:` prefix). */
 const NODE_BUILTIN = `^(node:)?(${builtinModules.join('|')})$`;
@@ -199,6 +199,15 @@ module.exports = {
         'the suites, load, the proof or the reference target.',
       '^explore/',
       ['^contracts/', '^foundation/', '^engine/(?!runner/)', '^explore/'],
+    ),
+    importsOnly(
+      'matrix-builds-from-the-history',
+      'matrix/ builds the implementation matrix (a static site) from the run history alone: it reads the ' +
+        'history, the requirement catalogue and the specification, never a target, so it may use foundation ' +
+        "and contracts (and the report kit's escaper); never the engine that runs and judges, the suites, " +
+        'explore, load, the proof or a double, so that a site can be built anywhere a history is.',
+      '^matrix/',
+      ['^matrix/', '^foundation/', '^contracts/', '^engine/report/escape'],
     ),
     {
       name: 'k6-no-node-builtins',

@@ -21,6 +21,7 @@ export default defineConfig({
         'foundation/**/*.test.ts',
         'engine/**/*.test.ts',
         'explore/**/*.test.ts',
+        'matrix/**/*.test.ts',
         'load/**/*.test.ts',
         'proof/**/*.test.ts',
       ],

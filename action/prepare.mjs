@@ -38,13 +38,30 @@ const outputFile = env.GITHUB_OUTPUT;
 if (!outputFile) refuse('GITHUB_OUTPUT is not set: this script runs as a step of the wfcheck action');
 const workspace = env.GITHUB_WORKSPACE || process.cwd();
 
-// mode: conformance | load | merge | explore; `load:<profile>` is accepted as a shorthand for mode load + profile.
+// mode: conformance | load | merge | explore | matrix; `load:<profile>` is a shorthand for mode load + profile.
 let mode = input('MODE') || 'conformance';
 let profile = input('PROFILE') || 'smoke';
 const shorthand = /^load:([\w-]+)$/.exec(mode);
 if (shorthand) [mode, profile] = ['load', shorthand[1]];
-if (!['conformance', 'load', 'merge', 'explore'].includes(mode))
-  refuse(`mode must be conformance, load (with profile), merge or explore, got "${mode}"`);
+if (!['conformance', 'load', 'merge', 'explore', 'matrix'].includes(mode))
+  refuse(`mode must be conformance, load (with profile), merge, explore or matrix, got "${mode}"`);
+
+// The implementation a run is recorded under (a column of the matrix), and its version: labels, as the
+// harness reads them (at most 64 printable characters).
+const name = input('NAME');
+const targetVersion = input('TARGET_VERSION');
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL = /[\u0000-\u001f\u007f]/;
+for (const [what, value] of [
+  ['name', name],
+  ['target-version', targetVersion],
+])
+  if (value.length > 64 || CONTROL.test(value)) refuse(`${what} must be a label of at most 64 printable characters`);
+if ((name || targetVersion) && !['conformance', 'explore'].includes(mode))
+  refuse("name and target-version apply to modes conformance and explore (a merge keeps the shards' name)");
+if (targetVersion && !name) refuse('target-version is the version of a named implementation: give name too');
+const reports = input('REPORTS');
+if (reports && mode !== 'matrix') refuse('reports is an input of mode matrix (the report.json files to import)');
 
 // The generative run's own inputs; the other modes take a seed in args, as their commands do.
 const seed = input('SEED');
@@ -73,7 +90,10 @@ if (mode === 'explore' && (strict === 'true' || input('WAIVERS')))
 
 const baseUrl = input('BASE_URL').replace(/\/+$/, '');
 const hasKey = Boolean(input('API_KEY'));
-if (mode !== 'merge') {
+// The matrix is built from the history alone: it makes no request, so a key given to it is a mistake.
+if (mode === 'matrix' && (hasKey || input('API_KEY_B')))
+  refuse('mode matrix makes no request and takes no key: leave api-key and api-key-b empty');
+if (mode !== 'merge' && mode !== 'matrix') {
   if (!baseUrl && hasKey)
     refuse('api-key is set but base-url is empty (a missing secret?): leave both empty to check the reference target');
   if (baseUrl && !hasKey) refuse('base-url is set but api-key is empty (a missing secret?)');
@@ -82,20 +102,31 @@ if (mode !== 'merge') {
 const workDir = resolve(workspace, input('WORKING_DIRECTORY') || '.');
 mkdirSync(workDir, { recursive: true });
 
-// The target is named in cache keys by a hash of its base URL: never the key, never the URL in clear.
-const target = baseUrl ? createHash('sha256').update(baseUrl).digest('hex').slice(0, 16) : 'reference';
+// The target is named in cache keys by a hash of its base URL: never the key, never the URL in clear; a
+// named implementation adds its name, so that several on one target (the reference) keep apart histories.
+// The matrix keeps one history of every implementation.
+const nameSlug = name
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, '-')
+  .replace(/^-+|-+$/g, '')
+  .slice(0, 40);
+const target =
+  mode === 'matrix'
+    ? 'implementations'
+    : `${baseUrl ? createHash('sha256').update(baseUrl).digest('hex').slice(0, 16) : 'reference'}${nameSlug ? `-${nameSlug}` : ''}`;
 const shardSlug = shard ? `-shard-${shard.replace('/', '-of-')}` : '';
 const reportDir =
   mode === 'load'
     ? join(workDir, 'reports', 'load', `action-${profile}`)
-    : join(workDir, 'reports', mode === 'explore' ? 'explore' : 'conformance');
-const report = join(reportDir, mode === 'load' ? 'summary.json' : 'report.json');
+    : join(workDir, 'reports', mode === 'explore' || mode === 'matrix' ? mode : 'conformance');
+const report = join(reportDir, mode === 'load' ? 'summary.json' : mode === 'matrix' ? 'matrix.json' : 'report.json');
 
 // One cache line per kind of run and target. A merge records the same history an unsharded run does;
 // a shard records none (the merge does), but keeps its own discovery memory. The scope comes before
 // the target so that no restore prefix of one scope matches another's keys.
 // A generative run keeps its own history (its findings by fingerprint, night after night) in a scope of its own.
-const scope = mode === 'load' ? `load-${profile}` : mode === 'explore' ? 'explore' : `conformance${shardSlug}`;
+const scope =
+  mode === 'load' ? `load-${profile}` : mode === 'explore' || mode === 'matrix' ? mode : `conformance${shardSlug}`;
 const runId = `${env.GITHUB_RUN_ID || 'local'}-${env.GITHUB_RUN_ATTEMPT || '1'}`;
 const cachePrefix = `wfcheck-${scope}-${target}-`;
 
@@ -111,13 +142,17 @@ const installed = existsSync(marker) && readFileSync(marker, 'utf8') === lockHas
 const os = env.RUNNER_OS || process.platform;
 
 // A merge's verdict is the conformance verdict of the whole run: it takes the unsharded run's name.
+// A named implementation's reports are named after it, so that a matrix job can download them all.
+const named = nameSlug ? `-${nameSlug}` : '';
 const artifactName =
   input('ARTIFACT_NAME') ||
   (mode === 'load'
     ? `wfcheck-load-${profile}`
     : mode === 'explore'
-      ? 'wfcheck-explore'
-      : `wfcheck-conformance${shardSlug}`);
+      ? `wfcheck-explore${named}`
+      : mode === 'matrix'
+        ? 'wfcheck-matrix'
+        : `wfcheck-conformance${named}${shardSlug}`);
 
 const outputs = {
   mode,
@@ -128,6 +163,7 @@ const outputs = {
   'work-dir': workDir,
   'report-dir': reportDir,
   report,
+  site: mode === 'matrix' ? reportDir : '',
   target,
   'cache-key': `${cachePrefix}${runId}`,
   'cache-restore-key': cachePrefix,
@@ -146,5 +182,9 @@ appendFileSync(
 console.log(
   `wfcheck action: ${mode}${mode === 'load' ? ` (profile ${profile})` : ''}${shard ? `, shard ${shard}` : ''}${
     mode === 'explore' ? ` (seed ${seed || 'fresh'}${budgetS ? `, budget ${budgetS} s` : ''})` : ''
-  }; target ${baseUrl ? `#${target}` : 'the reference target (booted by the harness)'}; reports in ${reportDir}`,
+  }${name ? ` of ${name}${targetVersion ? ` ${targetVersion}` : ''}` : ''}; ${
+    mode === 'matrix'
+      ? 'from the history of every implementation'
+      : `target ${baseUrl ? `#${target}` : 'the reference target (booted by the harness)'}`
+  }; reports in ${reportDir}`,
 );

@@ -24,6 +24,8 @@ extra=()
 case "$INPUT_MODE" in
 conformance)
   argv=(conformance --out "$INPUT_REPORT_DIR")
+  [ -n "${INPUT_NAME:-}" ] && argv+=(--name "$INPUT_NAME")
+  [ -n "${INPUT_TARGET_VERSION:-}" ] && argv+=(--target-version "$INPUT_TARGET_VERSION")
   [ -n "${INPUT_SHARD:-}" ] && argv+=(--shard "$INPUT_SHARD")
   [ -n "${INPUT_WAIVERS:-}" ] && argv+=(--waivers "$INPUT_WAIVERS")
   [ "${INPUT_STRICT:-}" = true ] && argv+=(--strict)
@@ -34,6 +36,8 @@ load)
 explore)
   # Seed and budget were checked by prepare.mjs; without a seed the harness picks one and reports it.
   argv=(explore --out "$INPUT_REPORT_DIR")
+  [ -n "${INPUT_NAME:-}" ] && argv+=(--name "$INPUT_NAME")
+  [ -n "${INPUT_TARGET_VERSION:-}" ] && argv+=(--target-version "$INPUT_TARGET_VERSION")
   [ -n "${INPUT_SEED:-}" ] && argv+=(--seed "$INPUT_SEED")
   [ -n "${INPUT_BUDGET_S:-}" ] && argv+=(--budget-s "$INPUT_BUDGET_S")
   ;;
@@ -53,6 +57,30 @@ merge)
   fi
   argv=(report merge "${dirs[@]}" --out "$INPUT_REPORT_DIR")
   ;;
+matrix)
+  # Reports made tonight (report.json files, or the directories holding them; paths or globs) are
+  # recorded in the cached history first, each under the name its run was given; then the site is
+  # built from the whole history. A file that is not a report is refused and fails the step, after the
+  # site is built from what the history holds.
+  shopt -s nullglob
+  files=()
+  if [ -n "${INPUT_REPORTS:-}" ]; then
+    read -r -d '' -a patterns <<<"$INPUT_REPORTS"
+    for pattern in "${patterns[@]}"; do
+      for path in $pattern; do
+        if [ -d "$path" ]; then [ -f "$path/report.json" ] && files+=("$path/report.json"); else files+=("$path"); fi
+      done
+    done
+    [ "${#files[@]}" -eq 0 ] && echo "::warning title=wfcheck action::no report matches: $INPUT_REPORTS"
+  fi
+  shopt -u nullglob
+  imported=0
+  for file in "${files[@]}"; do
+    echo "wfcheck history import $file"
+    node "$GITHUB_ACTION_PATH/bin/wfcheck.mjs" history import "$file" || imported=2
+  done
+  argv=(matrix --out "$INPUT_REPORT_DIR")
+  ;;
 *)
   echo "::error title=wfcheck action::unknown mode $INPUT_MODE"
   echo "exit-code=2" >>"$GITHUB_OUTPUT"
@@ -62,11 +90,13 @@ esac
 argv+=("${extra[@]}")
 
 # A report left by an earlier run in the same directory must not be read as this run's verdict.
-rm -f "$INPUT_REPORT_DIR/report.json" "$INPUT_REPORT_DIR/report.md" "$INPUT_REPORT_DIR/summary.md" "$INPUT_REPORT_DIR/summary.json" "$INPUT_REPORT_DIR/summary.txt"
+rm -f "$INPUT_REPORT_DIR/report.json" "$INPUT_REPORT_DIR/report.md" "$INPUT_REPORT_DIR/summary.md" "$INPUT_REPORT_DIR/summary.json" "$INPUT_REPORT_DIR/summary.txt" "$INPUT_REPORT_DIR/matrix.json"
 [ "$INPUT_MODE" = explore ] && rm -rf "$INPUT_REPORT_DIR/bodies"
 
 echo "wfcheck ${argv[*]}"
 node "$GITHUB_ACTION_PATH/bin/wfcheck.mjs" "${argv[@]}"
 code=$?
+# A refused import fails the matrix step even when the site was built.
+[ "$INPUT_MODE" = matrix ] && [ "$code" -eq 0 ] && [ "${imported:-0}" -ne 0 ] && code=$imported
 echo "exit-code=$code" >>"$GITHUB_OUTPUT"
 echo "wfcheck exited with $code"

@@ -1,6 +1,8 @@
 /**
  * Step of the GitHub Action (action.yml) after the run: the verdict as step outputs (`verdict`,
- * `failures`, `report`) and in the job summary, findings first, and as one annotation.
+ * `failures`, `report`) and in the job summary, findings first, and as one annotation. For mode matrix,
+ * the implementations with their scores and changes, the interop line, and as failures the implementations
+ * whose latest run missed a must clause.
  *
  * The verdict follows the harness's exit code (0 pass, 1 fail, anything else incomplete); the number of
  * failures is read from the report the run wrote: failing findings of a conformance verdict, breached
@@ -121,12 +123,64 @@ function exploreSummary({ reportDir, exitCode, artifact, seed }) {
   return harnessSummary(path, exitCode, reports);
 }
 
+/** Implementations of a matrix whose latest run did not meet every must clause it exercised. */
+const shortOfMusts = (matrix) =>
+  (matrix?.implementations ?? []).filter((i) => i.latest.score.met < i.latest.score.exercised);
+
+/** A table cell's text: one line, no pipe to break the table. */
+const cellText = (s) => String(s ?? '').replace(/[|\r\n]+/g, ' ');
+
+function matrixSummary({ reportDir, exitCode, artifact }) {
+  const matrix = readJson(join(reportDir, 'matrix.json'));
+  if (!matrix)
+    return [
+      '## wfcheck matrix: INCOMPLETE',
+      '',
+      `No matrix was built (exit ${exitCode ?? 'unknown'}): see the step's log (no history yet, or none usable).`,
+    ].join('\n');
+  const i = matrix.interop;
+  const word = (VERDICTS[exitCode] ?? 'incomplete').toUpperCase();
+  const out = [
+    `## wfcheck matrix: ${word === 'PASS' ? '' : `${word} (exit ${exitCode}) — `}${matrix.implementations.length} implementation(s) × ${matrix.requirements.length} requirements`,
+    '',
+    `Interop: **${i.metByAll.length}** of ${i.total} must and should requirements met by every implementation (${i.mustMetByAll} of ${i.mustTotal} musts).`,
+    '',
+    '| implementation | version | latest run | seed | musts met / exercised | since its previous run |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const impl of matrix.implementations) {
+    const c = impl.changes;
+    const change =
+      c.previousRunId === null
+        ? 'first run'
+        : [
+            c.newlyFailing.length
+              ? `${c.newlyFailing.length} newly failing (${c.newlyFailing.slice(0, 5).join(', ')})`
+              : '',
+            c.newlyPassing.length ? `${c.newlyPassing.length} newly passing` : '',
+            c.newFindings.length ? `${c.newFindings.length} new finding(s)` : '',
+            c.goneFindings.length ? `${c.goneFindings.length} finding(s) gone` : '',
+          ]
+            .filter(Boolean)
+            .join(', ') || 'no change';
+    const s = impl.latest.score;
+    out.push(
+      `| ${cellText(impl.label)} | ${cellText(impl.latest.version ?? '–')} | ${cellText(impl.latest.startedAt)} | ${impl.latest.seed} | ${s.met}/${s.exercised} | ${cellText(change)} |`,
+    );
+  }
+  out.push('');
+  if (i.metByNone.length) out.push(`Met by no implementation (${i.metByNone.length}): ${i.metByNone.join(', ')}.`, '');
+  if (artifact) out.push(`The site (index.html, matrix.json, impl/): artifact \`${artifact}\`.`);
+  return out.join('\n');
+}
+
 /** Number of failures a report states: failing findings, or breached load gates. */
 function failuresOf(mode, reportPath) {
   const report = readJson(reportPath);
   if (!report) return 0;
   if (mode === 'load') return (report.thresholds ?? []).filter((t) => !t.ok).length;
   if (mode === 'explore') return exploreCounts(report).deviations;
+  if (mode === 'matrix') return shortOfMusts(report).length;
   return report.summary?.findings?.failures ?? 0;
 }
 
@@ -153,7 +207,9 @@ function main() {
       ? loadSummary(args)
       : mode === 'explore'
         ? exploreSummary({ ...args, seed: env.INPUT_SEED })
-        : conformanceSummary(args);
+        : mode === 'matrix'
+          ? matrixSummary(args)
+          : conformanceSummary(args);
   const report = existsSync(reportPath) ? reportPath : '';
   // Generative runs only: the findings the history had not seen on this target (a policy may fail on these alone).
   const fresh = mode === 'explore' ? `new-findings=${exploreCounts(readJson(reportPath)).fresh}\n` : '';

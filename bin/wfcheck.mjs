@@ -56,6 +56,18 @@ const COMMANDS = [
     summary: 'what changed between runs, a requirement run by run, the list of runs',
   },
   {
+    words: ['history', 'import'],
+    script: 'history-import.ts',
+    npm: 'history:import',
+    summary: "record a conformance report made elsewhere (its report.json) under an implementation's name",
+  },
+  {
+    words: ['matrix'],
+    script: 'matrix.ts',
+    npm: 'matrix',
+    summary: 'the implementation matrix: a static site of every implementation of the history, per requirement',
+  },
+  {
     words: ['report', 'merge'],
     script: 'report-merge.ts',
     summary: 'one verdict from the shards of a sharded conformance run (--shard i/n)',

@@ -6,7 +6,7 @@
  */
 import { relative } from 'node:path';
 import { OPERATION_IDS, operationInfo, type OperationId } from '../contracts/check.ts';
-import { commandLine, type ExploreSettings } from '../foundation/environment/config.ts';
+import { commandLine, type ExploreSettings, type Implementation } from '../foundation/environment/config.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
 import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
@@ -33,9 +33,11 @@ export function operationsNamed(names: readonly string[]): OperationId[] {
 }
 
 /** The run as the history keeps it; `target` is targetFingerprint(), never the key. */
-export function exploreRecord(r: ExploreReport, target: string): ExploreRunRecord {
+export function exploreRecord(r: ExploreReport, target: string, implementation?: Implementation): ExploreRunRecord {
   const fp = r.footprint;
   return {
+    ...(implementation ? { name: implementation.name } : {}),
+    ...(implementation?.version ? { targetVersion: implementation.version } : {}),
     startedAt: r.startedAt,
     seed: r.seed,
     seedGiven: r.seedGiven,
@@ -111,7 +113,7 @@ export async function runExplore(
     );
     const history = recordAndClassifyExplore(
       historyFile,
-      exploreRecord(explored, targetFingerprint(target.baseUrl, target.apiKey, target.kind)),
+      exploreRecord(explored, targetFingerprint(target.baseUrl, target.apiKey, target.kind), settings.implementation),
     );
     if (history.skipped) log.error(`${history.skipped}; the report is complete without it`);
     const report = withRunHistory(explored, history);

@@ -48,6 +48,7 @@ import { bootTarget, type BootedTarget } from '../target/boot/boot.ts';
 import { DEFAULT_SEED_FILE } from '../target/config.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, REPO_ROOT } from './conformance-run.ts';
 import { exploreBehind } from './explore-behind.ts';
+import { syntheticReport } from './demo/synthetic-matrix.ts';
 
 const ACTION_FILE = join(REPO_ROOT, 'action.yml');
 
@@ -541,7 +542,7 @@ test('a key without a base URL (a missing secret) stops the action before it run
     expect(run.exitCode).toBe(2);
     expect(run.shown).toMatch(/::error title=wfcheck action::api-key is set but base-url is empty/);
     expect(run.steps.filter((s) => s.outcome !== 'skipped').map((s) => s.id ?? s.name)).toEqual(['prepare']);
-    expect(run.outputs).toEqual({ verdict: '', failures: '', report: '', 'new-findings': '' });
+    expect(run.outputs).toEqual({ verdict: '', failures: '', report: '', 'new-findings': '', site: '' });
     expect(run.masks).toContain(key);
     expect(leaks(run, [key])).toEqual([]);
   } finally {
@@ -861,5 +862,132 @@ test('mode explore counts deviations: one crash shown on five operations is one 
     expect(summary).toContain('### Findings (5)');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Mode matrix: the implementation matrix from the cached history, tonight's reports imported first.
+
+/** Two named implementations' reports, as the conformance jobs of a nightly workflow upload them. */
+function matrixReports(foreign: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wfcheck-action-reports-'));
+  const reports = [
+    syntheticReport({
+      seed: 4242,
+      startedAt: '2026-03-01T02:17:00.000Z',
+      failing: ['SEARCH-200-ENVELOPE'],
+      implementation: { name: 'vendor-a', version: '2.0' },
+      credential: foreign,
+    }),
+    syntheticReport({ seed: 4242, startedAt: '2026-03-01T02:18:00.000Z', implementation: { name: 'vendor-b' } }),
+  ];
+  reports.forEach((r, i) => {
+    mkdirSync(join(dir, `wfcheck-conformance-${i}`), { recursive: true });
+    writeFileSync(join(dir, `wfcheck-conformance-${i}`, 'report.json'), JSON.stringify(r));
+  });
+  return dir;
+}
+
+test("mode matrix: tonight's reports imported into the cached history, the site built, uploaded and summarised", async () => {
+  const foreign = 'sk_live_vendor_key_in_a_report_5e6f7a';
+  const reports = matrixReports(foreign);
+  const run = await runAction({ mode: 'matrix', reports: `${reports}/wfcheck-conformance-*` });
+  try {
+    const tail = run.shown.slice(-3000);
+    const site = join(run.workspace, 'reports', 'matrix');
+    expect(run.outputs.verdict, tail).toBe('pass');
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.site).toBe(site);
+    expect(run.outputs.report).toBe(join(site, 'matrix.json'));
+    // vendor-a misses one must clause in its latest run; vendor-b none.
+    expect(run.outputs.failures).toBe('1');
+    for (const f of ['index.html', 'matrix.json', 'impl/vendor-a.html', 'impl/vendor-b.html'])
+      expect(existsSync(join(site, f)), f).toBe(true);
+    const matrix = JSON.parse(readFileSync(run.outputs.report, 'utf8'));
+    expect(matrix.implementations.map((i: { label: string }) => i.label)).toEqual(['vendor-a', 'vendor-b']);
+    expect(run.shown).toMatch(/wfcheck history import \S+wfcheck-conformance-0\/report.json/);
+
+    const lines = run.summary.split('\n');
+    expect(lines[0]).toBe(`## wfcheck matrix: 2 implementation(s) × ${matrix.requirements.length} requirements`);
+    expect(run.summary).toMatch(
+      /^Interop: \*\*\d+\*\* of \d+ must and should requirements met by every implementation/m,
+    );
+    expect(run.summary).toMatch(
+      /^\| vendor-a \| 2\.0 \| 2026-03-01T02:17:00\.000Z \| 4242 \| \d+\/\d+ \| first run \|$/m,
+    );
+    expect(run.summary).toContain('artifact `wfcheck-matrix`');
+
+    // One history of every implementation, kept from night to night under a scope of its own.
+    const restore = run.uses.find((u) => u.uses === 'actions/cache/restore@v4')!;
+    const save = run.uses.find((u) => u.uses === 'actions/cache/save@v4')!;
+    for (const cache of [restore, save]) {
+      expect(cache.ran).toBe(true);
+      expect(cache.with.key).toBe('wfcheck-matrix-implementations-4242-1');
+    }
+    expect(restore.with['restore-keys']).toBe('wfcheck-matrix-implementations-');
+    expect(run.uses.find((u) => u.uses === 'actions/upload-artifact@v4')!.with).toMatchObject({
+      name: 'wfcheck-matrix',
+      path: site,
+    });
+    // The vendor's key in its report reaches neither the history nor the site nor the log.
+    expect(leaks(run, [foreign])).toEqual([]);
+  } finally {
+    rmSync(run.workspace, { recursive: true, force: true });
+    rmSync(reports, { recursive: true, force: true });
+  }
+});
+
+test('mode matrix: a file that is not a report fails the step; the site is still built from what is there', async () => {
+  const reports = matrixReports('unused-credential-000000');
+  writeFileSync(join(reports, 'package.json'), JSON.stringify({ name: 'not-a-report', version: '1.0.0' }));
+  const run = await runAction({ mode: 'matrix', reports: `${reports}/wfcheck-conformance-0 ${reports}/package.json` });
+  try {
+    expect(run.outputs.verdict, run.shown.slice(-3000)).toBe('incomplete');
+    expect(run.exitCode).toBe(2);
+    expect(run.shown).toMatch(/package\.json is not a wfcheck conformance report \(report\.json\): it has no meta/);
+    const matrix = JSON.parse(readFileSync(run.outputs.report, 'utf8'));
+    expect(matrix.implementations.map((i: { label: string }) => i.label)).toEqual(['vendor-a']);
+    expect(run.summary.split('\n')[0]).toMatch(/^## wfcheck matrix: INCOMPLETE \(exit 2\) — 1 implementation\(s\)/);
+  } finally {
+    rmSync(run.workspace, { recursive: true, force: true });
+    rmSync(reports, { recursive: true, force: true });
+  }
+});
+
+test('a named implementation: its own cache line and artifact; name, reports and keys refused where they do not apply', async () => {
+  const prepare = (inputs: Record<string, string>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfcheck-action-prepare-'));
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      GITHUB_OUTPUT: join(dir, 'output'),
+      GITHUB_WORKSPACE: dir,
+      GITHUB_RUN_ID: '7',
+      GITHUB_RUN_ATTEMPT: '1',
+      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k}`, v])),
+    };
+    const step = spawnSync(process.execPath, [join(REPO_ROOT, 'action', 'prepare.mjs')], { env, encoding: 'utf8' });
+    const outputs = readCommandFile(join(dir, 'output'));
+    rmSync(dir, { recursive: true, force: true });
+    return { code: step.status, out: step.stdout, outputs };
+  };
+  const named = prepare({ MODE: 'conformance', NAME: 'Vendor A', TARGET_VERSION: '2.0', SHARD: '1/3' });
+  expect(named.code, named.out).toBe(0);
+  expect(named.outputs).toMatchObject({
+    artifact: 'wfcheck-conformance-vendor-a-shard-1-of-3',
+    'cache-key': 'wfcheck-conformance-shard-1-of-3-reference-vendor-a-7-1',
+    site: '',
+  });
+  expect(prepare({ MODE: 'explore', NAME: 'go' }).outputs.artifact).toBe('wfcheck-explore-go');
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ MODE: 'matrix', API_KEY: 'wfk_should_not_be_here_123' }, /mode matrix makes no request and takes no key/],
+    [{ MODE: 'load', NAME: 'go' }, /name and target-version apply to modes conformance and explore/],
+    [{ MODE: 'conformance', TARGET_VERSION: '1.0' }, /target-version is the version of a named implementation/],
+    [{ MODE: 'conformance', REPORTS: 'x/report.json' }, /reports is an input of mode matrix/],
+    [{ MODE: 'conformance', NAME: 'a\tb' }, /name must be a label of at most 64 printable characters/],
+  ];
+  for (const [inputs, message] of cases) {
+    const r = prepare(inputs);
+    expect(r.code, JSON.stringify(inputs)).toBe(2);
+    expect(r.out).toMatch(message);
   }
 });

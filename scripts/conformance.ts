@@ -33,6 +33,9 @@ options (env equivalent in brackets):
   --grep <regex>      only tests whose title matches (e.g. a requirement ID)
   --out <dir>         where every output goes, default reports/conformance [WFCHECK_OUT_DIR]
   --shard <i/n>       run shard i of n; merge the shards with wfcheck report merge
+  --name <label>      record the run under this implementation (a column of wfcheck matrix)
+                      [WFCHECK_TARGET_NAME]
+  --target-version <v>  the implementation's version, recorded with the run [WFCHECK_TARGET_VERSION]
   -h, --help          this text
 
 target: BASE_URL (ends in /v1) and API_KEY select an implementation; API_KEY_B enables
@@ -58,6 +61,8 @@ async function main(): Promise<number> {
       grep: { type: 'string' },
       out: { type: 'string' },
       shard: { type: 'string' },
+      name: { type: 'string' },
+      'target-version': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,

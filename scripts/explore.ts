@@ -1,6 +1,7 @@
 /**
  * usage: wfcheck explore [--seed N] [--budget-s S (default 60)] [--requests N (per operation, default 160)]
  *     [--only op,op] [--max-executions N (default 30)] [--max-canvases N (default 12)] [--out DIR]
+ *     [--name LABEL [--target-version V]]
  *
  * The generative mode (explore/) against a target: inputs of every shape the contract allows, and
  * separately those it forbids, per operation; each distinct failure shrunk to a minimal request and
@@ -8,6 +9,8 @@
  *
  * The target: BASE_URL (ends in /v1) + API_KEY; without BASE_URL the reference target is booted.
  * --only takes operation ids (searchWorkflows) or their clause prefixes (SEARCH).
+ * --name (WFCHECK_TARGET_NAME) records the run under that implementation, with --target-version
+ * (WFCHECK_TARGET_VERSION) when given: several implementations can share one history.
  * Generate overwrites a canvas only where WFCHECK_ALLOW_OVERWRITE allows it (on the reference target
  * by default): WFCHECK_OVERWRITE_CANVAS_ID, else one canvas it creates for the purpose.
  * --out DIR (default reports/explore): report.json, report.md and the job summary summary.md, and bodies/
@@ -38,6 +41,8 @@ runCommand(
         'max-executions': { type: 'string' },
         'max-canvases': { type: 'string' },
         out: { type: 'string' },
+        name: { type: 'string' },
+        'target-version': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,

@@ -77,6 +77,14 @@ export function anchorId(id: string): string {
   return id.replace(/^#/, '').replace(/[^A-Za-z0-9_-]/g, '-');
 }
 
+/**
+ * An anchor's name that tells any two names apart (an implementation "bug/a" from "bug-a"): letters,
+ * digits and `-_.` kept, anything else written by its code point; safe in `id="…"` and `href="#…"`.
+ */
+export function distinctAnchor(text: string): string {
+  return text.replace(/[^A-Za-z0-9_.-]/g, (c) => `_${c.codePointAt(0)!.toString(16)}_`);
+}
+
 // ---- HTML ----------------------------------------------------------------------------------------
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -86,9 +94,9 @@ export function htmlText(text: string): string {
   return text.replace(/[&<>]/g, (c) => HTML_ENTITIES[c]);
 }
 
-/** An attribute's value, quoted with `"` or `'`. */
-export function htmlAttr(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
+/** An attribute's value, quoted with `"` or `'` (safe between tags too). Absent values are empty. */
+export function htmlAttr(text: string | number | null | undefined): string {
+  return String(text ?? '').replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
 }
 
 // ---- XML 1.0 (JUnit) -----------------------------------------------------------------------------

@@ -115,7 +115,7 @@ export function mergeShards(
   if (!target)
     warn('the shards name no target (shard.json missing): the merged verdict is not recorded in the history');
   else {
-    history = recordAndCompare(historyFile, historyRecord(report, target, [paths.evidence]));
+    history = recordAndCompare(historyFile, historyRecord(report, target, [paths.evidence], 'merge'));
     if (history.skipped) warn(`${history.skipped}; the report is complete without it`);
   }
   writeReportFiles(report, paths, history);

@@ -20,6 +20,7 @@ import { resolveTarget, type Target } from '../../foundation/environment/target.
 import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
 import { buildReport, type ConformanceReport, type RunMeta } from '../verdict/report.ts';
 import { emptyWaivers, loadWaivers } from '../verdict/waivers.ts';
+import { harnessVersion } from '../../foundation/history/records.ts';
 import { recordRunHistory, shardOf } from './history.ts';
 import { outputPaths, prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
 import { playwrightArgs, playwrightErrors, runnerEnv, runPlaywright, type RunnerResult } from './playwright.ts';
@@ -157,6 +158,8 @@ function buildRunReport(
     ),
     runnerExitCode: exercise.runner ? exercise.runner.exitCode : null,
     command: replayCommand(settings),
+    ...(settings.implementation ? { implementation: settings.implementation } : {}),
+    harnessVersion: harnessVersion(),
   };
   const waivers = settings.waivers
     ? loadWaivers(settings.waivers, new Set(REQUIREMENTS.map((r) => r.id)))

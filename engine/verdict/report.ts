@@ -86,6 +86,10 @@ export interface RunMeta {
   incomplete?: string;
   runnerExitCode?: number | null;
   command?: string;
+  /** The implementation the run was made against, as named by --name (and --target-version). */
+  implementation?: { name: string; version?: string };
+  /** The harness that made the report: its package version. */
+  harnessVersion?: string;
 }
 
 export interface CoverageRow {

@@ -1,0 +1,91 @@
+/**
+ * `wfcheck matrix`: the implementation matrix as a static site, built from the run history into one
+ * self-contained folder (default reports/matrix) that a CI job can publish as it is (GitHub Pages):
+ * index.html (the grid), matrix.json (the same as data) and impl/<slug>.html (one page per
+ * implementation, with the evidence behind each of its cells). No script or style is fetched from
+ * anywhere: the pages open from the folder, offline.
+ *
+ * No key reaches the site. The history keeps none (it redacts what it is given), but a history may
+ * have been written by another harness, or hold imports: every text is scrubbed again of registered
+ * keys and of whatever stands where a credential goes, and each page is checked before it is written.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { containsSecret, scrubCredentials } from '../foundation/environment/redact.ts';
+import { withHistory } from '../foundation/history/store.ts';
+import { matrixJson } from './json.ts';
+import { loadMatrix, type LoadOptions } from './load.ts';
+import type { Matrix } from './model.ts';
+import { renderGrid } from './page-grid.ts';
+import { renderImplementation } from './page-implementation.ts';
+
+export interface SiteOptions extends LoadOptions {
+  historyFile: string;
+  outDir: string;
+}
+
+export interface SiteOutcome {
+  outDir: string;
+  implementations: number;
+  requirements: number;
+  files: number;
+  bytes: { index: number; json: number; total: number };
+  ms: { load: number; render: number; write: number };
+}
+
+/** Every text of a value scrubbed of keys and credentials, its shape kept. */
+export function scrubbedDeep<T>(value: T): T {
+  if (typeof value === 'string') return scrubCredentials(value) as T;
+  if (Array.isArray(value)) return value.map((v) => scrubbedDeep(v)) as T;
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, scrubbedDeep(v)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubbedDeep(v)])) as T;
+  return value;
+}
+
+/** The site's files, by path under the site folder. */
+export function renderSite(m: Matrix): Map<string, string> {
+  const files = new Map<string, string>([
+    ['index.html', renderGrid(m)],
+    ['matrix.json', `${JSON.stringify(matrixJson(m), null, 1)}\n`],
+  ]);
+  m.columns.forEach((c, i) => {
+    files.set(`impl/${c.slug}.html`, renderImplementation(m, i));
+  });
+  return files;
+}
+
+/** What the site writes into its folder, cleared first: nothing else there is touched. */
+const OWN = ['index.html', 'matrix.json', 'impl'];
+
+export function buildMatrixSite(options: SiteOptions): SiteOutcome {
+  const started = Date.now();
+  if (!existsSync(options.historyFile))
+    throw new Error(`no run history at ${options.historyFile} (record runs with wfcheck conformance --name <label>)`);
+  const { value, skipped } = withHistory(options.historyFile, (db) => loadMatrix(db, options));
+  if (!value) throw new Error(skipped ?? 'the history could not be read');
+  const loaded = Date.now();
+  const files = renderSite(scrubbedDeep(value));
+  const rendered = Date.now();
+  for (const [path, text] of files)
+    if (containsSecret(text)) throw new Error(`a key would be written to the site (${path}); nothing was written`);
+  for (const name of OWN) rmSync(join(options.outDir, name), { recursive: true, force: true });
+  mkdirSync(join(options.outDir, 'impl'), { recursive: true });
+  let total = 0;
+  for (const [path, text] of files) {
+    writeFileSync(join(options.outDir, path), text);
+    total += Buffer.byteLength(text);
+  }
+  return {
+    outDir: options.outDir,
+    implementations: value.columns.length,
+    requirements: value.groups.reduce((n, g) => n + g.rows.length, 0),
+    files: files.size,
+    bytes: {
+      index: Buffer.byteLength(files.get('index.html')!),
+      json: Buffer.byteLength(files.get('matrix.json')!),
+      total,
+    },
+    ms: { load: loaded - started, render: rendered - loaded, write: Date.now() - rendered },
+  };
+}

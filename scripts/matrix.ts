@@ -1,0 +1,55 @@
+/**
+ * npm run matrix -- [--out DIR (default reports/matrix)] [--runs N (default 30)] [--only NAME,NAME] [--db FILE]
+ *
+ * Builds the implementation matrix from the run history: a static site in one folder (index.html, the
+ * grid of requirements × implementations; matrix.json beside it; impl/<name>.html with the evidence of
+ * each cell), ready to publish as it is (e.g. GitHub Pages). An implementation is a column: the runs
+ * recorded under its name (`wfcheck conformance --name <label>`, or imported with `wfcheck history
+ * import`), or the runs of one target where no name was given. Each cell is the verdict of its latest
+ * run; --runs is how many runs each cell's history and each score trend go back.
+ * --only keeps these implementations, in this order (`target:<fingerprint>` for an unnamed one).
+ * The history is WFCHECK_HISTORY (default reports/history.sqlite) unless --db.
+ * Exit: 0 built; 2 no usable history, or a refused option.
+ */
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readHistoryPath, WORK_DIR } from '../foundation/environment/config.ts';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { list, positiveInt } from '../foundation/environment/rules.ts';
+import { DEFAULT_RUNS } from '../matrix/load.ts';
+import { buildMatrixSite } from '../matrix/site.ts';
+
+const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+
+function main(): number {
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string' },
+      runs: { type: 'string' },
+      only: { type: 'string' },
+      db: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const only = list(values.only);
+  const site = buildMatrixSite({
+    historyFile: values.db ? resolve(values.db) : readHistoryPath(),
+    outDir: resolve(WORK_DIR, values.out ?? join('reports', 'matrix')),
+    runs: positiveInt(values.runs, '--runs', DEFAULT_RUNS),
+    ...(only.length ? { only } : {}),
+  });
+  const rel = relative(process.cwd(), site.outDir) || '.';
+  console.log(
+    `matrix: ${site.implementations} implementation(s) × ${site.requirements} requirements; ` +
+      `${site.files} file(s), ${(site.bytes.total / 1024).toFixed(0)} KiB, built in ${site.ms.load + site.ms.render + site.ms.write} ms`,
+  );
+  console.log(`matrix: ${join(rel, 'index.html')} (data: ${join(rel, 'matrix.json')})`);
+  return 0;
+}
+
+runCommand('matrix', main, { usage: USAGE });
