@@ -9,19 +9,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { printedHelp, runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { positiveInt } from '../foundation/environment/rules.ts';
+import { readBenchSettings } from '../foundation/environment/config.ts';
 import { benchMatrix } from '../proof/bench/matrix.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 function main(): number {
   if (printedHelp(USAGE)) return 0;
-  const env = process.env;
-  benchMatrix({
-    implementations: positiveInt(env.BENCH_MATRIX_IMPLEMENTATIONS, 'BENCH_MATRIX_IMPLEMENTATIONS', 20),
-    nights: positiveInt(env.BENCH_MATRIX_NIGHTS, 'BENCH_MATRIX_NIGHTS', 30),
-    builds: positiveInt(env.BENCH_MATRIX_BUILDS, 'BENCH_MATRIX_BUILDS', 5),
-  });
+  benchMatrix(readBenchSettings().matrix);
   return 0;
 }
 

@@ -19,6 +19,8 @@ export const SUBCOMMANDS = [
   'load distributed',
   'explore',
   'history',
+  'history import',
+  'matrix',
   'report merge',
   'target',
   'target image',
