@@ -9,6 +9,10 @@
  * caused by "outside the BMP" to U+10000, one caused by "a space" to " ". The same minimal input on
  * every night is what lets a failure be recognised as the same finding.
  *
+ * The classes a failure is named by (CHAR_CLASSES, NUMBER_CLASSES below) are coarser and disjoint: they
+ * describe what was sent, whichever draw produced it, and each has a representative that probing
+ * (classes.ts) sends in place of a failing value.
+ *
  * Long texts are written `{ $repeat, times }`, so a minimal input of 100 001 characters reads as one line.
  */
 import fc from 'fast-check';
