@@ -124,7 +124,10 @@ export interface ExploreDeviation {
   level: Level;
   /** The answer the findings share: a server error's or an unlisted status, the fault met, or "any status". */
   answer: string;
-  /** What else they share: the shape of the crashing input, or the clause without its operation's prefix. */
+  /**
+   * What else they share: the class of the crashing input (its probed shape, parameters of one kind named
+   * alike, bare presences left out), or the clause without its operation's prefix.
+   */
   shape: string[];
   operations: OperationId[];
   clauses: string[];
