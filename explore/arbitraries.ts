@@ -50,18 +50,23 @@ const anyId: fc.Arbitrary<Text> = fc
   .oneof(
     { withCrossShrink: true },
     { arbitrary: anyString({ minLength: 1, maxLength: 40 }), weight: 3 },
-    { arbitrary: longUrlText, weight: 2 },
+    { arbitrary: longUrlText(6_000), weight: 2 },
   )
   .filter((t) => fitsInUrl(t) && !/^\.\.?$/.test(textOf(t)));
 
-/** A text of a query: short of every plane (empty too), or as long as the request line carries. */
-const queryText: fc.Arbitrary<Text> = fc
-  .oneof(
-    { withCrossShrink: true },
-    { arbitrary: anyString({ maxLength: 24 }), weight: 7 },
-    { arbitrary: longUrlText, weight: 3 },
-  )
-  .filter(fitsInUrl);
+/**
+ * The request line a search query may take, per text parameter and per number written as is: with two of
+ * each, 6,400 octets and the names, within the 8000 every server must take.
+ */
+const QUERY_TEXT_OCTETS = 2_000;
+const QUERY_DIGITS = 1_200;
+
+/** A text of a query: short of every plane (empty too), or long (its share of the request line). */
+const queryText: fc.Arbitrary<Text> = fc.oneof(
+  { withCrossShrink: true },
+  { arbitrary: anyString({ maxLength: 24 }), weight: 7 },
+  { arbitrary: longUrlText(QUERY_TEXT_OCTETS), weight: 3 },
+);
 
 const numbers: fc.Arbitrary<number> = fc.oneof(
   { withCrossShrink: true },
@@ -85,7 +90,7 @@ const queryNumber: fc.Arbitrary<QueryNumber> = fc.oneof(
       )
       .map(([f, i]) => (f === undefined ? i : i + (i < 0 ? -f : f) / 1000)),
   },
-  { weight: 3, arbitrary: rawNumber(4_000) },
+  { weight: 3, arbitrary: rawNumber(QUERY_DIGITS) },
   { weight: 1, arbitrary: fc.record({ text: anyString({ maxLength: 12 }) }) },
 );
 
@@ -166,7 +171,7 @@ function search(): Arbitraries {
             arbitrary: fc.constantFrom('asc', 'desc', 'updationDesc', 'creationAsc', 'titleAsc', '-createdAt'),
             weight: 2,
           },
-          { arbitrary: longUrlText, weight: 3 },
+          { arbitrary: longUrlText(QUERY_TEXT_OCTETS), weight: 3 },
         ),
         page: queryNumber,
         pageSize: queryNumber,
