@@ -25,7 +25,8 @@ import type {
   UploadInput,
   Value,
   World,
-} from './inputs.ts';
+} from './model.ts';
+import { longName, longUrlText, nest, rawNumber, withHeaderVariants } from './edges.ts';
 import { anyString, anyText, repeated, textOf, tokenChar, type Text } from './text.ts';
 
 export interface Arbitraries {
@@ -49,9 +50,23 @@ const anyId: fc.Arbitrary<Text> = fc
   .oneof(
     { withCrossShrink: true },
     { arbitrary: anyString({ minLength: 1, maxLength: 40 }), weight: 3 },
-    { arbitrary: repeated(1, 600), weight: 2 },
+    { arbitrary: longUrlText(6_000), weight: 2 },
   )
   .filter((t) => fitsInUrl(t) && !/^\.\.?$/.test(textOf(t)));
+
+/**
+ * The request line a search query may take, per text parameter and per number written as is: with two of
+ * each, 6,400 octets and the names, within the 8000 every server must take.
+ */
+const QUERY_TEXT_OCTETS = 2_000;
+const QUERY_DIGITS = 1_200;
+
+/** A text of a query: short of every plane (empty too), or long (its share of the request line). */
+const queryText: fc.Arbitrary<Text> = fc.oneof(
+  { withCrossShrink: true },
+  { arbitrary: anyString({ maxLength: 24 }), weight: 7 },
+  { arbitrary: longUrlText(QUERY_TEXT_OCTETS), weight: 3 },
+);
 
 const numbers: fc.Arbitrary<number> = fc.oneof(
   { withCrossShrink: true },
@@ -60,7 +75,10 @@ const numbers: fc.Arbitrary<number> = fc.oneof(
   fc.maxSafeInteger(),
 );
 
-/** A query number: whole or with a fraction, from -2^53 to 2^53, or any text. The fraction shrinks away first. */
+/**
+ * A query number: whole or with a fraction, from -2^53 to 2^53; written as is (twenty digits and more,
+ * exponent form, negative zero); or any text. The fraction shrinks away first.
+ */
 const queryNumber: fc.Arbitrary<QueryNumber> = fc.oneof(
   { withCrossShrink: true },
   {
@@ -72,6 +90,7 @@ const queryNumber: fc.Arbitrary<QueryNumber> = fc.oneof(
       )
       .map(([f, i]) => (f === undefined ? i : i + (i < 0 ? -f : f) / 1000)),
   },
+  { weight: 3, arbitrary: rawNumber(QUERY_DIGITS) },
   { weight: 1, arbitrary: fc.record({ text: anyString({ maxLength: 12 }) }) },
 );
 
@@ -92,6 +111,25 @@ const anyValue: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
     { arbitrary: entries(tie('value'), 3).map(($object) => ({ $object })), weight: 1 },
   ),
 })).value;
+
+/**
+ * A value as the top level of a body holds it (a variable's, an extra field's): any value, or one at the
+ * edges — a number no double holds, arrays nested up to the payload limit. Only there: a failure bound to
+ * one then shrinks to the same place in the body whichever input found it.
+ */
+const topValue: fc.Arbitrary<Value> = fc.oneof(
+  { withCrossShrink: true },
+  { arbitrary: anyValue, weight: 6 },
+  { arbitrary: rawNumber(20_000), weight: 2 },
+  { arbitrary: nest, weight: 2 },
+);
+
+/** Names of variables and fields: short of every plane (empty too), or long. */
+const anyName: fc.Arbitrary<string> = fc.oneof(
+  { withCrossShrink: true },
+  { arbitrary: anyString({ maxLength: 12 }), weight: 8 },
+  { arbitrary: longName(300), weight: 1 },
+);
 
 const authInput: fc.Arbitrary<AuthInput> = fc.oneof(
   { withCrossShrink: true },
@@ -125,11 +163,15 @@ function search(): Arbitraries {
     family: fc.constant('allowed'),
     query: fc.record(
       {
-        keyword: anyText(200).filter(fitsInUrl),
+        keyword: queryText,
         order: fc.oneof(
           { withCrossShrink: true },
-          anyString({ maxLength: 16 }),
-          fc.constantFrom('asc', 'desc', 'updationDesc', 'creationAsc', 'titleAsc', '-createdAt'),
+          { arbitrary: anyString({ maxLength: 16 }), weight: 2 },
+          {
+            arbitrary: fc.constantFrom('asc', 'desc', 'updationDesc', 'creationAsc', 'titleAsc', '-createdAt'),
+            weight: 2,
+          },
+          { arbitrary: longUrlText(QUERY_TEXT_OCTETS), weight: 3 },
         ),
         page: queryNumber,
         pageSize: queryNumber,
@@ -189,7 +231,7 @@ function run(world: World): Arbitraries {
     world.plain && { arbitrary: fc.constant({ $canvas: 'plain' as const }), weight: 3 },
     world.files && { arbitrary: fc.constant({ $canvas: 'files' as const }), weight: 1 },
   ]);
-  const legacyNames = anyString({ maxLength: 12 }).filter((n) => n !== 'variables');
+  const legacyNames = anyName.filter((n) => n !== 'variables');
   const body = fc.oneof(
     { withCrossShrink: true },
     {
@@ -197,8 +239,8 @@ function run(world: World): Arbitraries {
       arbitrary: fc.record(
         {
           form: fc.constant('json' as const),
-          variables: entries(anyValue, 4).map(($object) => ({ $object })),
-          legacy: entries(anyValue, 2, legacyNames),
+          variables: entries(topValue, 4, anyName).map(($object) => ({ $object })),
+          legacy: entries(topValue, 2, legacyNames),
         },
         { requiredKeys: ['form', 'legacy'] },
       ),
@@ -313,6 +355,7 @@ const fileInput: fc.Arbitrary<FileInput> = fc.record({
     { withCrossShrink: true },
     { arbitrary: anyString({ minLength: 1, maxLength: 40 }), weight: 8 },
     { arbitrary: repeated(1, 300, oneChar), weight: 2 },
+    { arbitrary: fc.constant(''), weight: 1 },
   ),
   type: fc.oneof(
     { withCrossShrink: true },
@@ -394,6 +437,17 @@ function upload(): Arbitraries {
 // ---- generate ---------------------------------------------------------------------------------------
 
 const PROMPT = 'Summarise the weekly sales report';
+const NAMED_FIELDS = new Set(['query', 'locale', 'canvasid']);
+
+/**
+ * Fields §4.8 does not name, of any value, never one it names under another case: a parser keeping one
+ * duplicate or matching names loosely never reads them as the query, the locale or the canvas to overwrite.
+ */
+const extraFields = entries(
+  topValue,
+  2,
+  anyName.filter((n) => !NAMED_FIELDS.has(n.toLowerCase())),
+);
 
 function generate(world: World): Arbitraries {
   const query = fc.oneof(
@@ -411,6 +465,7 @@ function generate(world: World): Arbitraries {
     form: fc.constant('json' as const),
     query,
     locale: fc.constantFrom(...LOCALES),
+    extra: extraFields,
   };
   // Mostly the canvas it may overwrite (one canvas, replaced); now and then a new one (capped by the footprint).
   if (world.overwrite)
@@ -452,7 +507,9 @@ function generate(world: World): Arbitraries {
       fc.record({
         form: fc.constant('json' as const),
         query: fc.constant(PROMPT),
-        locale: anyString({ maxLength: 10 }).filter((l) => !listed.has(l)),
+        locale: fc
+          .oneof({ withCrossShrink: true }, anyString({ maxLength: 10 }), longName(2_000))
+          .filter((l) => !listed.has(l)),
       }),
     ),
     gen(
@@ -488,6 +545,11 @@ function generate(world: World): Arbitraries {
 
 /** The allowed and the forbidden inputs of one operation, given what the exploration holds. */
 export function arbitrariesFor(op: OperationId, world: World): Arbitraries {
+  const { allowed, forbidden } = byOperation(op, world);
+  return { allowed: withHeaderVariants(op, allowed), forbidden };
+}
+
+function byOperation(op: OperationId, world: World): Arbitraries {
   switch (op) {
     case 'searchWorkflows':
       return search();

@@ -3,9 +3,10 @@
  * the input-crash entries (doubles/faults/input-crashes.ts), with the default settings an external
  * target gets (budget, footprint caps, no overwriting):
  *
- * - each crash entry is caught within the budget, by one finding per operation it breaks, whose minimal
- *   input is of the family that crashes (and shrunk to its simplest member), reproduced, with a curl
- *   reproducer that names the key `${API_KEY}` and never shows it;
+ * - each crash entry is caught within the budget as exactly one deviation: a finding per operation (and
+ *   parameter) it breaks, whose minimal input is of the family that crashes (shrunk to the simplest member
+ *   of the form that reached it) and whose shape names every class the entry crashes on, reproduced, with
+ *   a curl reproducer that names the key `${API_KEY}` and never shows it;
  * - each legal entry (forbidden inputs refused in another allowed way, throttling) is clean;
  * - the reference target itself is clean, within its footprint caps;
  * - a fixed seed replays exactly (same findings, same minimal inputs, same fast-check paths), and the
@@ -43,21 +44,56 @@ const textOfShown = (t: unknown): string =>
       ? String((t as { $repeat: string }).$repeat).repeat((t as { times: number }).times)
       : '';
 
-/** For each crash entry: the operations it breaks, and whether a finding's minimal input is of the family that crashes. */
+/** The classes a finding's shape names for a parameter (`keyword:any(two-byte,…)` → two-byte, …). */
+const classesIn = (f: ExploreFinding, path: string): string[] =>
+  f.shape.flatMap((x) => (x.startsWith(`${path}:any(`) ? x.slice(path.length + 5, -1).split(',') : []));
+const VARIABLE_NAME_CLASSES = ['space', 'punct', 'control', 'c1-control', 'two-byte', 'three-byte', 'four-byte'];
+const NOT_PRINTABLE_ASCII = ['control', 'c1-control', 'two-byte', 'three-byte', 'four-byte'];
+const CHARSETS_AND_CODINGS = [
+  'charset=us-ascii',
+  'charset=latin1',
+  'charset=iso-8859-1',
+  'charset=utf-16',
+  'content-encoding=unknown',
+];
+/** A shown query number as it was sent: a number, a number written as is, or a text. */
+const rawOf = (v: unknown): string =>
+  String(typeof v === 'object' && v !== null ? ((v as Shown).$number ?? (v as Shown).text) : v);
+/** JSON text of a shown value as it was sent: a raw number's digits, nested arrays' brackets. */
+const digitsOf = (v: unknown) => {
+  const shown = String((v as { $number?: string })?.$number ?? '');
+  // A long text is shown cut, its length kept: "999… (1001 characters)".
+  const cut = /… \((\d+) characters\)$/.exec(shown);
+  return cut ? Number(cut[1]) : shown.replace(/\D/g, '').length;
+};
+const topValues = (m: Shown): unknown[] =>
+  [...(m.body?.variables?.$object ?? []), ...(m.body?.legacy ?? []), ...(m.body?.extra ?? [])].map(
+    (e: { value: unknown }) => e.value,
+  );
+
+/**
+ * For each crash entry: the operations it breaks, and whether a finding's minimal input is of the family
+ * that crashes and its shape names the class probed (every class the entry crashes on, and no other).
+ */
 const CAUGHT: Record<string, { ops: string[]; family(f: ExploreFinding): boolean }> = {
   'crash-keyword-non-ascii': {
     ops: ['searchWorkflows'],
-    family: (f) => nonAscii(minimal(f).query?.keyword ?? '') && f.shape.includes('keyword:cp>7F'),
+    family: (f) =>
+      nonAscii(minimal(f).query?.keyword ?? '') &&
+      classesIn(f, 'keyword').join() === 'c1-control,two-byte,three-byte,four-byte',
   },
   'crash-page-size-large': {
     ops: ['searchWorkflows'],
-    family: (f) => Number(minimal(f).query?.pageSize) > 1000,
+    // The simplest member of the form that reached it: 1001, or sixteen digits written as is.
+    family: (f) =>
+      Number(rawOf(minimal(f).query?.pageSize)) > 1000 &&
+      classesIn(f, 'pageSize').join() === '|x|>1000,|x|>65535,|x|>2^31-1,|x|>2^53,digits>16,digits>1000',
   },
   'crash-nested-variable-values': {
     ops: ['runWorkflow'],
     family: (f) =>
       f.shape.includes('vars.*:structured') &&
-      JSON.stringify(minimal(f).body).match(/"value":(\[|\{"\$object")/) !== null,
+      JSON.stringify(minimal(f).body).match(/"value":(\[|\{"\$object"|\{"\$nest")/) !== null,
   },
   'crash-file-name-space-or-accent': {
     ops: ['uploadFiles'],
@@ -78,6 +114,51 @@ const CAUGHT: Record<string, { ops: string[]; family(f: ExploreFinding): boolean
     ops: ['generateWorkflow'],
     family: (f) => /[\u{10000}-\u{10ffff}]/u.test(textOfShown(minimal(f).body?.query)),
   },
+  'crash-page-huge-or-exponent': {
+    // page and pageSize each a finding, one deviation: the same class of number on either.
+    ops: ['searchWorkflows'],
+    family: (f) => {
+      const q = minimal(f).query ?? {};
+      const raw = rawOf(q.page ?? q.pageSize);
+      const cls = classesIn(f, q.page !== undefined ? 'page' : 'pageSize');
+      const beyond = /[eE]/.test(raw) || (/^-?\d+$/.test(raw) && BigInt(raw) > 2n ** 53n);
+      return beyond && cls.join() === 'exponent,|x|>2^53,digits>16,digits>1000';
+    },
+  },
+  'crash-number-thousands-of-digits': {
+    ops: ['runWorkflow', 'generateWorkflow'],
+    family: (f) =>
+      topValues(minimal(f)).some((v) => digitsOf(v) === 1001) &&
+      classesIn(f, f.operation === 'runWorkflow' ? 'vars.*' : 'extra.*').join() === 'digits>1000',
+  },
+  'crash-json-nested-deep': {
+    ops: ['runWorkflow', 'generateWorkflow'],
+    // Shrunk to the depth itself: 1001 levels with the body's own braces.
+    family: (f) =>
+      topValues(minimal(f)).some((v) => [999, 1000].includes((v as { $nest?: number })?.$nest ?? 0)) &&
+      f.shape.some((x) => x.endsWith(':depth>100')),
+  },
+  'crash-body-charset-or-coding': {
+    ops: ['runWorkflow', 'generateWorkflow'],
+    family: (f) =>
+      CHARSETS_AND_CODINGS.includes(minimal(f).header) && classesIn(f, 'header').join() === CHARSETS_AND_CODINGS.join(),
+  },
+  'crash-order-long': {
+    ops: ['searchWorkflows'],
+    family: (f) => [...textOfShown(minimal(f).query?.order)].length === 33 && f.shape.includes('order:len>32'),
+  },
+  'crash-variable-name-odd-chars': {
+    ops: ['runWorkflow'],
+    family: (f) =>
+      JSON.stringify(minimal(f).body).match(/"name":" "/) !== null &&
+      classesIn(f, 'vars.*#name').join() === VARIABLE_NAME_CLASSES.join(),
+  },
+  'crash-keyword-not-printable-ascii': {
+    ops: ['searchWorkflows'],
+    family: (f) =>
+      /[^\x20-\x7e]/.test(textOfShown(minimal(f).query?.keyword)) &&
+      classesIn(f, 'keyword').join() === NOT_PRINTABLE_ASCII.join(),
+  },
 };
 
 function summaryOf(r: ExploreReport): string {
@@ -97,8 +178,11 @@ test.describe('input-crash entries are caught with their minimal input', () => {
       expect(report.incomplete, summaryOf(report)).toEqual([]);
       expect(report.wallMs).toBeLessThan(60_000);
       expect(report.exitCode).toBe(1);
-      // One finding per operation the entry breaks, each of the crashing family, each a 5xx under the status clause.
-      expect(report.findings.map((f) => f.operation).sort(), summaryOf(report)).toEqual([...expected.ops].sort());
+      // One finding per operation the entry breaks (a parameter each, where several share the class), each of the
+      // crashing family, each a 5xx under the status clause.
+      expect([...new Set(report.findings.map((f) => f.operation))].sort(), summaryOf(report)).toEqual(
+        [...expected.ops].sort(),
+      );
       // ...and one deviation however many operations show it.
       expect(report.deviations, summaryOf(report)).toEqual([
         expect.objectContaining({ level: 'must', answer: '500', operations: expect.arrayContaining(expected.ops) }),
@@ -137,6 +221,12 @@ test.describe('legal entries are clean', () => {
         const search = report.operations.find((o) => o.operation === 'searchWorkflows')!;
         expect(search.allowed.observed['SEARCH-PAGESIZE-MAX']?.statuses).toEqual([400]);
       }
+      if (mutant.id === 'legal-body-charset-415')
+        for (const op of ['runWorkflow', 'generateWorkflow']) {
+          // Refused with a status §7 leaves open for E3009: observed, never failed.
+          const o = report.operations.find((x) => x.operation === op)!;
+          expect(o.allowed.observed['ERROR-STATUS-FOR-UNLISTED-CODES']?.statuses, op).toContain(415);
+        }
     });
   }
 });

@@ -18,43 +18,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { OperationId } from '../contracts/check.ts';
-import { hasRequirement } from '../contracts/requirements.ts';
 import { scopeSeed } from '../foundation/data/seeded.ts';
-import { loadRunConfig } from '../foundation/environment/config.ts';
 import { redactSecrets, registerSecret } from '../foundation/environment/redact.ts';
 import { ENV } from '../foundation/environment/rules.ts';
-import { ApiClient } from '../engine/client/client.ts';
-import type { Exchange, RequestSpec } from '../engine/transport/exchange.ts';
-import { retryAfterMs } from '../engine/transport/rate-limit.ts';
+import type { Exchange } from '../engine/transport/exchange.ts';
 import { dataOf, type SearchItem, type WorkflowPlan } from '../engine/judging/judging.ts';
-import { EvidenceInMemory } from '../engine/evidence/records.ts';
-import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../engine/evidence/reproducer.ts';
-import { Verdict } from '../engine/evidence/verdict.ts';
 import { mayBe } from '../engine/discovery/roles.ts';
 import { arbitrariesFor } from './arbitraries.ts';
-import {
-  prepare,
-  shapeOf,
-  showInput,
-  type ExploreInput,
-  type KnownCanvas,
-  type Prepared,
-  type World,
-} from './inputs.ts';
-import { judgeAnswer, type Judgement, type Judges } from './judge.ts';
+import { addFinding } from './findings.ts';
+import { prepare, type Prepared } from './inputs.ts';
+import type { Judgement } from './judge.ts';
+import type { ExploreInput, KnownCanvas } from './model.ts';
 import {
   exitCodeOf,
-  fingerprintOf,
   deviationsOf,
-  type ExploreFinding,
   type ExploreReport,
-  type Footprint,
   type OperationSummary,
   type PropertyKind,
   type PropertySummary,
-  type ShownExchange,
   type StopReason,
 } from './report.ts';
+import { probe, Session, type ExploreOptions, type ExploreTarget, type Judged, type PropertyRun } from './session.ts';
+
+export type { ExploreOptions, ExploreTarget } from './session.ts';
 
 /** The order operations are explored in: uploads before the runs that use them, runs before the reads of their executions. */
 export const EXPLORE_ORDER: readonly OperationId[] = [
@@ -67,35 +53,6 @@ export const EXPLORE_ORDER: readonly OperationId[] = [
   'abortExecution',
   'generateWorkflow',
 ];
-
-export interface ExploreTarget {
-  /** Ends in /v1. */
-  baseUrl: string;
-  apiKey: string;
-  apiKeyB?: string;
-  kind: 'reference' | 'external';
-  how: string;
-}
-
-export interface ExploreOptions {
-  seed: number;
-  seedGiven?: boolean;
-  /** Seconds for the whole exploration, setup and cleanup included. */
-  budgetS: number;
-  /** Requests per operation (three quarters for allowed inputs, the rest for forbidden ones). */
-  requestsPerOperation: number;
-  /** Operations to explore (default: all), in any order. */
-  operations?: readonly OperationId[];
-  maxExecutions: number;
-  maxCanvasesCreated: number;
-  /** Generate may overwrite a canvas: the configured one, else one it creates for the purpose. */
-  allowOverwrite: boolean;
-  overwriteCanvasId?: string;
-  /** Canvases to read before those search lists. */
-  canvasIds?: readonly string[];
-  requestTimeoutMs?: number;
-  log?: (line: string) => void;
-}
 
 export interface ExploreResult {
   report: ExploreReport;
@@ -111,16 +68,7 @@ const MAX_ROUNDS = 12;
 const MAX_DETAILS = 10;
 /** Time kept for aborting the executions the exploration started. */
 const CLEANUP_RESERVE_MS = 2_000;
-const POOL = 50;
-const EXCERPT = 2_000;
 const SETUP_PROMPT = 'Summarise the weekly sales report';
-
-interface Judged {
-  input: ExploreInput;
-  prepared: Prepared;
-  exchange: Exchange;
-  outcome: Extract<Judgement, { kind: 'fail' }>;
-}
 
 function emptySummary(kind: PropertyKind): PropertySummary {
   return {
@@ -135,108 +83,8 @@ function emptySummary(kind: PropertyKind): PropertySummary {
     rounds: 0,
     shrinks: 0,
     stop: 'not run',
+    tried: {},
   };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-class Session {
-  readonly api: ApiClient;
-  /** The engine's verdict on every answer, kept in memory and read back by exchange (judge.ts). */
-  readonly judges: Judges;
-  readonly world: World;
-  readonly footprint: Footprint = {
-    executionsStarted: 0,
-    canvasesCreated: 0,
-    canvasOverwrites: 0,
-    filesUploaded: 0,
-    requests: { explore: 0, setup: 0, cleanup: 0 },
-  };
-  readonly findings: ExploreFinding[] = [];
-  readonly bodies = new Map<string, string>();
-  readonly setupNotes: string[] = [];
-  unreachable?: string;
-  private quietUntil = 0;
-
-  constructor(
-    readonly target: ExploreTarget,
-    readonly options: ExploreOptions,
-    workDir: string,
-  ) {
-    const config = loadRunConfig({
-      [ENV.baseUrl]: target.baseUrl,
-      [ENV.apiKey]: target.apiKey,
-      ...(target.apiKeyB ? { [ENV.apiKeyB]: target.apiKeyB } : {}),
-      [ENV.seed]: String(options.seed),
-      [ENV.evidenceDir]: join(workDir, 'evidence'),
-      [ENV.cacheDir]: 'off',
-      ...(options.requestTimeoutMs ? { [ENV.requestTimeoutMs]: String(options.requestTimeoutMs) } : {}),
-    });
-    const records = new EvidenceInMemory();
-    const verdict = Verdict.detached(records);
-    this.judges = { verdict, records };
-    this.api = new ApiClient({ config, caller: { name: 'A', apiKey: target.apiKey }, writer: records, verdict });
-    const keys = [target.apiKey, ...(target.apiKeyB ? [target.apiKeyB] : [])];
-    this.world = { canvases: [], fileKeys: [], executions: [], keys };
-  }
-
-  log(line: string): void {
-    this.options.log?.(line);
-  }
-
-  /** One request through the contract-checked client, after any quiet time a 429 asked for. */
-  async send(spec: RequestSpec, phase: keyof Footprint['requests']): Promise<Exchange> {
-    const wait = this.quietUntil - Date.now();
-    if (wait > 0) await sleep(wait);
-    this.footprint.requests[phase]++;
-    const ex = await this.api.send({ ...spec, allowFault: true });
-    // Setup and cleanup answers are judged as every answer is, but no judgement reads them back.
-    if (phase !== 'explore') this.judges.records.take(ex.record.id);
-    // The client waited out a few 429s already; one still standing quiets the exploration as long as asked.
-    if (ex.status === 429) this.quietUntil = Date.now() + (retryAfterMs(ex.headers['retry-after']) ?? 5_000);
-    if (ex.fault?.kind === 'connection-refused') this.unreachable = ex.fault.message;
-    return ex;
-  }
-
-  /** What a served request left on the target, and what it adds to the references. */
-  account(p: Prepared, ex: Exchange): void {
-    if (ex.fault || ex.status === undefined || ex.status < 200 || ex.status > 299) return;
-    const data = dataOf<Record<string, unknown>>(ex);
-    if (p.writes === 'execution') {
-      this.footprint.executionsStarted++;
-      const id = data?.executionId;
-      if (typeof id === 'string' && this.world.executions.length < POOL) this.world.executions.push(id);
-    } else if (p.writes === 'canvas') this.footprint.canvasesCreated++;
-    else if (p.writes === 'overwrite') this.footprint.canvasOverwrites++;
-    else if (ex.operation === 'uploadFiles' && Array.isArray(data?.files)) {
-      for (const f of data.files as { fileKey?: unknown }[]) {
-        this.footprint.filesUploaded++;
-        if (typeof f?.fileKey === 'string' && this.world.fileKeys.length < POOL) this.world.fileKeys.push(f.fileKey);
-      }
-    }
-  }
-
-  /**
-   * Whether the footprint leaves room for this request. Forbidden inputs keep a small reserve of their own;
-   * of the rest, looking for a failure may use half, and narrowing a failure down the other half: every
-   * simpler input that no longer fails is accepted, and so writes.
-   */
-  room(p: Prepared, kind: PropertyKind, shrinking: boolean): boolean {
-    if (!p.mayWrite) return true;
-    const [used, max] =
-      p.writes === 'execution'
-        ? [this.footprint.executionsStarted, this.options.maxExecutions]
-        : [this.footprint.canvasesCreated, this.options.maxCanvasesCreated];
-    const allowed = max - Math.min(5, Math.floor(max / 4));
-    if (kind === 'forbidden') return used < max;
-    return used < (shrinking ? allowed : Math.ceil(allowed / 2));
-  }
-
-  /** The finding a failure belongs to: same operation and clause, its minimal shape found in this input's shape. */
-  knownAs(op: OperationId, clause: string, features: readonly string[]): ExploreFinding | undefined {
-    const have = new Set(shapeOf(features));
-    return this.findings.find((f) => f.operation === op && f.clause === clause && f.shape.every((s) => have.has(s)));
-  }
 }
 
 // ---- setup: what there is to run and to ask about ----------------------------------------------------------
@@ -345,83 +193,6 @@ async function cleanup(s: Session): Promise<void> {
     await s.send({ method: 'POST', path: `/openapi/workflow/${encodeURIComponent(id)}/abort` }, 'cleanup');
 }
 
-// ---- findings ---------------------------------------------------------------------------------------
-
-function shownExchange(ex: Exchange): ShownExchange {
-  const r = ex.record;
-  return {
-    request: {
-      method: r.method,
-      url: r.url,
-      headers: r.request.headers,
-      bodyExcerpt: r.request.bodyExcerpt,
-      bodyBytes: r.request.bodyBytes,
-    },
-    ...(r.response
-      ? {
-          response: {
-            status: r.response.status,
-            contentType: r.response.headers['content-type'],
-            bodyExcerpt: r.response.bodyExcerpt.slice(0, EXCERPT),
-          },
-        }
-      : {}),
-    ...(r.fault ? { fault: r.fault } : {}),
-  };
-}
-
-/** The curl reproducer of a request as prepared, the key written `${API_KEY}`; long bodies go to a file. */
-function reproducer(s: Session, p: Prepared, ex: Exchange, fingerprint: string): { curl: string; bodyFile?: string } {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const auth = p.spec.auth ?? { kind: 'tenant' };
-  if (auth.kind === 'tenant') headers.authorization = `Bearer ${s.target.apiKey}`;
-  if (auth.kind === 'literal') headers.authorization = auth.value;
-  let body: ReproBody | undefined;
-  let bodyFile: string | undefined;
-  if (p.spec.raw) {
-    const text =
-      typeof p.spec.raw.body === 'string' ? p.spec.raw.body : Buffer.from(p.spec.raw.body).toString('latin1');
-    if (p.spec.raw.contentType) headers['content-type'] = p.spec.raw.contentType;
-    if (Buffer.byteLength(text) <= INLINE_BODY_LIMIT) body = { kind: 'text', text };
-    else {
-      bodyFile = `bodies/${fingerprint}.txt`;
-      s.bodies.set(bodyFile, text);
-      body = { kind: 'file', path: bodyFile };
-    }
-  } else if (p.spec.multipart) {
-    headers['content-type'] = 'multipart/form-data';
-    body = {
-      kind: 'multipart',
-      field: p.spec.multipart.field ?? 'files',
-      files: p.spec.multipart.files.map((f) => ({ name: f.name, type: f.type, bytes: f.content.length })),
-    };
-  }
-  const url = ex.record.url;
-  return {
-    curl: curlFor({ method: p.spec.method, url, headers, body }, s.target.baseUrl),
-    ...(bodyFile ? { bodyFile } : {}),
-  };
-}
-
-// ---- properties ---------------------------------------------------------------------------------------
-
-interface PropertyRun {
-  op: OperationId;
-  kind: PropertyKind;
-  arbitrary: fc.Arbitrary<ExploreInput>;
-  requests: number;
-  deadline: number;
-}
-
-/** Sends and judges one prepared input. */
-async function probe(s: Session, input: ExploreInput, prepared: Prepared, sum: PropertySummary) {
-  sum.requests++;
-  const exchange = await s.send(prepared.spec, 'explore');
-  s.account(prepared, exchange);
-  const outcome = judgeAnswer(s.judges, input, prepared, exchange);
-  return { prepared, exchange, outcome };
-}
-
 async function exploreProperty(s: Session, run: PropertyRun, sum: PropertySummary): Promise<void> {
   let left = run.requests;
   const reserve = Math.floor(run.requests * SHRINK_RESERVE);
@@ -527,145 +298,6 @@ async function exploreProperty(s: Session, run: PropertyRun, sum: PropertySummar
     left = run.requests - sum.requests;
   }
   sum.stop = s.unreachable ? 'target unreachable' : stop;
-}
-
-/** Parts of an input that name its kind rather than hold a value: never shortened. */
-const FIXED_KEYS = new Set(['op', 'family', 'form', 'scheme', 'type', '$canvas']);
-/** Longer texts are left as shrinking made them: shortening them one character at a time costs too much. */
-const SIMPLIFY_TEXT_UP_TO = 24;
-/** Requests one finding may spend after shrinking. */
-const SIMPLIFY_REQUESTS = 24;
-
-/**
- * Inputs one step simpler than `value`: a text one character shorter, a list one element shorter (texts and
- * lists keep at least one). fast-check shrinks lists by dropping leading elements; these steps also drop
- * inner and trailing ones ("Àa" → "À").
- */
-function* simpler(value: unknown): Generator<unknown> {
-  if (typeof value === 'string') {
-    const chars = [...value];
-    if (chars.length < 2 || chars.length > SIMPLIFY_TEXT_UP_TO) return;
-    for (let i = 0; i < chars.length; i++) yield [...chars.slice(0, i), ...chars.slice(i + 1)].join('');
-  } else if (Array.isArray(value)) {
-    if (value.length > 1) for (let i = 0; i < value.length; i++) yield [...value.slice(0, i), ...value.slice(i + 1)];
-    for (let i = 0; i < value.length; i++)
-      for (const c of simpler(value[i])) yield [...value.slice(0, i), c, ...value.slice(i + 1)];
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (FIXED_KEYS.has(k)) continue;
-      for (const c of simpler(v)) yield { ...value, [k]: c };
-    }
-  }
-}
-
-/** Greedy steps after shrinking, each kept when the simpler input fails the same way (and is no other finding). */
-async function simplify(
-  s: Session,
-  run: PropertyRun,
-  sum: PropertySummary,
-  start: Judged,
-): Promise<{ judged: Judged; steps: number }> {
-  let current = start;
-  let steps = 0;
-  let budget = SIMPLIFY_REQUESTS;
-  search: while (budget > 0) {
-    for (const candidate of simpler(current.input) as Generator<ExploreInput>) {
-      if (budget <= 0 || Date.now() >= run.deadline || s.unreachable) break search;
-      const prepared = prepare(candidate, s.world);
-      if (!s.room(prepared, run.kind, true)) continue;
-      budget--;
-      const r = await probe(s, candidate, prepared, sum);
-      if (r.outcome.kind !== 'fail' || r.outcome.clause !== current.outcome.clause) continue;
-      if (s.knownAs(run.op, r.outcome.clause, prepared.features)) continue;
-      current = { input: candidate, prepared, exchange: r.exchange, outcome: r.outcome };
-      steps++;
-      continue search;
-    }
-    break;
-  }
-  return { judged: current, steps };
-}
-
-const ODD_IDS = 'ODD-IDS-NO-5XX';
-
-/** A server error caused by the shape of an id alone also breaks the clause about odd ids. */
-function oddIdCrash(clause: string, ex: Exchange, shape: readonly string[]): boolean {
-  return (
-    clause.endsWith('-HTTP-STATUS-LISTED') &&
-    (ex.status ?? 0) >= 500 &&
-    shape.length > 0 &&
-    shape.every((f) => f.startsWith('canvasId:') || f.startsWith('executionId:'))
-  );
-}
-
-async function addFinding(
-  s: Session,
-  run: PropertyRun,
-  sum: PropertySummary,
-  minimal: ExploreInput,
-  found: Judged | undefined,
-  replay: {
-    propertySeed: number;
-    path: string;
-    round: number;
-    numRuns: number;
-    shrinks: number;
-    shrinkComplete: boolean;
-  },
-): Promise<void> {
-  // Sent once more: to confirm the failure, and for the exchange of the minimal input when the last one sent was another.
-  const again = await probe(s, minimal, prepare(minimal, s.world), sum);
-  const first: Judged | undefined =
-    found ??
-    (again.outcome.kind === 'fail'
-      ? { input: minimal, prepared: again.prepared, exchange: again.exchange, outcome: again.outcome }
-      : undefined);
-  if (!first) {
-    s.log(
-      `${run.op}: a failure did not reproduce on its minimal input; not reported (${JSON.stringify(showInput(minimal)).slice(0, 200)})`,
-    );
-    return;
-  }
-  let reproduced = again.outcome.kind === 'fail' && again.outcome.clause === first.outcome.clause;
-  const { judged, steps } = await simplify(s, run, sum, first);
-  if (steps > 0) {
-    const last = await probe(s, judged.input, prepare(judged.input, s.world), sum);
-    reproduced &&= last.outcome.kind === 'fail' && last.outcome.clause === judged.outcome.clause;
-  }
-  const { outcome, prepared, exchange, input } = judged;
-  const shape = shapeOf(prepared.features);
-  const fingerprint = fingerprintOf(run.op, outcome.clause, shape);
-  const same = s.findings.find((f) => f.fingerprint === fingerprint);
-  if (same) {
-    same.occurrences++;
-    return;
-  }
-  const { curl, bodyFile } = reproducer(s, prepared, exchange, fingerprint);
-  s.findings.push({
-    fingerprint,
-    operation: run.op,
-    clause: outcome.clause,
-    level: outcome.level,
-    catalogued: hasRequirement(outcome.clause),
-    property: run.kind,
-    family: minimal.family,
-    message: redactSecrets(outcome.message),
-    expected: outcome.expected,
-    actual: redactSecrets(outcome.actual),
-    alsoBreaks: [...new Set([...outcome.others, ...(oddIdCrash(outcome.clause, exchange, shape) ? [ODD_IDS] : [])])],
-    shape,
-    minimalInput: showInput(input),
-    exchange: shownExchange(exchange),
-    curl,
-    ...(bodyFile ? { bodyFile } : {}),
-    replay: { seed: s.options.seed, ...replay, simplified: steps },
-    reproduced,
-    shrinkComplete: replay.shrinkComplete,
-    occurrences: 1,
-  });
-  s.log(
-    `${run.op}: [${outcome.clause}] ${outcome.message} — minimal ${JSON.stringify(showInput(input)).slice(0, 300)}`,
-  );
 }
 
 // ---- the exploration -----------------------------------------------------------------------------------

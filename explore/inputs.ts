@@ -1,153 +1,32 @@
 /**
- * What the generative mode sends, as values fast-check generates and shrinks: one input per request,
- * written so that a minimal input reads as the request it stands for. Ids the exploration holds
- * (a canvas it discovered, an execution it started, a fileKey it uploaded) are references, resolved
- * when the request is sent, so an input replays against any target state.
- *
- * `prepare` turns an input into the request the contract-checked client sends, with the input's shape
- * (the features a fingerprint is made of) and the size class of its body (§8 limits).
+ * What the generative mode sends: `prepare` turns an input (model.ts) into the request the
+ * contract-checked client sends, its references resolved against what the exploration holds now, with
+ * the input's shape (the features a fingerprint is made of) and the size class of its body (§8 limits).
  */
 import type { FileSpec } from '../foundation/data/files.ts';
-import { seg, type AuthMode, type RequestSpec } from '../engine/transport/exchange.ts';
+import { seg, type RequestSpec } from '../engine/transport/exchange.ts';
 import type { WorkflowPlan } from '../engine/judging/judging.ts';
 import { limitOver, type LimitedRequest } from '../engine/judging/refusals.ts';
 import { LIMITS } from '../contracts/error-codes.ts';
-import { codePoints, isRepeat, numberFeatures, textFeatures, textOf, type Text } from './text.ts';
-
-// ---- the input model -------------------------------------------------------------------------------
-
-/** A variable value or a body field: every kind §4.1 names, plus null and references to uploaded files. */
-export type Value = Text | number | boolean | null | Value[] | ObjectValue | FileKeyRef;
-
-/** A JSON object as a list of entries: any name (even "__proto__") keeps its place and its order. */
-export interface ObjectValue {
-  $object: Entry[];
-}
-
-export interface Entry {
-  name: string;
-  value: Value;
-}
-
-/** The n-th fileKey the exploration holds (modulo how many it holds). */
-export interface FileKeyRef {
-  $fileKey: number;
-}
-
-/** No Authorization header at all, or one with this scheme and token (never a real key). */
-export type AuthInput = { none: true } | { scheme: string; token: string };
-
-interface Base {
-  /** The family of the input: `allowed`, or the forbidden family it belongs to. */
-  family: string;
-  auth?: AuthInput;
-}
-
-/** A query number as sent: a number (written as JavaScript writes it), or any text. */
-export type QueryNumber = number | { text: string };
-
-export interface SearchInput extends Base {
-  op: 'searchWorkflows';
-  query: { keyword?: Text; order?: Text; page?: QueryNumber; pageSize?: QueryNumber };
-}
-
-export interface DetailInput extends Base {
-  op: 'getWorkflowDetail';
-  canvas: { $canvas: number } | { id: Text };
-}
-
-/** A canvas to run: the runnable one the exploration found, the one with a file variable, or any id. */
-export type RunCanvas = { $canvas: 'plain' | 'files' } | { id: Text };
-
-/**
- * How the declared variables of a discovered canvas are filled, whatever the canvas: an option by index,
- * a file variable by uploaded fileKeys (one, or an array), a string variable by a text.
- */
-export interface Fill {
-  text: Text;
-  option: number;
-  fileKeys: FileKeyRef[];
-  asArray: boolean;
-}
-
-export type RunBody =
-  /** No body at all. */
-  | { form: 'none' }
-  /** A JSON object: the `variables` wrapper (any value, for the forbidden families) and legacy top-level fields. */
-  | { form: 'json'; variables?: Value; legacy: Entry[] }
-  /** A body sent as is (forbidden: not a JSON object). */
-  | { form: 'raw'; text: Text };
-
-export interface RunInput extends Base {
-  op: 'runWorkflow';
-  canvas: RunCanvas;
-  body: RunBody;
-  fill: Fill;
-}
-
-export type ExecutionOp = 'getExecutionStatus' | 'getExecutionOutput' | 'abortExecution';
-
-export interface ExecutionInput extends Base {
-  op: ExecutionOp;
-  execution: { $execution: number } | { id: Text };
-}
-
-export interface FileInput {
-  name: Text;
-  type: string;
-  size: number;
-  /** Seed of the content bytes. */
-  fill: number;
-}
-
-export type UploadBody =
-  | { form: 'files'; field?: string; files: FileInput[] }
-  /** A multipart body with text fields only. */
-  | { form: 'text-fields'; fields: { name: string; value: string }[] }
-  /** A JSON body: not multipart. */
-  | { form: 'json'; text: string };
-
-export interface UploadInput extends Base {
-  op: 'uploadFiles';
-  body: UploadBody;
-}
-
-export type GenerateBody =
-  /**
-   * Where overwriting is allowed, generate names the canvas it may overwrite unless `create` asks for a new
-   * one: shrinking drops `create`, so narrowing a failure down replaces one canvas instead of adding many.
-   */
-  { form: 'json'; query?: Value; locale?: Value; create?: true } | { form: 'raw'; text: Text };
-
-export interface GenerateInput extends Base {
-  op: 'generateWorkflow';
-  body: GenerateBody;
-}
-
-export type ExploreInput = SearchInput | DetailInput | RunInput | ExecutionInput | UploadInput | GenerateInput;
-
-// ---- what the exploration holds ----------------------------------------------------------------------
-
-export interface KnownCanvas {
-  canvasId: string;
-  plan?: WorkflowPlan;
-}
-
-/** The target as the exploration knows it: what references resolve to. Grows as requests succeed. */
-export interface World {
-  /** Canvases whose detail was read (detail references). */
-  canvases: KnownCanvas[];
-  /** A canvas that runs with nothing but its declared variables filled. */
-  plain?: KnownCanvas;
-  /** A canvas with a file variable: runs carry uploaded fileKeys. */
-  files?: KnownCanvas;
-  fileKeys: string[];
-  executions: string[];
-  /** The canvas generate may overwrite; undefined: generate never names a canvas. */
-  overwrite?: string;
-  /** The keys in use: never sent as a wrong key, never to be found in an answer. */
-  keys: string[];
-}
+import { Builder, type Probe } from './builder.ts';
+import { headerFeature, withHeader } from './headers.ts';
+import type {
+  DetailInput,
+  Entry,
+  ExecutionInput,
+  ExecutionOp,
+  ExploreInput,
+  Fill,
+  GenerateInput,
+  ObjectValue,
+  QueryNumber,
+  RunInput,
+  SearchInput,
+  UploadInput,
+  Value,
+  World,
+} from './model.ts';
+import { codePoints, EMPTY, textFeatures, textOf, type Text } from './text.ts';
 
 // ---- sizes (§8) ------------------------------------------------------------------------------------
 
@@ -191,95 +70,6 @@ export interface Prepared {
   mayWrite: boolean;
   /** The body's values when it is JSON the explorer built (for limits and display). */
   bodyText?: string;
-}
-
-class Builder {
-  readonly features = new Set<string>();
-  readonly strings: string[] = [];
-  /** Texts the operation takes as content (§8's content limit): generate's query, declared text variables. */
-  readonly content: string[] = [];
-  /** Names of the variables the run's workflow declares as text: their values are content. */
-  contentNames: ReadonlySet<string> = new Set();
-
-  constructor(readonly world: World) {}
-
-  /** Runs `build`, keeping the texts it wrote as content the operation takes. */
-  asContent<T>(build: () => T): T {
-    const from = this.strings.length;
-    const out = build();
-    this.content.push(...this.strings.slice(from));
-    return out;
-  }
-
-  text(path: string, t: Text): string {
-    const s = textOf(t);
-    textFeatures(path, s, this.features);
-    return s;
-  }
-
-  fileKey(path: string, ref: FileKeyRef): string {
-    this.features.add(`${path}:fileKey`);
-    const keys = this.world.fileKeys;
-    return keys.length ? keys[ref.$fileKey % keys.length]! : 'fk_wfcheck_explore_none_uploaded';
-  }
-
-  /** JSON text of a value, written by hand so every name keeps its place (and "__proto__" is a name). */
-  json(path: string, v: Value): string {
-    if (v === null) {
-      this.features.add(`${path}:null`);
-      return 'null';
-    }
-    if (typeof v === 'boolean') {
-      this.features.add(`${path}:boolean`);
-      return String(v);
-    }
-    if (typeof v === 'number') {
-      numberFeatures(path, v, this.features);
-      return JSON.stringify(v);
-    }
-    if (typeof v === 'string' || isRepeat(v)) {
-      const s = this.text(path, v);
-      this.strings.push(s);
-      return JSON.stringify(s);
-    }
-    if ('$fileKey' in v) return JSON.stringify(this.fileKey(path, v));
-    // Objects and arrays are one kind: "structured" (a bug that breaks on one usually breaks on both).
-    this.features.add(`${path}:structured`);
-    if (Array.isArray(v)) {
-      if (v.length) this.features.add(`${path}:structured>0`);
-      return `[${v.map((x) => this.json(`${path}.*`, x)).join(',')}]`;
-    }
-    if (v.$object.length) this.features.add(`${path}:structured>0`);
-    return this.object(`${path}.*`, v.$object);
-  }
-
-  object(path: string, entries: readonly Entry[]): string {
-    const parts = entries.map((e) => {
-      this.strings.push(e.name);
-      textFeatures(`${path}#name`, e.name, this.features);
-      const value = () => this.json(path, e.value);
-      return `${JSON.stringify(e.name)}:${path === 'vars.*' && this.contentNames.has(e.name) ? this.asContent(value) : value()}`;
-    });
-    return `{${parts.join(',')}}`;
-  }
-
-  auth(input: Base): AuthMode {
-    const a = input.auth;
-    if (!a) return { kind: 'tenant' };
-    if ('none' in a) {
-      this.features.add('auth:none');
-      return { kind: 'none' };
-    }
-    this.features.add(`auth:scheme:${a.scheme.toLowerCase() || '(none)'}`);
-    if (a.token) this.features.add('auth:token');
-    // Never a real key, whatever was generated.
-    const token = this.world.keys.includes(a.token) ? `${a.token}x` : a.token;
-    return { kind: 'literal', value: a.scheme ? `${a.scheme} ${token}` : token };
-  }
-
-  id(path: string, t: Text): string {
-    return this.text(path, t);
-  }
 }
 
 /** The fileKey refs as the variable takes them: one key, or an array of keys. */
@@ -377,13 +167,12 @@ function prepareRun(input: RunInput, b: Builder): Omit<Prepared, 'features'> {
 
 /** Number of a query as sent, and its shape: a number's when it reads as one, a text's otherwise. */
 function queryNumber(b: Builder, path: string, n: QueryNumber): string {
-  const raw = typeof n === 'number' ? String(n) : n.text;
-  const x = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (Number.isFinite(x)) {
-    numberFeatures(path, x, b.features);
-    if (typeof n !== 'number') b.features.add(`${path}:as-text`);
-  } else textFeatures(`${path}:text`, raw, b.features);
-  return raw;
+  if (typeof n === 'number') return b.number(path, { $number: String(n) });
+  if ('$number' in n) return b.number(path, n);
+  const x = n.text.trim() === '' ? Number.NaN : Number(n.text);
+  if (!Number.isFinite(x)) return b.text(`${path}:text`, n.text);
+  b.features.add(`${path}:as-text`);
+  return b.number(path, { $number: n.text });
 }
 
 const PLAIN_PAGE = /^[1-9]\d{0,15}$/;
@@ -561,6 +350,8 @@ function prepareGenerate(input: GenerateInput, b: Builder): Omit<Prepared, 'feat
   const query = body.query;
   if (query !== undefined) parts.push(`"query":${b.asContent(() => b.json('query', query))}`);
   if (body.locale !== undefined) parts.push(`"locale":${b.json('locale', body.locale)}`);
+  if (body.extra?.length) parts.push(b.object('extra.*', body.extra).slice(1, -1));
+  // The canvas named last: a name among the extra fields never stands for it, whichever duplicate a parser keeps.
   const overwrite = !body.create ? b.world.overwrite : undefined;
   if (overwrite) parts.push(`"canvasId":${JSON.stringify(overwrite)}`);
   else b.features.add('canvas:new');
@@ -574,9 +365,12 @@ function prepareGenerate(input: GenerateInput, b: Builder): Omit<Prepared, 'feat
   };
 }
 
-/** The request an input stands for, resolved against what the exploration holds now. */
-export function prepare(input: ExploreInput, world: World): Prepared {
-  const b = new Builder(world);
+/**
+ * The request an input stands for, resolved against what the exploration holds now; with a probe, one
+ * class of its values replaced by a representative (classes.ts).
+ */
+export function prepare(input: ExploreInput, world: World, probe?: Probe): Prepared {
+  const b = new Builder(world, probe);
   let p: Omit<Prepared, 'features'>;
   switch (input.op) {
     case 'searchWorkflows':
@@ -599,6 +393,12 @@ export function prepare(input: ExploreInput, world: World): Prepared {
     case 'generateWorkflow':
       p = prepareGenerate(input, b);
       break;
+  }
+  const header = probe?.family === 'header' ? probe.variant : input.header;
+  const varied = header === undefined ? undefined : withHeader(p.spec, header, world.keys[0] ?? '');
+  if (varied) {
+    p = { ...p, spec: varied };
+    b.features.add(headerFeature(header!));
   }
   if (p.size !== 'within') b.features.add(`size:${p.size}`);
   return { ...p, features: [...b.features].sort() };
@@ -627,11 +427,12 @@ const NEUTRAL = new Set([
   'file.name:len>0',
   'file.type',
   'vars.*#name',
+  'extra.*#name',
 ]);
 
-/** The shape of a request: its features without the neutral ones. */
+/** The shape of a request: its features without the neutral ones, nor emptiness (what shrinking leaves). */
 export function shapeOf(features: readonly string[]): string[] {
-  return features.filter((f) => !NEUTRAL.has(f));
+  return features.filter((f) => !NEUTRAL.has(f) && !f.endsWith(`:${EMPTY}`));
 }
 
 // ---- showing an input ----------------------------------------------------------------------------

@@ -26,7 +26,8 @@ import {
   type LimitClause,
 } from '../engine/judging/refusals.ts';
 import { statusClauseOf, TARGET_FAULTS, type Exchange } from '../engine/transport/exchange.ts';
-import type { AuthInput, ExploreInput, Prepared } from './inputs.ts';
+import type { Prepared } from './inputs.ts';
+import type { AuthInput, ExploreInput } from './model.ts';
 import { textOf } from './text.ts';
 
 /** What an input is about beyond the clauses judged on every answer. */

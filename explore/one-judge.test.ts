@@ -26,7 +26,8 @@ import {
   type LimitClause,
 } from '../engine/judging/refusals.ts';
 import type { Exchange, RequestSpec } from '../engine/transport/exchange.ts';
-import { prepare, type ExploreInput, type Prepared, type World } from './inputs.ts';
+import { prepare, type Prepared } from './inputs.ts';
+import type { ExploreInput, World } from './model.ts';
 import { judgeAnswer } from './judge.ts';
 
 const KEY = 'wfk_one_judge_key_0123456789abcdef';

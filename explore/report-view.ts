@@ -219,6 +219,35 @@ function runBlocks(r: ExploreReport, inReport: boolean): Block[] {
   ];
 }
 
+/** Which families of input were tried on which parameter of each operation, allowed and forbidden inputs together. */
+function triedBlocks(r: ExploreReport): Block[] {
+  const rows = r.operations.flatMap((o) => {
+    const merged: Record<string, Record<string, number>> = {};
+    for (const p of [o.allowed, o.forbidden])
+      for (const [param, families] of Object.entries(p.tried ?? {})) {
+        const into = merged[param] ?? {};
+        merged[param] = into;
+        for (const [family, n] of Object.entries(families)) into[family] = (into[family] ?? 0) + n;
+      }
+    return Object.entries(merged)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([param, families]) => ({
+        cells: [
+          o.operation,
+          [{ code: param }],
+          Object.entries(families)
+            .map(([family, n]) => `${family} ×${n}`)
+            .join(', '),
+        ],
+      }));
+  });
+  if (!rows.length) return [];
+  return [
+    heading(2, 'Input families tried'),
+    { kind: 'table', head: ['Operation', 'Parameter', 'Families (requests)'], rows },
+  ];
+}
+
 export function exploreDocument(r: ExploreReport): Block[] {
   const observed = r.operations.flatMap((o) =>
     [...Object.entries(o.allowed.observed), ...Object.entries(o.forbidden.observed)].map(
@@ -234,6 +263,7 @@ export function exploreDocument(r: ExploreReport): Block[] {
     heading(1, 'Generative exploration'),
     ...runBlocks(r, true),
     ...(observed.length ? [heading(2, 'Open points observed'), listOf(observed)] : []),
+    ...triedBlocks(r),
     ...(r.setup.length ? [heading(2, 'Setup'), listOf(r.setup)] : []),
     ...r.findings.flatMap((f) => findingBlocks(exploreFindingView(f, Boolean(r.history)), 2)),
     ...(gone ? historyBlocksOf(gone) : []),

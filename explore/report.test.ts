@@ -64,6 +64,41 @@ const CASES: { name: string; findings: () => ExploreFinding[]; deviations: numbe
     deviations: 2,
   },
   {
+    name: 'one class of number crashing page and pageSize alike',
+    findings: () => [
+      finding('searchWorkflows', 'SEARCH-HTTP-STATUS-LISTED', 500, ['page', 'page:any(exponent,|x|>2^53)']),
+      finding('searchWorkflows', 'SEARCH-HTTP-STATUS-LISTED', 500, ['pageSize', 'pageSize:any(exponent,|x|>2^53)']),
+    ],
+    deviations: 1,
+  },
+  {
+    name: 'one class of value crashing a run variable and a field of generate alike, the query aside',
+    findings: () => [
+      finding('runWorkflow', 'RUN-HTTP-STATUS-LISTED', 500, ['vars.*', 'vars.*:depth>100']),
+      finding('generateWorkflow', 'GENERATE-HTTP-STATUS-LISTED', 500, ['extra.*', 'extra.*:depth>100', 'query']),
+    ],
+    deviations: 1,
+  },
+  {
+    name: 'a class of variable name reached by an allowed and a forbidden input',
+    findings: () => [
+      finding('runWorkflow', 'RUN-HTTP-STATUS-LISTED', 500, ['vars.*', 'vars.*#name:any(space,punct)']),
+      finding('runWorkflow', 'RUN-HTTP-STATUS-LISTED', 500, ['vars.*', 'vars.*#name:any(space,punct)'], {
+        property: 'forbidden',
+        family: 'null-value',
+      }),
+    ],
+    deviations: 1,
+  },
+  {
+    name: 'two classes of one parameter are two deviations',
+    findings: () => [
+      finding('searchWorkflows', 'SEARCH-HTTP-STATUS-LISTED', 500, ['keyword', 'keyword:any(two-byte,four-byte)']),
+      finding('searchWorkflows', 'SEARCH-HTTP-STATUS-LISTED', 500, ['keyword', 'keyword:len>32']),
+    ],
+    deviations: 2,
+  },
+  {
     name: 'one envelope field missing from the answers of every operation, whatever input drew them',
     findings: () => [
       finding('searchWorkflows', 'SEARCH-200-ENVELOPE', 200, ['keyword:absent']),
@@ -75,7 +110,7 @@ const CASES: { name: string; findings: () => ExploreFinding[]; deviations: numbe
   {
     name: 'server errors that did not come back on their minimal input: one intermittent fault',
     findings: () => [
-      finding('searchWorkflows', 'SEARCH-HTTP-STATUS-LISTED', 503, ['keyword:cp>7F'], { reproduced: false }),
+      finding('searchWorkflows', 'SEARCH-HTTP-STATUS-LISTED', 503, ['keyword:two-byte'], { reproduced: false }),
       finding('uploadFiles', 'UPLOAD-HTTP-STATUS-LISTED', 503, ['file.name:len>0'], { reproduced: false }),
       finding('runWorkflow', 'RUN-HTTP-STATUS-LISTED', undefined, [], { reproduced: false }),
     ],

@@ -42,6 +42,11 @@ export interface PropertySummary {
   rounds: number;
   shrinks: number;
   stop: StopReason;
+  /**
+   * The families of input tried, by parameter: how many requests carried each (`keyword` → `len>4096`,
+   * `four-byte`; `page` → `exponent`, `digits>1000`; `header` → `charset=latin1`), read off what was sent.
+   */
+  tried: Record<string, Record<string, number>>;
 }
 
 export interface OperationSummary {
@@ -116,23 +121,43 @@ export interface ExploreDeviation {
   level: Level;
   /** The answer the findings share: a server error's or an unlisted status, the fault met, or "any status". */
   answer: string;
-  /** What else they share: the shape of the crashing input, or the clause without its operation's prefix. */
+  /**
+   * What else they share: the class of the crashing input (its probed shape, parameters of one kind named
+   * alike, bare presences left out), or the clause without its operation's prefix.
+   */
   shape: string[];
   operations: OperationId[];
   clauses: string[];
   fingerprints: string[];
 }
 
-/** Parameters naming an id: an id's shape breaks every operation taking one alike, whatever the parameter. */
-const ID_PARAMETER = /^(canvasId|executionId):/;
+/**
+ * Parameters of one kind, named alike when crashes are grouped: an id's shape breaks every operation taking
+ * one alike, whatever the parameter; so does a class of text in a search query, of number in a page
+ * parameter, of value at the top of a JSON body (a run's variables, generate's other fields).
+ */
+const PARAMETER_KINDS: readonly [RegExp, string][] = [
+  [/^(canvasId|executionId)(?=:|$)/, 'id'],
+  [/^(keyword|order)(?=:|$)/, 'query text'],
+  [/^(page|pageSize)(?=:|$)/, 'query number'],
+  [/^(vars|extra)\.\*/, 'value'],
+];
+
+/** The class of input a crash is about: its shape with parameters named by kind, bare presences left out. */
+function crashClass(shape: readonly string[]): string[] {
+  const named = shape.map((f) => PARAMETER_KINDS.reduce((x, [re, kind]) => x.replace(re, kind), f));
+  return [...new Set(named.filter((f) => f.includes(':')))].sort();
+}
 
 /**
  * Groups findings by evidence, as the conformance report does, never by a list of known cases. Findings
- * of one level and kind of input (allowed or forbidden) are one deviation when they share the answer and:
+ * of one level are one deviation when they share the answer and:
  *
- * - for a server error or no answer (the input broke the server): the shape of the minimal input, id
- *   parameters named alike — unless the failure did not come back on its minimal input, in which case
- *   no input caused it and every such failure of that answer is one (an intermittent fault);
+ * - for a server error or no answer (the input broke the server): the class of input it is about — the
+ *   shape of the minimal input with its classes probed (classes.ts), parameters of one kind named alike,
+ *   whether an allowed or a forbidden input reached it — unless the failure did not come back on its
+ *   minimal input, in which case no input caused it and every such failure of that answer is one (an
+ *   intermittent fault);
  * - for any other answer (a body, a header, a status judged against its clause): the clause without its
  *   operation's prefix, whichever status (but for an unlisted one) and kind of input drew it — what the
  *   answer says does not depend on which input drew it.
@@ -153,12 +178,8 @@ export function deviationsOf(findings: readonly ExploreFinding[]): ExploreDeviat
         : serverBroke || family === 'HTTP-STATUS-LISTED'
           ? `${status}`
           : 'any status';
-    const shape = !serverBroke
-      ? [`clause:${family}`]
-      : f.reproduced
-        ? [...new Set(f.shape.map((x) => x.replace(ID_PARAMETER, 'id:')))].sort()
-        : ['not reproduced'];
-    const key = JSON.stringify([f.level, serverBroke ? f.property : 'any input', answer, shape]);
+    const shape = !serverBroke ? [`clause:${family}`] : f.reproduced ? crashClass(f.shape) : ['not reproduced'];
+    const key = JSON.stringify([f.level, answer, shape]);
     const g = groups.get(key) ?? { level: f.level, answer, shape, operations: [], clauses: [], fingerprints: [] };
     groups.set(key, g);
     if (!g.operations.includes(f.operation)) g.operations.push(f.operation);

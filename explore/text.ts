@@ -9,6 +9,10 @@
  * caused by "outside the BMP" to U+10000, one caused by "a space" to " ". The same minimal input on
  * every night is what lets a failure be recognised as the same finding.
  *
+ * The classes a failure is named by (CHAR_CLASSES, NUMBER_CLASSES below) are coarser and disjoint: they
+ * describe what was sent, whichever draw produced it, and each has a representative that probing
+ * (classes.ts) sends in place of a failing value.
+ *
  * Long texts are written `{ $repeat, times }`, so a minimal input of 100 001 characters reads as one line.
  */
 import fc from 'fast-check';
@@ -118,25 +122,58 @@ export function codePoints(s: string): number {
   return n;
 }
 
-const LENGTHS = [0, 64, 256, 1024, 100_000] as const;
+/**
+ * Classes of characters a failure can be about, disjoint, named by what breaks on them: ASCII letters and
+ * digits have none. Each has a representative: the character the generative mode puts in place of a
+ * failing input's characters to learn which classes fail alike (classes.ts).
+ */
+export const CHAR_CLASSES = {
+  space: ' ',
+  punct: '!',
+  control: '\u0001',
+  'c1-control': '\u0080',
+  'two-byte': 'À',
+  'three-byte': '中',
+  'four-byte': '\u{10000}',
+} as const;
+
+export type CharClass = keyof typeof CHAR_CLASSES;
+
+/** The class of a code point: control (C0 and DEL), C1 control, ASCII space or punctuation, or its UTF-8 width. */
+export function charClassOf(c: number): CharClass | undefined {
+  if (c < 0x20 || c === 0x7f) return 'control';
+  if (c === 0x20) return 'space';
+  if (c < 0x7f) return /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? undefined : 'punct';
+  if (c <= 0x9f) return 'c1-control';
+  if (c <= 0x7ff) return 'two-byte';
+  return c <= 0xffff ? 'three-byte' : 'four-byte';
+}
+
+/** `s` with every character of a class (not a letter or digit) replaced by `by`: same length, same plain part. */
+export function withClassReplaced(s: string, by: string): string {
+  let out = '';
+  for (const ch of s) out += charClassOf(ch.codePointAt(0)!) ? by : ch;
+  return out;
+}
+
+const LENGTHS = [0, 16, 32, 64, 256, 1024, 4096, 100_000] as const;
+
+/** The feature of an empty text: tried, never part of a shape (everything irrelevant shrinks to empty). */
+export const EMPTY = 'len=0';
 
 /**
- * The shape of a text, as feature names under `path`: which lengths it passes and which kinds of
+ * The shape of a text, as feature names under `path`: which lengths it passes and which classes of
  * character it holds. Shrinking only removes features, so the features of a minimal input are found
  * again in every larger input failing for the same cause.
  */
 export function textFeatures(path: string, s: string, out: Set<string>): void {
   out.add(path);
+  if (s === '') out.add(`${path}:${EMPTY}`);
   const n = codePoints(s);
   for (const l of LENGTHS) if (n > l) out.add(`${path}:len>${l}`);
   for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) out.add(`${path}:control`);
-    else if (c === 0x20 || /\s/u.test(ch)) out.add(`${path}:space`);
-    else if (c < 0x7f && !/[a-z0-9]/i.test(ch)) out.add(`${path}:punct`);
-    if (c > 0x7f) out.add(`${path}:cp>7F`);
-    if (c > 0x7ff) out.add(`${path}:cp>7FF`);
-    if (c > 0xffff) out.add(`${path}:cp>FFFF`);
+    const cls = charClassOf(ch.codePointAt(0)!);
+    if (cls) out.add(`${path}:${cls}`);
   }
 }
 
@@ -149,11 +186,52 @@ const MAGNITUDES: readonly [number, string][] = [
   [2 ** 53, '2^53'],
 ];
 
-/** The shape of a number: sign, whether it is whole, which magnitudes it passes. */
-export function numberFeatures(path: string, x: number, out: Set<string>): void {
+const DIGITS = [16, 1000] as const;
+
+/**
+ * Classes of numbers a failure can be about, each with a representative as written on the wire: sign,
+ * fraction, exponent form, magnitude, and how many digits are written (beyond what a double holds; by
+ * the thousand).
+ */
+export const NUMBER_CLASSES: Readonly<Record<string, string>> = {
+  zero: '0',
+  negative: '-1',
+  'negative-zero': '-0',
+  fraction: '1.5',
+  exponent: '1e1',
+  ...Object.fromEntries(MAGNITUDES.map(([m, name]) => [`|x|>${name}`, (BigInt(m) + 1n).toString()])),
+  'digits>16': '9'.repeat(20),
+  'digits>1000': '9'.repeat(3000),
+};
+
+/** A number that has none of the classes but being positive: what a failing number is replaced by to see whether it matters. */
+export const PLAIN_NUMBER = '1';
+
+/**
+ * The shape of a number as written (JSON number text, or a query value that reads as one): sign, whether
+ * it is whole, exponent form, which magnitudes it passes, how many digits it writes.
+ */
+export function numberTextFeatures(path: string, raw: string, out: Set<string>): void {
   out.add(path);
-  if (x === 0) out.add(`${path}:zero`);
+  const x = Number(raw);
+  if (/^-0*(\.0*)?([eE][+-]?\d+)?$/.test(raw.trim())) out.add(`${path}:negative-zero`);
+  else if (x === 0) out.add(`${path}:zero`);
   else out.add(x < 0 ? `${path}:negative` : `${path}:positive`);
-  if (!Number.isInteger(x)) out.add(`${path}:fraction`);
+  if (Number.isFinite(x) && !Number.isInteger(x)) out.add(`${path}:fraction`);
+  if (/[eE]/.test(raw)) out.add(`${path}:exponent`);
   for (const [m, name] of MAGNITUDES) if (Math.abs(x) > m) out.add(`${path}:|x|>${name}`);
+  const digits = (raw.split(/[eE]/)[0]!.match(/\d/g) ?? []).length;
+  for (const d of DIGITS) if (digits > d) out.add(`${path}:digits>${d}`);
+}
+
+/** The shape of a number as JSON writes it. */
+export function numberFeatures(path: string, x: number, out: Set<string>): void {
+  numberTextFeatures(path, JSON.stringify(x), out);
+}
+
+const DEPTHS = [16, 100, 1000, 10_000] as const;
+
+/** The depth features of a nested value. */
+export function depthFeatures(path: string, depth: number, out: Set<string>): void {
+  for (const d of DEPTHS) if (depth > d) out.add(`${path}:depth>${d}`);
 }

@@ -265,6 +265,8 @@ function hostileExplore(): ExploreReport {
     rounds: 1,
     shrinks: 3,
     stop: 'done',
+    // A parameter named by a hostile target title: it reaches the families table of report.md.
+    tried: { [TITLE]: { [TITLE]: 1 } },
   } as const;
   return {
     kind: 'wfcheck-explore',

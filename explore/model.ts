@@ -1,0 +1,157 @@
+/**
+ * The inputs of the generative mode, as values fast-check generates and shrinks: one input per request,
+ * written so that a minimal input reads as the request it stands for. Ids the exploration holds (a canvas
+ * it discovered, an execution it started, a fileKey it uploaded) are references, resolved when the request
+ * is sent (inputs.ts), so an input replays against any target state.
+ */
+import type { WorkflowPlan } from '../engine/judging/judging.ts';
+import type { Text } from './text.ts';
+
+/**
+ * A variable value or a body field: every kind §4.1 names, plus null, references to uploaded files, numbers
+ * JSON numbers cannot hold (written as they are sent) and arrays nested to a depth (written as brackets).
+ */
+export type Value = Text | number | boolean | null | Value[] | ObjectValue | FileKeyRef | RawNumber | Nest;
+
+/** A number written as is: 5,000 digits, `-0`, `6.8e+89`, whatever a double would change. */
+export interface RawNumber {
+  $number: string;
+}
+
+/** Arrays nested `$nest` levels deep (`[[…]]`): 50,000 levels are 100 KB of brackets. */
+export interface Nest {
+  $nest: number;
+}
+
+/** A JSON object as a list of entries: any name (even "__proto__") keeps its place and its order. */
+export interface ObjectValue {
+  $object: Entry[];
+}
+
+export interface Entry {
+  name: string;
+  value: Value;
+}
+
+/** The n-th fileKey the exploration holds (modulo how many it holds). */
+export interface FileKeyRef {
+  $fileKey: number;
+}
+
+/** No Authorization header at all, or one with this scheme and token (never a real key). */
+export type AuthInput = { none: true } | { scheme: string; token: string };
+
+interface Base {
+  /** The family of the input: `allowed`, or the forbidden family it belongs to. */
+  family: string;
+  auth?: AuthInput;
+  /** A header variant the request carries (headers.ts): a charset, a content coding, an odd Authorization. */
+  header?: string;
+}
+
+/** A query number as sent: a number (written as JavaScript writes it), a number written as is, or any text. */
+export type QueryNumber = number | RawNumber | { text: string };
+
+export interface SearchInput extends Base {
+  op: 'searchWorkflows';
+  query: { keyword?: Text; order?: Text; page?: QueryNumber; pageSize?: QueryNumber };
+}
+
+export interface DetailInput extends Base {
+  op: 'getWorkflowDetail';
+  canvas: { $canvas: number } | { id: Text };
+}
+
+/** A canvas to run: the runnable one the exploration found, the one with a file variable, or any id. */
+export type RunCanvas = { $canvas: 'plain' | 'files' } | { id: Text };
+
+/**
+ * How the declared variables of a discovered canvas are filled, whatever the canvas: an option by index,
+ * a file variable by uploaded fileKeys (one, or an array), a string variable by a text.
+ */
+export interface Fill {
+  text: Text;
+  option: number;
+  fileKeys: FileKeyRef[];
+  asArray: boolean;
+}
+
+export type RunBody =
+  /** No body at all. */
+  | { form: 'none' }
+  /** A JSON object: the `variables` wrapper (any value, for the forbidden families) and legacy top-level fields. */
+  | { form: 'json'; variables?: Value; legacy: Entry[] }
+  /** A body sent as is (forbidden: not a JSON object). */
+  | { form: 'raw'; text: Text };
+
+export interface RunInput extends Base {
+  op: 'runWorkflow';
+  canvas: RunCanvas;
+  body: RunBody;
+  fill: Fill;
+}
+
+export type ExecutionOp = 'getExecutionStatus' | 'getExecutionOutput' | 'abortExecution';
+
+export interface ExecutionInput extends Base {
+  op: ExecutionOp;
+  execution: { $execution: number } | { id: Text };
+}
+
+export interface FileInput {
+  name: Text;
+  type: string;
+  size: number;
+  /** Seed of the content bytes. */
+  fill: number;
+}
+
+export type UploadBody =
+  | { form: 'files'; field?: string; files: FileInput[] }
+  /** A multipart body with text fields only. */
+  | { form: 'text-fields'; fields: { name: string; value: string }[] }
+  /** A JSON body: not multipart. */
+  | { form: 'json'; text: string };
+
+export interface UploadInput extends Base {
+  op: 'uploadFiles';
+  body: UploadBody;
+}
+
+export type GenerateBody =
+  /**
+   * Where overwriting is allowed, generate names the canvas it may overwrite unless `create` asks for a new
+   * one: shrinking drops `create`, so narrowing a failure down replaces one canvas instead of adding many.
+   * `extra` are fields §4.8 does not name (never query, locale or canvasId), holding values of any kind.
+   */
+  { form: 'json'; query?: Value; locale?: Value; create?: true; extra?: Entry[] } | { form: 'raw'; text: Text };
+
+export interface GenerateInput extends Base {
+  op: 'generateWorkflow';
+  body: GenerateBody;
+}
+
+export type ExploreInput = SearchInput | DetailInput | RunInput | ExecutionInput | UploadInput | GenerateInput;
+
+// ---- what the exploration holds ----------------------------------------------------------------------
+
+export interface KnownCanvas {
+  canvasId: string;
+  plan?: WorkflowPlan;
+}
+
+/** The target as the exploration knows it: what references resolve to. Grows as requests succeed. */
+export interface World {
+  /** Canvases whose detail was read (detail references). */
+  canvases: KnownCanvas[];
+  /** A canvas that runs with nothing but its declared variables filled. */
+  plain?: KnownCanvas;
+  /** A canvas with a file variable: runs carry uploaded fileKeys. */
+  files?: KnownCanvas;
+  fileKeys: string[];
+  executions: string[];
+  /** The canvas generate may overwrite; undefined: generate never names a canvas. */
+  overwrite?: string;
+  /** The keys in use: never sent as a wrong key, never to be found in an answer. */
+  keys: string[];
+}

@@ -1,0 +1,179 @@
+/**
+ * One exploration's state: the contract-checked client every request goes through, the engine's verdict
+ * on each answer, what the exploration holds (the world references resolve to), its footprint on the
+ * target and its findings; and `probe`, which sends one prepared input and judges its answer.
+ */
+import { join } from 'node:path';
+import type fc from 'fast-check';
+import type { OperationId } from '../contracts/check.ts';
+import { loadRunConfig } from '../foundation/environment/config.ts';
+import { ENV } from '../foundation/environment/rules.ts';
+import { ApiClient } from '../engine/client/client.ts';
+import type { Exchange, RequestSpec } from '../engine/transport/exchange.ts';
+import { retryAfterMs } from '../engine/transport/rate-limit.ts';
+import { dataOf } from '../engine/judging/judging.ts';
+import { EvidenceInMemory } from '../engine/evidence/records.ts';
+import { Verdict } from '../engine/evidence/verdict.ts';
+import { shapeHolds, triedOf } from './classes.ts';
+import { shapeOf, type Prepared } from './inputs.ts';
+import { judgeAnswer, type Judgement, type Judges } from './judge.ts';
+import type { ExploreInput, World } from './model.ts';
+import type { ExploreFinding, Footprint, PropertyKind, PropertySummary } from './report.ts';
+
+export interface ExploreTarget {
+  /** Ends in /v1. */
+  baseUrl: string;
+  apiKey: string;
+  apiKeyB?: string;
+  kind: 'reference' | 'external';
+  how: string;
+}
+
+export interface ExploreOptions {
+  seed: number;
+  seedGiven?: boolean;
+  /** Seconds for the whole exploration, setup and cleanup included. */
+  budgetS: number;
+  /** Requests per operation (three quarters for allowed inputs, the rest for forbidden ones). */
+  requestsPerOperation: number;
+  /** Operations to explore (default: all), in any order. */
+  operations?: readonly OperationId[];
+  maxExecutions: number;
+  maxCanvasesCreated: number;
+  /** Generate may overwrite a canvas: the configured one, else one it creates for the purpose. */
+  allowOverwrite: boolean;
+  overwriteCanvasId?: string;
+  /** Canvases to read before those search lists. */
+  canvasIds?: readonly string[];
+  requestTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+/** References the exploration keeps: at most this many executions and fileKeys. */
+const POOL = 50;
+
+export interface Judged {
+  input: ExploreInput;
+  prepared: Prepared;
+  exchange: Exchange;
+  outcome: Extract<Judgement, { kind: 'fail' }>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class Session {
+  readonly api: ApiClient;
+  /** The engine's verdict on every answer, kept in memory and read back by exchange (judge.ts). */
+  readonly judges: Judges;
+  readonly world: World;
+  readonly footprint: Footprint = {
+    executionsStarted: 0,
+    canvasesCreated: 0,
+    canvasOverwrites: 0,
+    filesUploaded: 0,
+    requests: { explore: 0, setup: 0, cleanup: 0 },
+  };
+  readonly findings: ExploreFinding[] = [];
+  readonly bodies = new Map<string, string>();
+  readonly setupNotes: string[] = [];
+  unreachable?: string;
+  private quietUntil = 0;
+
+  constructor(
+    readonly target: ExploreTarget,
+    readonly options: ExploreOptions,
+    workDir: string,
+  ) {
+    const config = loadRunConfig({
+      [ENV.baseUrl]: target.baseUrl,
+      [ENV.apiKey]: target.apiKey,
+      ...(target.apiKeyB ? { [ENV.apiKeyB]: target.apiKeyB } : {}),
+      [ENV.seed]: String(options.seed),
+      [ENV.evidenceDir]: join(workDir, 'evidence'),
+      [ENV.cacheDir]: 'off',
+      ...(options.requestTimeoutMs ? { [ENV.requestTimeoutMs]: String(options.requestTimeoutMs) } : {}),
+    });
+    const records = new EvidenceInMemory();
+    const verdict = Verdict.detached(records);
+    this.judges = { verdict, records };
+    this.api = new ApiClient({ config, caller: { name: 'A', apiKey: target.apiKey }, writer: records, verdict });
+    const keys = [target.apiKey, ...(target.apiKeyB ? [target.apiKeyB] : [])];
+    this.world = { canvases: [], fileKeys: [], executions: [], keys };
+  }
+
+  log(line: string): void {
+    this.options.log?.(line);
+  }
+
+  /** One request through the contract-checked client, after any quiet time a 429 asked for. */
+  async send(spec: RequestSpec, phase: keyof Footprint['requests']): Promise<Exchange> {
+    const wait = this.quietUntil - Date.now();
+    if (wait > 0) await sleep(wait);
+    this.footprint.requests[phase]++;
+    const ex = await this.api.send({ ...spec, allowFault: true });
+    // Setup and cleanup answers are judged as every answer is, but no judgement reads them back.
+    if (phase !== 'explore') this.judges.records.take(ex.record.id);
+    // The client waited out a few 429s already; one still standing quiets the exploration as long as asked.
+    if (ex.status === 429) this.quietUntil = Date.now() + (retryAfterMs(ex.headers['retry-after']) ?? 5_000);
+    if (ex.fault?.kind === 'connection-refused') this.unreachable = ex.fault.message;
+    return ex;
+  }
+
+  /** What a served request left on the target, and what it adds to the references. */
+  account(p: Prepared, ex: Exchange): void {
+    if (ex.fault || ex.status === undefined || ex.status < 200 || ex.status > 299) return;
+    const data = dataOf<Record<string, unknown>>(ex);
+    if (p.writes === 'execution') {
+      this.footprint.executionsStarted++;
+      const id = data?.executionId;
+      if (typeof id === 'string' && this.world.executions.length < POOL) this.world.executions.push(id);
+    } else if (p.writes === 'canvas') this.footprint.canvasesCreated++;
+    else if (p.writes === 'overwrite') this.footprint.canvasOverwrites++;
+    else if (ex.operation === 'uploadFiles' && Array.isArray(data?.files)) {
+      for (const f of data.files as { fileKey?: unknown }[]) {
+        this.footprint.filesUploaded++;
+        if (typeof f?.fileKey === 'string' && this.world.fileKeys.length < POOL) this.world.fileKeys.push(f.fileKey);
+      }
+    }
+  }
+
+  /**
+   * Whether the footprint leaves room for this request. Forbidden inputs keep a small reserve of their own;
+   * of the rest, looking for a failure may use half, and narrowing a failure down the other half: every
+   * simpler input that no longer fails is accepted, and so writes.
+   */
+  room(p: Prepared, kind: PropertyKind, shrinking: boolean): boolean {
+    if (!p.mayWrite) return true;
+    const [used, max] =
+      p.writes === 'execution'
+        ? [this.footprint.executionsStarted, this.options.maxExecutions]
+        : [this.footprint.canvasesCreated, this.options.maxCanvasesCreated];
+    const allowed = max - Math.min(5, Math.floor(max / 4));
+    if (kind === 'forbidden') return used < max;
+    return used < (shrinking ? allowed : Math.ceil(allowed / 2));
+  }
+
+  /** The finding a failure belongs to: same operation and clause, its minimal shape found in this input's shape. */
+  knownAs(op: OperationId, clause: string, features: readonly string[]): ExploreFinding | undefined {
+    const have = new Set(shapeOf(features));
+    return this.findings.find((f) => f.operation === op && f.clause === clause && shapeHolds(have, f.shape));
+  }
+}
+
+export interface PropertyRun {
+  op: OperationId;
+  kind: PropertyKind;
+  arbitrary: fc.Arbitrary<ExploreInput>;
+  requests: number;
+  deadline: number;
+}
+
+/** Sends and judges one prepared input. */
+export async function probe(s: Session, input: ExploreInput, prepared: Prepared, sum: PropertySummary) {
+  sum.requests++;
+  triedOf(prepared.features, sum.tried);
+  const exchange = await s.send(prepared.spec, 'explore');
+  s.account(prepared, exchange);
+  const outcome = judgeAnswer(s.judges, input, prepared, exchange);
+  return { prepared, exchange, outcome };
+}
