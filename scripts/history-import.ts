@@ -1,18 +1,19 @@
 /**
- * npm run history:import -- <report.json>… [--name LABEL] [--target-version V] [--db FILE]
+ * usage: wfcheck history import <report.json>… [--name LABEL] [--target-version V] [--db FILE]
  *
  * Records conformance reports made elsewhere (the report.json of `wfcheck conformance`, e.g. sent by a
  * vendor instead of their keys) in the run history, under an implementation's name: --name, else the
- * name the run was given (its --name). They then take their column in `npm run matrix`.
+ * name the run was given (its --name). They then take their column in `wfcheck matrix`.
  * A file that is not a wfcheck conformance report is refused (exit 2) and nothing is written; a report
  * imported before is not recorded twice. No key is stored: every text is scrubbed of credentials.
  * The history is WFCHECK_HISTORY (default reports/history.sqlite) unless --db.
+ * It writes no file but the history: --out does not apply.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readHistoryPath } from '../foundation/environment/config.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { refuseOut, runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { importReport, readReportFile } from '../engine/runner/import.ts';
 
@@ -24,6 +25,7 @@ function main(): number {
       name: { type: 'string' },
       'target-version': { type: 'string' },
       db: { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -32,6 +34,7 @@ function main(): number {
     console.log(USAGE);
     return 0;
   }
+  refuseOut(values.out, 'history import', 'it records reports in the run history: --db FILE or WFCHECK_HISTORY');
   if (positionals.length === 0) throw new SettingError('name the report.json file(s) to import');
   const files = positionals.map((f) => resolve(f));
   // Every file is checked before any is written: a refused one leaves the history as it was.

@@ -1,5 +1,5 @@
 /**
- * npm run matrix -- [--out DIR (default reports/matrix)] [--runs N (default 30)] [--only NAME,NAME] [--db FILE]
+ * usage: wfcheck matrix [--out DIR (default reports/matrix)] [--runs N (default 30)] [--only NAME,NAME] [--db FILE]
  *
  * Builds the implementation matrix from the run history: a static site in one folder (index.html, the
  * grid of requirements × implementations; matrix.json beside it; impl/<name>.html with the evidence of
