@@ -12,7 +12,7 @@ import { describeTarget, resolveTarget } from '../foundation/environment/target.
 import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../foundation/history/records.ts';
 import { historyPath } from '../foundation/history/store.ts';
-import { explore } from './explore.ts';
+import { explore, type ExploreOptions } from './explore.ts';
 import { deviationsHeadline, withRunHistory, type ExploreReport } from './report.ts';
 import { exploreConsole, writeExploreReport } from './report-view.ts';
 
@@ -30,6 +30,23 @@ export function operationsNamed(names: readonly string[]): OperationId[] {
     if (!found) throw new SettingError(`--only: unknown operation "${name}"; known: ${OPERATION_IDS.join(', ')}`);
     return found;
   });
+}
+
+/** What the settings of a run ask of the exploration: its seed, budget and caps. */
+export function exploreOptionsOf(settings: ExploreSettings): ExploreOptions {
+  return {
+    seed: settings.seed,
+    seedGiven: settings.seedGiven,
+    budgetS: settings.budgetS,
+    requestsPerOperation: settings.requestsPerOperation,
+    operations: operationsNamed(settings.only),
+    maxExecutions: settings.maxExecutions,
+    maxCanvasesCreated: settings.maxCanvasesCreated,
+    allowOverwrite: settings.allowOverwrite,
+    overwriteCanvasId: settings.overwriteCanvasId,
+    canvasIds: settings.canvasIds,
+    requestTimeoutMs: settings.requestTimeoutMs,
+  };
 }
 
 /** The run as the history keeps it; `target` is targetFingerprint(), never the key. */
@@ -96,20 +113,7 @@ export async function runExplore(
     );
     const { report: explored, bodies } = await explore(
       { baseUrl: target.baseUrl, apiKey: target.apiKey, apiKeyB: target.apiKeyB, kind: target.kind, how: target.how },
-      {
-        seed: settings.seed,
-        seedGiven: settings.seedGiven,
-        budgetS: settings.budgetS,
-        requestsPerOperation: settings.requestsPerOperation,
-        operations,
-        maxExecutions: settings.maxExecutions,
-        maxCanvasesCreated: settings.maxCanvasesCreated,
-        allowOverwrite: settings.allowOverwrite,
-        overwriteCanvasId: settings.overwriteCanvasId,
-        canvasIds: settings.canvasIds,
-        requestTimeoutMs: settings.requestTimeoutMs,
-        log: log.info,
-      },
+      { ...exploreOptionsOf(settings), operations, log: log.info },
     );
     const history = recordAndClassifyExplore(
       historyFile,

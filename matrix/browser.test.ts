@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { openOffline } from '../proof/offline-page.testkit.ts';
 import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../proof/browser.ts';
 import { writeSyntheticMatrix } from '../proof/demo/synthetic-matrix.ts';
@@ -47,17 +48,8 @@ test.afterAll(async () => {
 });
 
 /** Opens a page of the site from its folder (no server, no network); collects errors and any fetch. */
-async function open(path: string, hash = ''): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(/^https?:/, (route) => {
-    errors.push(`fetched ${route.request().url()}`);
-    return route.abort();
-  });
-  await page.goto(pathToFileURL(join(dir, 'site', path)).href + hash);
-  return { page, errors };
+function open(path: string, hash = ''): Promise<{ page: Page; errors: string[] }> {
+  return openOffline(browser, join(dir, 'site', path), { hash, width: 1500 });
 }
 
 /** The grid as the browser shows it: per visible requirement row, the verdict class and text of each cell. */

@@ -7,6 +7,7 @@ import { startMutatingProxy } from '../doubles/faults/proxy.ts';
 import { readExploreSettings } from '../foundation/environment/config.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 import { explore, type ExploreOptions } from '../explore/explore.ts';
+import { exploreOptionsOf } from '../explore/run.ts';
 import { startTarget } from '../target/server.ts';
 
 /**
@@ -33,15 +34,7 @@ export async function exploreBehind(mutant: Mutant | undefined, seed: number, tu
         kind: 'external',
         how: mutant ? `behind ${mutant.id}` : 'in-process',
       },
-      {
-        seed: s.seed,
-        budgetS: s.budgetS,
-        requestsPerOperation: s.requestsPerOperation,
-        maxExecutions: s.maxExecutions,
-        maxCanvasesCreated: s.maxCanvasesCreated,
-        allowOverwrite: s.allowOverwrite,
-        ...tune,
-      },
+      { ...exploreOptionsOf(s), ...tune },
     );
     return {
       report,

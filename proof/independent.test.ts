@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { independentMissing, startIndependent, type IndependentKind } from '../doubles/independent/launch.ts';
 import { explore } from '../explore/explore.ts';
+import { exploreOptionsOf } from '../explore/run.ts';
 import { readExploreSettings } from '../foundation/environment/config.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 import { runConformance } from './conformance-run.ts';
@@ -68,15 +69,7 @@ for (const kind of ['go', 'python'] as const) {
         );
         const { report } = await explore(
           { baseUrl: target.baseUrl, apiKey: target.apiKey, apiKeyB: target.apiKeyB, kind: 'external', how: kind },
-          {
-            seed: s.seed,
-            budgetS: s.budgetS,
-            requestsPerOperation: s.requestsPerOperation,
-            maxExecutions: s.maxExecutions,
-            maxCanvasesCreated: s.maxCanvasesCreated,
-            allowOverwrite: s.allowOverwrite,
-            canvasIds: s.canvasIds,
-          },
+          exploreOptionsOf(s),
         );
         const seen = report.findings.map((f) => `${f.operation} [${f.clause}] ${f.message}`);
         expect(

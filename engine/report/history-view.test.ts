@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { openOffline } from '../../proof/offline-page.testkit.ts';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../../proof/browser.ts';
 import { loadTrend } from '../../foundation/history/queries.ts';
@@ -30,20 +30,10 @@ test.afterAll(async () => {
 });
 
 /** Opens a page from a file (no server, no network) and collects every console error and page error. */
-async function open(html: string, name: string): Promise<{ page: Page; errors: string[] }> {
+function open(html: string, name: string): Promise<{ page: Page; errors: string[] }> {
   const file = join(dir, name);
   writeFileSync(file, html);
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  // Nothing may be fetched: the page has to work from an artifact archive.
-  await page.route(/^https?:/, (route) => {
-    errors.push(`fetched ${route.request().url()}`);
-    return route.abort();
-  });
-  await page.goto(pathToFileURL(file).href);
-  return { page, errors };
+  return openOffline(browser, file);
 }
 
 /** Non-transparent pixels of a canvas: a chart that drew nothing has none. */

@@ -6,14 +6,12 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
-import { REQUIREMENTS } from '../../contracts/requirements.ts';
 import { commandLine, inheritedEnvironment, pathFromWorkDir, WORK_DIR } from '../../foundation/environment/config.ts';
 import { recordAndCompare, type ConformanceHistory } from '../../foundation/history/conformance.ts';
 import { historyPath } from '../../foundation/history/store.ts';
 import { readEvidence } from '../evidence/records.ts';
-import { buildReport, type ConformanceReport, type RunMeta } from '../verdict/report.ts';
-import { emptyWaivers, loadWaivers } from '../verdict/waivers.ts';
+import { verdictOfRun } from './verdict-of-run.ts';
+import type { ConformanceReport, RunMeta } from '../verdict/report.ts';
 import { historyRecord, readShardMeta } from './history.ts';
 import { PLAYWRIGHT_CLI } from './playwright.ts';
 import { prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
@@ -94,20 +92,7 @@ export function mergeShards(
   gather(dirs, 'evidence', paths.evidence, (n) => n.endsWith('.jsonl'));
   const { records, unreadableLines } = readEvidence(paths.evidence);
   const meta = mergedMeta(shards, dirs, outDir);
-  const waiverFile = shards[0].waivers.source;
-  const waivers =
-    waiverFile && existsSync(waiverFile)
-      ? loadWaivers(waiverFile, new Set(REQUIREMENTS.map((r) => r.id)))
-      : emptyWaivers();
-  const listedStatuses = Object.fromEntries(OPERATION_IDS.map((op) => [op, operationInfo(op).listedStatuses]));
-  const report = buildReport({
-    catalogue: REQUIREMENTS,
-    records,
-    waivers,
-    meta,
-    listedStatuses,
-    unreadableEvidenceLines: unreadableLines,
-  });
+  const report = verdictOfRun({ records, unreadableLines }, meta, shards[0].waivers.source, true);
   const problems = mergePlaywrightReports(dirs, outDir);
   rmSync(join(outDir, 'blob-report'), { recursive: true, force: true });
   const target = readShardMeta(dirs[0])?.target;

@@ -5,8 +5,6 @@
  * artifact scrubbed of keys. The command line and the console summary stay in scripts/conformance.ts.
  */
 import { join } from 'node:path';
-import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
-import { REQUIREMENTS } from '../../contracts/requirements.ts';
 import {
   commandLine,
   CONFORMANCE_OUT_DIR,
@@ -18,10 +16,10 @@ import { redactSecrets, registerSecret } from '../../foundation/environment/reda
 import { ENV } from '../../foundation/environment/rules.ts';
 import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
 import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
-import { buildReport, type ConformanceReport, type RunMeta } from '../verdict/report.ts';
-import { emptyWaivers, loadWaivers } from '../verdict/waivers.ts';
+import type { ConformanceReport, RunMeta } from '../verdict/report.ts';
 import { harnessVersion } from '../../foundation/history/records.ts';
 import { recordRunHistory, shardOf } from './history.ts';
+import { verdictOfRun } from './verdict-of-run.ts';
 import { outputPaths, prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
 import { playwrightArgs, playwrightErrors, runnerEnv, runPlaywright, type RunnerResult } from './playwright.ts';
 import { describeProbeFault, probeTarget, type Unreachable } from './probe.ts';
@@ -161,17 +159,6 @@ function buildRunReport(
     ...(settings.implementation ? { implementation: settings.implementation } : {}),
     harnessVersion: harnessVersion(),
   };
-  const waivers = settings.waivers
-    ? loadWaivers(settings.waivers, new Set(REQUIREMENTS.map((r) => r.id)))
-    : emptyWaivers();
-  const listedStatuses = Object.fromEntries(OPERATION_IDS.map((op) => [op, operationInfo(op).listedStatuses]));
   meta.wallTimeMs = Date.now() - times.started;
-  return buildReport({
-    catalogue: REQUIREMENTS,
-    records,
-    waivers,
-    meta,
-    listedStatuses,
-    unreadableEvidenceLines: unreadableLines,
-  });
+  return verdictOfRun({ records, unreadableLines }, meta, settings.waivers);
 }
