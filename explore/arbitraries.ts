@@ -224,109 +224,97 @@ function execution(op: ExecutionOp, world: World): Arbitraries {
 
 // ---- run --------------------------------------------------------------------------------------------
 
-function run(world: World): Arbitraries {
-  // Any id first: a failure that does not need a real canvas shrinks to one that starts no execution.
-  const canvas = choice<RunCanvas>([
+/**
+ * The canvas a run names. Any id first: a failure that does not need a real canvas shrinks to one that
+ * starts no execution.
+ */
+function runCanvas(world: World): fc.Arbitrary<RunCanvas> {
+  return choice<RunCanvas>([
     { arbitrary: fc.record({ id: anyId }), weight: 3 },
     world.plain && { arbitrary: fc.constant({ $canvas: 'plain' as const }), weight: 3 },
     world.files && { arbitrary: fc.constant({ $canvas: 'files' as const }), weight: 1 },
   ]);
-  const legacyNames = anyName.filter((n) => n !== 'variables');
-  const body = fc.oneof(
-    { withCrossShrink: true },
-    {
-      weight: 9,
-      arbitrary: fc.record(
-        {
-          form: fc.constant('json' as const),
-          variables: entries(topValue, 4, anyName).map(($object) => ({ $object })),
-          legacy: entries(topValue, 2, legacyNames),
-        },
-        { requiredKeys: ['form', 'legacy'] },
-      ),
-    },
-    { weight: 1, arbitrary: fc.constant({ form: 'none' as const }) },
-  );
-  const allowed = fc.record({
-    op: fc.constant('runWorkflow' as const),
-    family: fc.constant('allowed'),
-    canvas,
-    body,
-    fill,
-  });
+}
 
+/** Variables given as top-level fields (the legacy form): never one named "variables", read as the wrapper. */
+const legacyNames = anyName.filter((n) => n !== 'variables');
+
+/** An allowed run body: mostly JSON, its variables (or none) and legacy top-level fields; now and then no body. */
+const allowedRunBody = fc.oneof(
+  { withCrossShrink: true },
+  {
+    weight: 9,
+    arbitrary: fc.record(
+      {
+        form: fc.constant('json' as const),
+        variables: entries(topValue, 4, anyName).map(($object) => ({ $object })),
+        legacy: entries(topValue, 2, legacyNames),
+      },
+      { requiredKeys: ['form', 'legacy'] },
+    ),
+  },
+  { weight: 1, arbitrary: fc.constant({ form: 'none' as const }) },
+);
+
+/** A body that is not a JSON object: another JSON value, broken JSON, or any text. */
+const notObject = fc.oneof(
+  { withCrossShrink: true },
+  fc.constantFrom('[]', '[{}]', '"text"', '42', 'true', 'null', '{', '{"a":', '{"a" 1}', "{'a':1}", '{"a":1,}', '{}}'),
+  anyString({ minLength: 1, maxLength: 20 }),
+);
+
+/** `variables` of every kind but an object. */
+const variablesNotObject: fc.Arbitrary<Value> = fc.oneof(
+  anyString({ maxLength: 8 }),
+  numbers,
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(anyValue, { maxLength: 2 }),
+);
+
+/** Variables of which one is null (the others any value). */
+const variablesWithNull: fc.Arbitrary<Value> = fc
+  .tuple(anyString({ maxLength: 8 }), entries(anyValue, 2))
+  .map(([name, rest]) => ({ $object: [{ name, value: null }, ...rest.filter((e) => e.name !== name)] }));
+
+/** One variable of just over §8's 100k characters. */
+const variableOverContentLimit: fc.Arbitrary<Value> = fc
+  .tuple(anyString({ maxLength: 8 }), fc.integer({ min: 100_001, max: 100_400 }), lowerLetter)
+  .map(([name, times, unit]) => ({ $object: [{ name, value: { $repeat: unit, times } }] }));
+
+/** Two variables, each within the content limit, together over §8's 100KB payload. */
+const variablesOverPayloadLimit: fc.Arbitrary<Value> = fc
+  .tuple(fc.integer({ min: 52_000, max: 60_000 }), fc.integer({ min: 52_000, max: 60_000 }))
+  .map(([a, b]) => ({
+    $object: [
+      { name: 'a', value: { $repeat: 'a', times: a } },
+      { name: 'b', value: { $repeat: 'b', times: b } },
+    ],
+  }));
+
+/** A JSON run body with the given variables and no legacy fields. */
+const jsonVariables = (variables: fc.Arbitrary<Value>) =>
+  fc.record({ form: fc.constant('json' as const), variables, legacy: fc.constant([] as Entry[]) });
+
+/** A forbidden family of runs of `target`: the body varies, the rest is plain. */
+const runFamily = (target: RunCanvas, name: string, body: fc.Arbitrary<RunInput['body']>) =>
+  fc.record({
+    op: fc.constant('runWorkflow' as const),
+    family: fc.constant(name),
+    canvas: fc.constant(target),
+    body,
+    fill: fc.constant(PLAIN_FILL),
+  }) as fc.Arbitrary<RunInput>;
+
+function forbiddenRun(world: World): fc.Arbitrary<RunInput> {
   // The forbidden families name the runnable canvas when there is one: there a refusal can only be about the body.
   const target: RunCanvas = world.plain ? { $canvas: 'plain' } : { id: 'wfcheck-explore-unknown' };
-  const family = (name: string, bodyArb: fc.Arbitrary<RunInput['body']>, extra: Partial<RunInput> = {}) =>
-    fc.record({
-      op: fc.constant('runWorkflow' as const),
-      family: fc.constant(name),
-      canvas: fc.constant(target),
-      body: bodyArb,
-      fill: fc.constant(PLAIN_FILL),
-      ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, fc.constant(v)])),
-    }) as fc.Arbitrary<RunInput>;
-  const json = (variables: fc.Arbitrary<Value>) =>
-    fc.record({ form: fc.constant('json' as const), variables, legacy: fc.constant([] as Entry[]) });
-  const notObject = fc.oneof(
-    { withCrossShrink: true },
-    fc.constantFrom(
-      '[]',
-      '[{}]',
-      '"text"',
-      '42',
-      'true',
-      'null',
-      '{',
-      '{"a":',
-      '{"a" 1}',
-      "{'a':1}",
-      '{"a":1,}',
-      '{}}',
-    ),
-    anyString({ minLength: 1, maxLength: 20 }),
-  );
-  const forbidden = fc.oneof(
-    family('body-not-object', fc.record({ form: fc.constant('raw' as const), text: notObject })),
-    family(
-      'variables-not-object',
-      json(
-        fc.oneof(
-          anyString({ maxLength: 8 }),
-          numbers,
-          fc.boolean(),
-          fc.constant(null),
-          fc.array(anyValue, { maxLength: 2 }),
-        ),
-      ),
-    ),
-    family(
-      'null-value',
-      json(
-        fc
-          .tuple(anyString({ maxLength: 8 }), entries(anyValue, 2))
-          .map(([name, rest]) => ({ $object: [{ name, value: null }, ...rest.filter((e) => e.name !== name)] })),
-      ),
-    ),
-    family(
-      'content-over-limit',
-      json(
-        fc
-          .tuple(anyString({ maxLength: 8 }), fc.integer({ min: 100_001, max: 100_400 }), lowerLetter)
-          .map(([name, times, unit]) => ({ $object: [{ name, value: { $repeat: unit, times } }] })),
-      ),
-    ),
-    family(
-      'payload-over-limit',
-      json(
-        fc.tuple(fc.integer({ min: 52_000, max: 60_000 }), fc.integer({ min: 52_000, max: 60_000 })).map(([a, b]) => ({
-          $object: [
-            { name: 'a', value: { $repeat: 'a', times: a } },
-            { name: 'b', value: { $repeat: 'b', times: b } },
-          ],
-        })),
-      ),
-    ),
+  return fc.oneof(
+    runFamily(target, 'body-not-object', fc.record({ form: fc.constant('raw' as const), text: notObject })),
+    runFamily(target, 'variables-not-object', jsonVariables(variablesNotObject)),
+    runFamily(target, 'null-value', jsonVariables(variablesWithNull)),
+    runFamily(target, 'content-over-limit', jsonVariables(variableOverContentLimit)),
+    runFamily(target, 'payload-over-limit', jsonVariables(variablesOverPayloadLimit)),
     fc.record({
       op: fc.constant('runWorkflow' as const),
       family: fc.constant('no-valid-key'),
@@ -336,7 +324,17 @@ function run(world: World): Arbitraries {
       fill: fc.constant(PLAIN_FILL),
     }) as fc.Arbitrary<RunInput>,
   );
-  return { allowed, forbidden };
+}
+
+function run(world: World): Arbitraries {
+  const allowed = fc.record({
+    op: fc.constant('runWorkflow' as const),
+    family: fc.constant('allowed'),
+    canvas: runCanvas(world),
+    body: allowedRunBody,
+    fill,
+  });
+  return { allowed, forbidden: forbiddenRun(world) };
 }
 
 // ---- upload -----------------------------------------------------------------------------------------
@@ -438,6 +436,7 @@ function upload(): Arbitraries {
 
 const PROMPT = 'Summarise the weekly sales report';
 const NAMED_FIELDS = new Set(['query', 'locale', 'canvasid']);
+const LISTED_LOCALES = new Set(LOCALES);
 
 /**
  * Fields §4.8 does not name, of any value, never one it names under another case: a parser keeping one
@@ -449,21 +448,23 @@ const extraFields = entries(
   anyName.filter((n) => !NAMED_FIELDS.has(n.toLowerCase())),
 );
 
-function generate(world: World): Arbitraries {
-  const query = fc.oneof(
-    { withCrossShrink: true },
-    { arbitrary: anyString({ maxLength: 60 }) as fc.Arbitrary<Text>, weight: 6 },
-    {
-      arbitrary: fc
-        .array(anyString({ minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 8 })
-        .map((w) => w.join(' ')),
-      weight: 3,
-    },
-    { arbitrary: repeated(1, LONG, oneChar), weight: 1 },
-  );
+/** An allowed query: any short text, words, or one character repeated up to just under the content limit. */
+const generateQuery = fc.oneof(
+  { withCrossShrink: true },
+  { arbitrary: anyString({ maxLength: 60 }) as fc.Arbitrary<Text>, weight: 6 },
+  {
+    arbitrary: fc
+      .array(anyString({ minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 8 })
+      .map((w) => w.join(' ')),
+    weight: 3,
+  },
+  { arbitrary: repeated(1, LONG, oneChar), weight: 1 },
+);
+
+function allowedGenerate(world: World): fc.Arbitrary<GenerateInput> {
   const fields: Record<string, fc.Arbitrary<unknown>> = {
     form: fc.constant('json' as const),
-    query,
+    query: generateQuery,
     locale: fc.constantFrom(...LOCALES),
     extra: extraFields,
   };
@@ -474,73 +475,73 @@ function generate(world: World): Arbitraries {
       { arbitrary: fc.constant(undefined), weight: 4 },
       { arbitrary: fc.constant(true as const), weight: 1 },
     );
-  const allowed = fc.record({
+  return fc.record({
     op: fc.constant('generateWorkflow' as const),
     family: fc.constant('allowed'),
     body: fc.record(fields, { requiredKeys: world.overwrite ? ['form', 'query', 'create'] : ['form', 'query'] }),
   }) as fc.Arbitrary<GenerateInput>;
+}
 
-  const gen = (family: string, body: fc.Arbitrary<GenerateInput['body']>) =>
-    fc.record({
-      op: fc.constant('generateWorkflow' as const),
-      family: fc.constant(family),
-      body,
-    }) as fc.Arbitrary<GenerateInput>;
-  const listed = new Set(LOCALES);
-  const forbidden = fc.oneof(
-    gen(
-      'missing-query',
-      fc.record(
-        { form: fc.constant('json' as const), locale: fc.constantFrom(...LOCALES) },
-        { requiredKeys: ['form'] },
-      ),
-    ),
-    gen(
-      'query-not-string',
-      fc.record({
-        form: fc.constant('json' as const),
-        query: fc.oneof(numbers, fc.boolean(), fc.constant(null), fc.array(anyValue, { maxLength: 2 })),
-      }),
-    ),
-    gen(
-      'locale-unlisted',
-      fc.record({
-        form: fc.constant('json' as const),
-        query: fc.constant(PROMPT),
-        locale: fc
-          .oneof({ withCrossShrink: true }, anyString({ maxLength: 10 }), longName(2_000))
-          .filter((l) => !listed.has(l)),
-      }),
-    ),
-    gen(
-      'body-not-object',
-      fc.record({
-        form: fc.constant('raw' as const),
-        text: fc.constantFrom('[]', '"text"', '42', 'null', '{', '{"query":'),
-      }),
-    ),
-    gen(
-      'content-over-limit',
-      fc.record({
-        form: fc.constant('json' as const),
-        query: fc.record({ $repeat: lowerLetter, times: fc.integer({ min: 100_001, max: 100_400 }) }),
-      }),
-    ),
-    gen(
-      'payload-over-limit',
-      fc.record({
-        form: fc.constant('json' as const),
-        query: fc.record({ $repeat: fc.constant('é'), times: fc.integer({ min: 51_300, max: 60_000 }) }),
-      }),
-    ),
-    fc.record({
-      op: fc.constant('generateWorkflow' as const),
-      family: fc.constant('no-valid-key'),
-      auth: authInput,
-      body: fc.constant({ form: 'json' as const, query: PROMPT }),
-    }),
-  );
-  return { allowed, forbidden };
+/** A forbidden family of generations: the body varies. */
+const generateFamily = (family: string, body: fc.Arbitrary<GenerateInput['body']>) =>
+  fc.record({
+    op: fc.constant('generateWorkflow' as const),
+    family: fc.constant(family),
+    body,
+  }) as fc.Arbitrary<GenerateInput>;
+
+const missingQuery = fc.record(
+  { form: fc.constant('json' as const), locale: fc.constantFrom(...LOCALES) },
+  { requiredKeys: ['form'] },
+);
+
+const queryNotString = fc.record({
+  form: fc.constant('json' as const),
+  query: fc.oneof(numbers, fc.boolean(), fc.constant(null), fc.array(anyValue, { maxLength: 2 })),
+});
+
+const localeUnlisted = fc.record({
+  form: fc.constant('json' as const),
+  query: fc.constant(PROMPT),
+  locale: fc
+    .oneof({ withCrossShrink: true }, anyString({ maxLength: 10 }), longName(2_000))
+    .filter((l) => !LISTED_LOCALES.has(l)),
+});
+
+const generateNotObject = fc.record({
+  form: fc.constant('raw' as const),
+  text: fc.constantFrom('[]', '"text"', '42', 'null', '{', '{"query":'),
+});
+
+/** A query of just over §8's 100k characters. */
+const queryOverContentLimit = fc.record({
+  form: fc.constant('json' as const),
+  query: fc.record({ $repeat: lowerLetter, times: fc.integer({ min: 100_001, max: 100_400 }) }),
+});
+
+/** A query within the content limit in characters, over §8's 100KB in octets (two per "é"). */
+const queryOverPayloadLimit = fc.record({
+  form: fc.constant('json' as const),
+  query: fc.record({ $repeat: fc.constant('é'), times: fc.integer({ min: 51_300, max: 60_000 }) }),
+});
+
+const forbiddenGenerate = fc.oneof(
+  generateFamily('missing-query', missingQuery),
+  generateFamily('query-not-string', queryNotString),
+  generateFamily('locale-unlisted', localeUnlisted),
+  generateFamily('body-not-object', generateNotObject),
+  generateFamily('content-over-limit', queryOverContentLimit),
+  generateFamily('payload-over-limit', queryOverPayloadLimit),
+  fc.record({
+    op: fc.constant('generateWorkflow' as const),
+    family: fc.constant('no-valid-key'),
+    auth: authInput,
+    body: fc.constant({ form: 'json' as const, query: PROMPT }),
+  }),
+);
+
+function generate(world: World): Arbitraries {
+  return { allowed: allowedGenerate(world), forbidden: forbiddenGenerate };
 }
 
 /** The allowed and the forbidden inputs of one operation, given what the exploration holds. */

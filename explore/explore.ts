@@ -193,94 +193,133 @@ async function cleanup(s: Session): Promise<void> {
     await s.send({ method: 'POST', path: `/openapi/workflow/${encodeURIComponent(id)}/abort` }, 'cleanup');
 }
 
+/** Requests a property may still send, shared by its rounds and the predicate of each. */
+interface Budget {
+  left: number;
+}
+
+/** What one round of a property shares with its predicate. */
+interface RoundState {
+  /** Set when fc.check returns: a predicate still running then (cut by the time limit) changes nothing. */
+  closed: boolean;
+  /** Written by the predicate: the last failure it saw (the minimal one, once shrinking ends). */
+  last?: Judged;
+  /** An input was left unsent because the request or the time budget was spent. */
+  budgetCut: boolean;
+  /** Shrinking proposes some inputs more than once: an input already judged in this round is not sent again. */
+  judged: Map<string, Judged | true>;
+}
+
+/** Why a property stops before its next round, if it does. */
+function stopBeforeRound(s: Session, run: PropertyRun, budget: Budget): StopReason | undefined {
+  if (s.unreachable) return 'target unreachable';
+  if (budget.left <= 0) return 'request budget spent';
+  if (Date.now() >= run.deadline) return 'time budget spent';
+  return undefined;
+}
+
+/** One input, as sent and judged. */
+interface Answer {
+  input: ExploreInput;
+  prepared: Prepared;
+  exchange: Exchange;
+  outcome: Judgement;
+}
+
+/** Whether the property holds for one judged input (recorded in the summary; a new failure is kept). */
+function holdsFor(s: Session, sum: PropertySummary, state: RoundState, answer: Answer): boolean {
+  const { input, prepared, exchange, outcome } = answer;
+  sum.inputs++;
+  if (outcome.kind === 'inconclusive') {
+    sum.inconclusive[outcome.reason] = (sum.inconclusive[outcome.reason] ?? 0) + 1;
+    return true;
+  }
+  if (outcome.kind === 'pass') {
+    sum.passed++;
+    if (outcome.observed) {
+      const o = sum.observed[outcome.observed.clause] ?? { count: 0, statuses: [] };
+      sum.observed[outcome.observed.clause] = o;
+      o.count++;
+      if (!o.statuses.includes(outcome.observed.status)) o.statuses.push(outcome.observed.status);
+    }
+    return true;
+  }
+  sum.failed++;
+  if (s.knownAs(input.op, outcome.clause, prepared.features)) return true;
+  state.last = { input, prepared, exchange, outcome };
+  return false;
+}
+
+/** The property of one round: each input sent within the budget and the footprint caps, and judged. */
+function roundProperty(s: Session, run: PropertyRun, sum: PropertySummary, budget: Budget, state: RoundState) {
+  return fc.asyncProperty(run.arbitrary, async (input) => {
+    if (state.closed) return true;
+    const key = JSON.stringify(input);
+    const seen = state.judged.get(key);
+    if (seen === true) return true;
+    if (seen) {
+      state.last = seen;
+      return false;
+    }
+    if (budget.left <= 0 || Date.now() >= run.deadline || s.unreachable) {
+      state.budgetCut = true;
+      fc.pre(false);
+    }
+    const prepared = prepare(input, s.world);
+    if (!s.room(prepared, run.kind, state.last !== undefined)) {
+      sum.capped++;
+      fc.pre(false);
+    }
+    budget.left--;
+    const { exchange, outcome } = await probe(s, input, prepared, sum);
+    if (state.closed) return true;
+    const holds = holdsFor(s, sum, state, { input, prepared, exchange, outcome });
+    state.judged.set(key, holds || state.last!);
+    return holds;
+  });
+}
+
+/** Why a property stops after a round that found no new failure; undefined when it found one. */
+function stopAfterRound(details: fc.RunDetails<unknown>, state: RoundState, run: PropertyRun): StopReason | undefined {
+  if (!details.failed) return details.interrupted ? 'time budget spent' : 'done';
+  if (details.counterexample === null || details.counterexamplePath === null) {
+    // Stopped before any failure: too many inputs left unsent (the footprint cap, or the budget).
+    return state.budgetCut
+      ? Date.now() >= run.deadline
+        ? 'time budget spent'
+        : 'request budget spent'
+      : 'footprint cap reached';
+  }
+  return undefined;
+}
+
+/**
+ * One property in rounds: each round runs until it meets a new failure, which is shrunk and reported;
+ * the next round, with a seed of its own, looks for another, until the budget or the rounds run out.
+ */
 async function exploreProperty(s: Session, run: PropertyRun, sum: PropertySummary): Promise<void> {
-  let left = run.requests;
+  const budget: Budget = { left: run.requests };
   const reserve = Math.floor(run.requests * SHRINK_RESERVE);
   let stop: StopReason = 'done';
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    if (s.unreachable) {
-      stop = 'target unreachable';
-      break;
-    }
-    if (left <= 0) {
-      stop = 'request budget spent';
-      break;
-    }
-    if (Date.now() >= run.deadline) {
-      stop = 'time budget spent';
+    const before = stopBeforeRound(s, run, budget);
+    if (before) {
+      stop = before;
       break;
     }
     const propertySeed = scopeSeed(s.options.seed, `${run.op}/${run.kind}/${round}`);
-    // Written by the predicate: the last failure it saw (the minimal one, once shrinking ends).
-    const state: { closed: boolean; last?: Judged; budgetCut: boolean } = { closed: false, budgetCut: false };
-    // Shrinking proposes some inputs more than once: an input already judged in this round is not sent again.
-    const judged = new Map<string, Judged | true>();
-    const property = fc.asyncProperty(run.arbitrary, async (input) => {
-      if (state.closed) return true;
-      const key = JSON.stringify(input);
-      const seen = judged.get(key);
-      if (seen === true) return true;
-      if (seen) {
-        state.last = seen;
-        return false;
-      }
-      if (left <= 0 || Date.now() >= run.deadline || s.unreachable) {
-        state.budgetCut = true;
-        fc.pre(false);
-      }
-      const prepared = prepare(input, s.world);
-      if (!s.room(prepared, run.kind, state.last !== undefined)) {
-        sum.capped++;
-        fc.pre(false);
-      }
-      left--;
-      const { exchange, outcome } = await probe(s, input, prepared, sum);
-      if (state.closed) return true;
-      const holds = verdictOf(input, prepared, exchange, outcome);
-      judged.set(key, holds || state.last!);
-      return holds;
-    });
-    /** Whether the property holds for one judged input (recorded in the summary; a new failure is kept). */
-    function verdictOf(input: ExploreInput, prepared: Prepared, exchange: Exchange, outcome: Judgement): boolean {
-      sum.inputs++;
-      if (outcome.kind === 'inconclusive') {
-        sum.inconclusive[outcome.reason] = (sum.inconclusive[outcome.reason] ?? 0) + 1;
-        return true;
-      }
-      if (outcome.kind === 'pass') {
-        sum.passed++;
-        if (outcome.observed) {
-          const o = sum.observed[outcome.observed.clause] ?? { count: 0, statuses: [] };
-          sum.observed[outcome.observed.clause] = o;
-          o.count++;
-          if (!o.statuses.includes(outcome.observed.status)) o.statuses.push(outcome.observed.status);
-        }
-        return true;
-      }
-      sum.failed++;
-      if (s.knownAs(input.op, outcome.clause, prepared.features)) return true;
-      state.last = { input, prepared, exchange, outcome };
-      return false;
-    }
-    const details = await fc.check(property, {
+    const state: RoundState = { closed: false, budgetCut: false, judged: new Map() };
+    const details = await fc.check(roundProperty(s, run, sum, budget, state), {
       seed: propertySeed,
-      numRuns: Math.max(1, left - reserve),
+      numRuns: Math.max(1, budget.left - reserve),
       maxSkipsPerRun: 1,
       plugins: [fc.interruptAfterTimeLimit(Math.max(1, run.deadline - Date.now()))],
     });
     state.closed = true;
     sum.rounds++;
-    if (!details.failed) {
-      stop = details.interrupted ? 'time budget spent' : 'done';
-      break;
-    }
-    if (details.counterexample === null || details.counterexamplePath === null) {
-      // Stopped before any failure: too many inputs left unsent (the footprint cap, or the budget).
-      stop = state.budgetCut
-        ? Date.now() >= run.deadline
-          ? 'time budget spent'
-          : 'request budget spent'
-        : 'footprint cap reached';
+    const after = stopAfterRound(details, state, run);
+    if (after) {
+      stop = after;
       break;
     }
     sum.shrinks += details.numShrinks;
@@ -289,98 +328,85 @@ async function exploreProperty(s: Session, run: PropertyRun, sum: PropertySummar
     const found = last && JSON.stringify(last.input) === JSON.stringify(minimal) ? last : undefined;
     await addFinding(s, run, sum, minimal, found, {
       propertySeed,
-      path: details.counterexamplePath,
+      path: details.counterexamplePath!,
       round,
       numRuns: details.numRuns,
       shrinks: details.numShrinks,
       shrinkComplete: !state.budgetCut && !details.interrupted,
     });
-    left = run.requests - sum.requests;
+    budget.left = run.requests - sum.requests;
   }
   sum.stop = s.unreachable ? 'target unreachable' : stop;
 }
 
 // ---- the exploration -----------------------------------------------------------------------------------
 
-export async function explore(target: ExploreTarget, options: ExploreOptions): Promise<ExploreResult> {
-  const startedAt = new Date();
-  const started = Date.now();
-  const deadline = started + options.budgetS * 1000;
-  const ops = EXPLORE_ORDER.filter((o) => !options.operations?.length || options.operations.includes(o));
-  // Keys are registered before anything is sent: every record and reproducer has them redacted.
-  registerSecret(target.apiKey, ENV.apiKey);
-  registerSecret(target.apiKeyB, ENV.apiKeyB);
-  const workDir = mkdtempSync(join(tmpdir(), 'wfcheck-explore-'));
-  const s = new Session(target, options, workDir);
-  const summaries: OperationSummary[] = [];
-  const incomplete: string[] = [];
-  try {
-    await buildWorld(s, ops);
-    for (const [i, op] of ops.entries()) {
-      const opStart = Date.now();
-      // What is left of the time budget is shared by the operations still to explore.
-      const share = Math.max(0, (deadline - CLEANUP_RESERVE_MS - opStart) / (ops.length - i));
-      const arbs = arbitrariesFor(op, s.world);
-      const allowedRequests = Math.ceil(options.requestsPerOperation * SHARE_ALLOWED);
-      const allowed = emptySummary('allowed');
-      const forbidden = emptySummary('forbidden');
-      await exploreProperty(
-        s,
-        {
-          op,
-          kind: 'allowed',
-          arbitrary: arbs.allowed,
-          requests: allowedRequests,
-          deadline: opStart + share * SHARE_ALLOWED,
-        },
-        allowed,
-      );
-      await exploreProperty(
-        s,
-        {
-          op,
-          kind: 'forbidden',
-          arbitrary: arbs.forbidden,
-          requests: options.requestsPerOperation - allowedRequests,
-          deadline: opStart + share,
-        },
-        forbidden,
-      );
-      const summary: OperationSummary = {
-        operation: op,
-        wallMs: Date.now() - opStart,
-        allowed,
-        forbidden,
-        findings: s.findings.filter((f) => f.operation === op).length,
-      };
-      summaries.push(summary);
-      s.log(
-        `${op}: ${allowed.inputs} allowed and ${forbidden.inputs} forbidden inputs, ${summary.findings} finding(s), ` +
-          `${(summary.wallMs / 1000).toFixed(1)} s`,
-      );
-      for (const p of [allowed, forbidden]) {
-        if (p.stop === 'time budget spent')
-          incomplete.push(`${op} (${p.kind}): time budget spent after ${p.inputs} inputs`);
-        const unjudged = Object.values(p.inconclusive).reduce((a, b) => a + b, 0);
-        if (p.inputs > 0 && unjudged * 2 > p.inputs)
-          incomplete.push(`${op} (${p.kind}): ${unjudged} of ${p.inputs} answers could not be judged`);
-      }
-      if (s.unreachable) break;
-    }
-    await cleanup(s);
-  } finally {
-    rmSync(workDir, { recursive: true, force: true });
-  }
-  if (s.unreachable) incomplete.unshift(`the target could not be reached: ${s.unreachable}`);
-  for (const op of ops)
-    if (!summaries.some((o) => o.operation === op)) incomplete.push(`${op}: not explored (the exploration stopped)`);
-  const report: ExploreReport = {
+/** Explores one operation, its allowed inputs then its forbidden ones, within `share` ms from `opStart`. */
+async function exploreOperation(
+  s: Session,
+  op: OperationId,
+  opStart: number,
+  share: number,
+): Promise<OperationSummary> {
+  const arbs = arbitrariesFor(op, s.world);
+  const allowedRequests = Math.ceil(s.options.requestsPerOperation * SHARE_ALLOWED);
+  const allowed = emptySummary('allowed');
+  const forbidden = emptySummary('forbidden');
+  await exploreProperty(
+    s,
+    {
+      op,
+      kind: 'allowed',
+      arbitrary: arbs.allowed,
+      requests: allowedRequests,
+      deadline: opStart + share * SHARE_ALLOWED,
+    },
+    allowed,
+  );
+  await exploreProperty(
+    s,
+    {
+      op,
+      kind: 'forbidden',
+      arbitrary: arbs.forbidden,
+      requests: s.options.requestsPerOperation - allowedRequests,
+      deadline: opStart + share,
+    },
+    forbidden,
+  );
+  const summary: OperationSummary = {
+    operation: op,
+    wallMs: Date.now() - opStart,
+    allowed,
+    forbidden,
+    findings: s.findings.filter((f) => f.operation === op).length,
+  };
+  s.log(
+    `${op}: ${allowed.inputs} allowed and ${forbidden.inputs} forbidden inputs, ${summary.findings} finding(s), ` +
+      `${(summary.wallMs / 1000).toFixed(1)} s`,
+  );
+  return summary;
+}
+
+/** What a property of `op` left unjudged: its time budget ran out, or most of its answers could not be judged. */
+function shortfallsOf(op: OperationId, p: PropertySummary): string[] {
+  const out: string[] = [];
+  if (p.stop === 'time budget spent') out.push(`${op} (${p.kind}): time budget spent after ${p.inputs} inputs`);
+  const unjudged = Object.values(p.inconclusive).reduce((a, b) => a + b, 0);
+  if (p.inputs > 0 && unjudged * 2 > p.inputs)
+    out.push(`${op} (${p.kind}): ${unjudged} of ${p.inputs} answers could not be judged`);
+  return out;
+}
+
+function reportOf(s: Session, startedAt: Date, summaries: OperationSummary[], incomplete: string[]): ExploreReport {
+  const { target, options } = s;
+  return {
     kind: 'wfcheck-explore',
     version: 1,
     seed: options.seed,
     seedGiven: options.seedGiven ?? true,
     startedAt: startedAt.toISOString(),
-    wallMs: Date.now() - started,
+    wallMs: Date.now() - startedAt.getTime(),
     target: { kind: target.kind, how: target.how, baseUrl: redactSecrets(target.baseUrl) },
     budget: {
       seconds: options.budgetS,
@@ -397,5 +423,36 @@ export async function explore(target: ExploreTarget, options: ExploreOptions): P
     incomplete,
     exitCode: exitCodeOf(s.findings, incomplete),
   };
-  return { report, bodies: s.bodies };
+}
+
+export async function explore(target: ExploreTarget, options: ExploreOptions): Promise<ExploreResult> {
+  const startedAt = new Date();
+  const deadline = startedAt.getTime() + options.budgetS * 1000;
+  const ops = EXPLORE_ORDER.filter((o) => !options.operations?.length || options.operations.includes(o));
+  // Keys are registered before anything is sent: every record and reproducer has them redacted.
+  registerSecret(target.apiKey, ENV.apiKey);
+  registerSecret(target.apiKeyB, ENV.apiKeyB);
+  const workDir = mkdtempSync(join(tmpdir(), 'wfcheck-explore-'));
+  const s = new Session(target, options, workDir);
+  const summaries: OperationSummary[] = [];
+  const incomplete: string[] = [];
+  try {
+    await buildWorld(s, ops);
+    for (const [i, op] of ops.entries()) {
+      const opStart = Date.now();
+      // What is left of the time budget is shared by the operations still to explore.
+      const share = Math.max(0, (deadline - CLEANUP_RESERVE_MS - opStart) / (ops.length - i));
+      const summary = await exploreOperation(s, op, opStart, share);
+      summaries.push(summary);
+      for (const p of [summary.allowed, summary.forbidden]) incomplete.push(...shortfallsOf(op, p));
+      if (s.unreachable) break;
+    }
+    await cleanup(s);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  if (s.unreachable) incomplete.unshift(`the target could not be reached: ${s.unreachable}`);
+  for (const op of ops)
+    if (!summaries.some((o) => o.operation === op)) incomplete.push(`${op}: not explored (the exploration stopped)`);
+  return { report: reportOf(s, startedAt, summaries, incomplete), bodies: s.bodies };
 }

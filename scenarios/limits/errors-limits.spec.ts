@@ -29,6 +29,7 @@ import {
   type Workflow,
 } from '../../engine/discovery/workflows.ts';
 import type { ApiClient } from '../../engine/client/client.ts';
+import type { Verdict } from '../../engine/evidence/verdict.ts';
 import { harnessFault, type Exchange } from '../../engine/transport/exchange.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
 import { howToSupply, workflowMissing } from '../../engine/discovery/roles.ts';
@@ -219,26 +220,21 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
 /** Within the limits: served (any 2xx — which one is the status clause's business). */
 const NOT_REJECTED: StatusExpectation = { ok: served, expected: 'not rejected for its size (2xx)' };
 
-test('requests over the payload and content limits are rejected; requests under them are not [LIMIT-PAYLOAD-100KB] [LIMIT-CONTENT-100K] [LIMIT-WITHIN-ACCEPTED] [LIMIT-OPERATIONS]', async ({
-  api,
-  verdict,
-  faker,
-  discovery,
-}) => {
-  // Without a file variable first: an upload that fails would leave the run without a value it needs.
-  const withString = runnable(discovery).filter((w) => textVariableOf(w) !== undefined);
-  const wf = withString.find((w) => !hasVariableType(w, 'resource')) ?? withString[0];
-  const canvasId = wf?.canvasId ?? withoutRequired(discovery)?.canvasId;
-  test.skip(!canvasId, workflowMissing('is runnable (not disabled)'));
-  const prepared = wf ? await prepareRun(api, verdict, faker, wf.plan!) : { values: {} };
-  // A declared variable that takes text: content the run takes. A name the plan does not declare may be
-  // ignored unread, so it carries no content limit (LIMIT-CONTENT-100K applies to what the operation takes).
-  const declared = wf ? textVariableOf(wf) : undefined;
-  const stringVar = declared ?? 'wfcheck_padding';
+/** What the limits probes run: a canvas, the values its runs carry, and the declared variable that takes text. */
+interface LimitsTarget {
+  canvasId: string;
+  values: Record<string, unknown>;
+  /**
+   * A declared variable that takes text: content the run takes. A name the plan does not declare may be
+   * ignored unread, so it carries no content limit (LIMIT-CONTENT-100K applies to what the operation takes).
+   */
+  declared?: string;
+}
 
-  // Over 100KB in total while every value stays far below 100k characters: only the payload limit applies.
+/** Over 100KB in total while every value stays far below 100k characters: only the payload limit applies. */
+async function probeOverPayload(api: ApiClient, verdict: Verdict, t: LimitsTarget): Promise<void> {
   const chunks = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`wfcheck_pad_${i}`, 'p'.repeat(4_000)]));
-  const overPayload = await api.run(canvasId!, runBody({ ...prepared.values, ...chunks }), {
+  const overPayload = await api.run(t.canvasId, runBody({ ...t.values, ...chunks }), {
     label: 'run payload > 100KB',
   });
   judgeOverLimit(
@@ -256,22 +252,26 @@ test('requests over the payload and content limits are rejected; requests under 
   );
   judgeOverLimit(verdict, 'LIMIT-PAYLOAD-100KB', genOver, 'generate with a body over 100KB');
   verdict.observe('LIMIT-OPERATIONS', 'generate over 100KB', describe(genOver), genOver.record.id);
+}
 
-  // Content just over 100k characters in one value (the body stays near the payload limit, so either code may answer).
-  const longText = faker.lorem.paragraphs(400).replace(/\s+/g, ' ');
+/**
+ * Content just over 100k characters in one value, cut from `longText` (the body stays near the payload
+ * limit, so either code may answer).
+ */
+async function probeOverContent(api: ApiClient, verdict: Verdict, t: LimitsTarget, longText: string): Promise<void> {
   const overContent = longText.padEnd(CONTENT_LIMIT_CHARS + 500, ' x').slice(0, CONTENT_LIMIT_CHARS + 500);
   const genLong = await api.generate({ query: overContent }, { label: 'generate query > 100k characters' });
   judgeOverLimit(verdict, 'LIMIT-CONTENT-100K', genLong, `generate with a query of ${overContent.length} characters`);
   verdict.observe('LIMIT-OPERATIONS', 'generate content over 100k characters', describe(genLong), genLong.record.id);
-  if (declared) {
-    const runLong = await api.run(canvasId!, runBody({ ...prepared.values, [declared]: overContent }), {
+  if (t.declared) {
+    const runLong = await api.run(t.canvasId, runBody({ ...t.values, [t.declared]: overContent }), {
       label: 'run value > 100k characters',
     });
     judgeOverLimit(
       verdict,
       'LIMIT-CONTENT-100K',
       runLong,
-      `run with ${declared} (declared by the plan) given ${overContent.length} characters`,
+      `run with ${t.declared} (declared by the plan) given ${overContent.length} characters`,
     );
     verdict.observe('LIMIT-OPERATIONS', 'run content over 100k characters', describe(runLong), runLong.record.id);
     await cleanup(api, runLong);
@@ -280,10 +280,16 @@ test('requests over the payload and content limits are rejected; requests under 
       'LIMIT-CONTENT-100K',
       'run: no runnable workflow declares a variable that takes text; content under a name the plan does not declare is not judged (a server may ignore it)',
     );
+}
 
-  // Under both limits: allowed. A rejection for another reason (e.g. a target refusing the value) is not a size verdict.
+/**
+ * Under both limits, cut from `longText`: allowed. A rejection for another reason (e.g. a target refusing
+ * the value) is not a size verdict.
+ */
+async function probeUnderLimits(api: ApiClient, verdict: Verdict, t: LimitsTarget, longText: string): Promise<void> {
   const filler = longText.padEnd(CONTENT_SURELY_WITHIN_CHARS, ' y');
-  const runUnder = (value: string) => runBody({ ...prepared.values, [stringVar]: value });
+  const textVariable = t.declared ?? 'wfcheck_padding';
+  const runUnder = (value: string) => runBody({ ...t.values, [textVariable]: value });
   const genUnder = (value: string) => ({ query: value });
   const underRun = justUnderLimits(filler, runUnder);
   const underGen = justUnderLimits(filler, genUnder);
@@ -291,7 +297,7 @@ test('requests over the payload and content limits are rejected; requests under 
   for (const [label, send] of [
     [
       `run with a ${underRun.length}-character value (${bytes(runUnder(underRun))}-byte body)`,
-      () => api.run(canvasId!, runUnder(underRun), { label: 'run under the limits' }),
+      () => api.run(t.canvasId, runUnder(underRun), { label: 'run under the limits' }),
     ],
     [
       `generate with a ${underGen.length}-character query (${bytes(genUnder(underGen))}-byte body)`,
@@ -307,6 +313,31 @@ test('requests over the payload and content limits are rejected; requests under 
     }
     await cleanup(api, ex);
   }
+}
+
+test('requests over the payload and content limits are rejected; requests under them are not [LIMIT-PAYLOAD-100KB] [LIMIT-CONTENT-100K] [LIMIT-WITHIN-ACCEPTED] [LIMIT-OPERATIONS]', async ({
+  api,
+  verdict,
+  faker,
+  discovery,
+}) => {
+  // Without a file variable first: an upload that fails would leave the run without a value it needs.
+  const withString = runnable(discovery).filter((w) => textVariableOf(w) !== undefined);
+  const wf = withString.find((w) => !hasVariableType(w, 'resource')) ?? withString[0];
+  const canvasId = wf?.canvasId ?? withoutRequired(discovery)?.canvasId;
+  test.skip(!canvasId, workflowMissing('is runnable (not disabled)'));
+  const prepared = wf ? await prepareRun(api, verdict, faker, wf.plan!) : { values: {} };
+  const target: LimitsTarget = {
+    canvasId: canvasId!,
+    values: prepared.values,
+    declared: wf ? textVariableOf(wf) : undefined,
+  };
+
+  await probeOverPayload(api, verdict, target);
+  // Seeded text drawn after the run's values, in the order a seed replays: the values below are cut from it.
+  const longText = faker.lorem.paragraphs(400).replace(/\s+/g, ' ');
+  await probeOverContent(api, verdict, target, longText);
+  await probeUnderLimits(api, verdict, target, longText);
 });
 
 const ODD_IDS: [string, string][] = [
