@@ -78,7 +78,9 @@ test.afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
 const readJson = <T>(path: string) => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-test('wfcheck conformance --out: the verdict there, every replay hint in the wfcheck form', async () => {
+test('wfcheck conformance --out: the verdict there, every replay hint in the wfcheck form', {
+  tag: '@slow',
+}, async () => {
   const env = userEnv({ ...(await closedTarget()), WFCHECK_HISTORY: join(scratch, 'history.sqlite') });
   const ran = await wfcheck(scratch, ['conformance', '--out', 'verdict', '--request-timeout', '2000'], env);
   expect(ran.code, ran.output).toBe(2);
@@ -94,7 +96,7 @@ test('wfcheck conformance --out: the verdict there, every replay hint in the wfc
   expect(ran.output).not.toContain('npm run');
 });
 
-test('npm run conformance -- --out: the same hints as npm scripts', async () => {
+test('npm run conformance -- --out: the same hints as npm scripts', { tag: '@slow' }, async () => {
   const env = userEnv({ ...(await closedTarget()), WFCHECK_HISTORY: join(scratch, 'history.sqlite') });
   const out = join(scratch, 'verdict');
   const ran = await npmScript('conformance', ['--seed', '31', '--strict', '--out', out], env);
@@ -107,7 +109,9 @@ test('npm run conformance -- --out: the same hints as npm scripts', async () => 
   expect(ran.output).not.toMatch(/\bwfcheck (conformance|report merge) --/);
 });
 
-test('wfcheck report merge --out: the merged verdict there, never in a shard; its command in the report', async () => {
+test('wfcheck report merge --out: the merged verdict there, never in a shard; its command in the report', {
+  tag: '@slow',
+}, async () => {
   const env = userEnv({ ...(await closedTarget()), WFCHECK_HISTORY: join(scratch, 'history.sqlite') });
   const shard = await wfcheck(scratch, ['conformance', '--seed', '5', '--shard', '1/2', '--out', 'shard-1'], env);
   expect(shard.code, shard.output).toBe(2);
@@ -123,7 +127,9 @@ test('wfcheck report merge --out: the merged verdict there, never in a shard; it
   expect(existsSync(join(scratch, 'shard-1', 'evidence')), 'the shard is left as it was').toBe(true);
 });
 
-test('wfcheck explore --out: the report there; the fresh seed replayed in the form the user ran', async () => {
+test('wfcheck explore --out: the report there; the fresh seed replayed in the form the user ran', {
+  tag: '@slow',
+}, async () => {
   const env = userEnv({ ...(await closedTarget()), WFCHECK_HISTORY: join(scratch, 'history.sqlite') });
   const ran = await wfcheck(scratch, ['explore', '--out', 'explored', '--budget-s', '5'], env);
   expect(ran.code, ran.output).toBe(2);
@@ -137,7 +143,9 @@ test('wfcheck explore --out: the report there; the fresh seed replayed in the fo
   expect(existsSync(join(scratch, 'explored-npm', 'report.json'))).toBe(true);
 });
 
-test('wfcheck load --out is the folder of the run (no longer refused), beside --run refused', async () => {
+test('wfcheck load --out is the folder of the run (no longer refused), beside --run refused', {
+  tag: '@slow',
+}, async () => {
   const ran = await wfcheck(scratch, ['load', '--out', 'perf', '--prepare-only', '--seed', '5']);
   expect(ran.code, ran.output).toBe(0);
   expect(ran.stdout.trim()).toBe(join(scratch, 'perf', 'load-data.json'));
@@ -154,7 +162,7 @@ test('wfcheck load --out is the folder of the run (no longer refused), beside --
   expect(both.output).toContain('--out and --run both name the folder of the run');
 });
 
-test('wfcheck load distributed --out: the run and its data there before k6 is needed', async () => {
+test('wfcheck load distributed --out: the run and its data there before k6 is needed', { tag: '@slow' }, async () => {
   // A k6 that is not there stops the run after it prepared its folder: what --out moves, without k6.
   const env = userEnv({ K6_BIN: join(scratch, 'no-k6') });
   const ran = await wfcheck(
@@ -171,7 +179,7 @@ test('wfcheck load distributed --out: the run and its data there before k6 is ne
   expect(existsSync(join(scratch, 'reports')), 'nothing under the default folder').toBe(false);
 });
 
-test('wfcheck load compare --out: the baseline saved there and read from there', async () => {
+test('wfcheck load compare --out: the baseline saved there and read from there', { tag: '@slow' }, async () => {
   const summary: RunReport = {
     meta: {
       profile: 'smoke',
@@ -202,7 +210,7 @@ test('wfcheck load compare --out: the baseline saved there and read from there',
   expect(compared.stdout).toContain('baseline baselines/baseline-smoke.json vs run run/summary.json');
 });
 
-test('the commands that write no file refuse --out, saying so in the form the user ran', async () => {
+test('the commands that write no file refuse --out, saying so in the form the user ran', { tag: '@slow' }, async () => {
   const refusals = await Promise.all([
     wfcheck(scratch, ['history', '--out', 'x']),
     wfcheck(scratch, ['target', '--out', 'x']),
@@ -222,7 +230,7 @@ test('the commands that write no file refuse --out, saying so in the form the us
   expect(existsSync(join(scratch, 'x'))).toBe(false);
 });
 
-test("every subcommand's help names it as the user ran it, with --out", async () => {
+test("every subcommand's help names it as the user ran it, with --out", { tag: '@slow' }, async () => {
   const helps = await Promise.all(SUBCOMMANDS.map((c) => wfcheck(scratch, [...c.split(' '), '--help'])));
   for (const [i, ran] of helps.entries()) {
     const command = SUBCOMMANDS[i];

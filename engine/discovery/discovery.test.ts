@@ -40,6 +40,8 @@ function setup(env: Record<string, string> = {}): { config: RunConfig; api: ApiC
     SEED: '1',
     WFCHECK_EVIDENCE_DIR: join(dir, 'evidence'),
     WFCHECK_CACHE_DIR: join(dir, 'cache'),
+    // The trial polls at the interval: the reference target's own, not a foreign target's second.
+    WFCHECK_POLL_INTERVAL_MS: '100',
     ...env,
   });
   const evidence = new EvidenceWriter(config.evidenceDir, 'discovery');

@@ -68,7 +68,9 @@ for (const kind of ['go', 'python'] as const) {
       };
     };
 
-    test('every role is filled, the roles of behaviour by running, nothing left running; the next run runs nothing', async () => {
+    test('every role is filled, the roles of behaviour by running, nothing left running; the next run runs nothing', {
+      tag: '@slow',
+    }, async () => {
       const { config, api } = setup();
       const found = await discoverWorkflows(api, config);
       const s = found.summary!;
