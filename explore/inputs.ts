@@ -30,11 +30,12 @@ import { codePoints, EMPTY, textFeatures, textOf, type Text } from './text.ts';
 
 // ---- sizes (§8) ------------------------------------------------------------------------------------
 
-/** §8: 100KB. Read as 100 000 bytes for "within", 102 400 for "over": between the two it is not clear. */
-export const PAYLOAD_WITHIN_BYTES = LIMITS.payloadBytesSurelyWithin;
-export const PAYLOAD_OVER_BYTES = LIMITS.payloadBytesSurelyOver;
-/** §8: 100k characters. Code points or UTF-16 units: within both is within, over both is over. */
-export const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars;
+/**
+ * §8: 100KB read as 100 000 bytes for "within" (102 400 for "over" is limitOver's): between the two it is not
+ * clear. 100k characters in code points or UTF-16 units: within both is within, over both is over.
+ */
+const PAYLOAD_WITHIN_BYTES = LIMITS.payloadBytesSurelyWithin;
+const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars;
 
 export type SizeClass = 'within' | 'ambiguous' | 'content-over' | 'payload-over';
 

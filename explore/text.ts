@@ -224,11 +224,6 @@ export function numberTextFeatures(path: string, raw: string, out: Set<string>):
   for (const d of DIGITS) if (digits > d) out.add(`${path}:digits>${d}`);
 }
 
-/** The shape of a number as JSON writes it. */
-export function numberFeatures(path: string, x: number, out: Set<string>): void {
-  numberTextFeatures(path, JSON.stringify(x), out);
-}
-
 const DEPTHS = [16, 100, 1000, 10_000] as const;
 
 /** The depth features of a nested value. */

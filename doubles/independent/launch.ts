@@ -14,7 +14,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export type IndependentKind = 'go' | 'python';
-export const INDEPENDENT_KINDS: readonly IndependentKind[] = ['go', 'python'];
 
 export interface IndependentTarget {
   kind: IndependentKind;

@@ -19,7 +19,7 @@ import type { FileSpec } from '../../foundation/data/files.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 import { exchangeRecord, saveBody, type ReadAnswer } from '../evidence/exchange-record.ts';
-import { citedRequirements, type EvidenceSink, type TestRef } from '../evidence/records.ts';
+import { citedRequirements, FAULT_REMEMBERED, type EvidenceSink, type TestRef } from '../evidence/records.ts';
 import type { Verdict } from '../evidence/verdict.ts';
 import { ContractJudge } from '../judging/contract.ts';
 import {
@@ -47,9 +47,6 @@ export interface ClientOptions {
   /** The test the calls are made for, when there is one (discovery and explore have none). */
   test?: TestRef;
 }
-
-/** The note written when a fault is first remembered for the run: the report names it as what stopped the rest. */
-export const FAULT_REMEMBERED = 'fault-remembered';
 
 let sequence = 0;
 const nextId = () => `${process.pid}-${++sequence}`;

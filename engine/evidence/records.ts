@@ -124,6 +124,9 @@ export interface TestEndRecord {
   at: string;
 }
 
+/** The topic of the note written when the run first remembers a fault it will not wait for again. */
+export const FAULT_REMEMBERED = 'fault-remembered';
+
 export interface NoteRecord {
   kind: 'note';
   topic: string;

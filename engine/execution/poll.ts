@@ -43,6 +43,8 @@ import {
 import type { Verdict } from '../evidence/verdict.ts';
 
 import type { Snapshot } from '../judging/judging.ts';
+import { ENDS_WHEN_NODES_SETTLE } from '../judging/relations.ts';
+export { ENDS_WHEN_NODES_SETTLE };
 export type { Snapshot };
 
 /** The poll ended before the execution was terminal; `stop` says why, `snapshots` holds what was read. */
@@ -171,9 +173,6 @@ function unlistedStatus(ex: Exchange, status: StatusData): Stop | undefined {
       'an execution showing it can never read as terminal',
   };
 }
-
-/** The clause an execution that stays put after its nodes settled breaks. */
-export const ENDS_WHEN_NODES_SETTLE = 'STATE-ENDS-WHEN-NODES-SETTLE';
 
 /**
  * The execution cannot finish: remembered for the run, and judged once, by the first execution that

@@ -15,7 +15,7 @@ import { statusClauseOf, TARGET_FAULTS, type Exchange } from '../transport/excha
 export const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED';
 
 /** Whether an answer carries one of `keys` in its body or a header (keys too short to be secrets are not looked for). */
-export function carriesKey(ex: Pick<Exchange, 'headers' | 'text'>, keys: readonly (string | undefined)[]): boolean {
+function carriesKey(ex: Pick<Exchange, 'headers' | 'text'>, keys: readonly (string | undefined)[]): boolean {
   const headers = Object.values(ex.headers).join('\n');
   return keys.some(
     (k) => k !== undefined && k.length >= MIN_SECRET_LENGTH && (ex.text.includes(k) || headers.includes(k)),

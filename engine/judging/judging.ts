@@ -6,9 +6,8 @@
  * callers keep their runtime guards.
  */
 import type { components } from '../../contracts/generated/api-types.ts';
-import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
 import { SCHEMA_BUNDLE } from '../../contracts/generated/schemas.ts';
-import { faultStop, harnessFault, type Exchange } from '../transport/exchange.ts';
+import { faultStop, harnessFault, statusClauseOf, type Exchange } from '../transport/exchange.ts';
 import type { Cause, Verdict } from '../evidence/verdict.ts';
 
 type S = components['schemas'];
@@ -99,9 +98,9 @@ export function clientError(expected: string): StatusExpectation {
   return { ok: (ex) => ex.status !== undefined && ex.status >= 400 && ex.status < 500, expected };
 }
 
-/** The clause that judges an operation's status line, e.g. RUN-HTTP-STATUS-LISTED. */
-function statusClauseOf(ex: Exchange): string | undefined {
-  return ex.operation ? `${OPERATION_PREFIX[ex.operation]}-HTTP-STATUS-LISTED` : undefined;
+/** The clause that judges the status line of the operation an answer is of, e.g. RUN-HTTP-STATUS-LISTED. */
+function statusClauseOfAnswer(ex: Exchange): string | undefined {
+  return ex.operation ? statusClauseOf(ex.operation) : undefined;
 }
 
 /**
@@ -112,7 +111,7 @@ function statusClauseOf(ex: Exchange): string | undefined {
  * clauses judge, whichever 2xx it is.
  */
 export function statusDeviation(ex: Exchange): string | undefined {
-  const clause = statusClauseOf(ex);
+  const clause = statusClauseOfAnswer(ex);
   if (!clause) return undefined;
   // A fault is the target's only when its answer broke off; our deadline or a refused connection is ours.
   if (ex.fault) return faultStop(ex)?.blockedBy;
@@ -122,7 +121,7 @@ export function statusDeviation(ex: Exchange): string | undefined {
 
 /** The first clause the contract checks failed on this answer's body (its status line aside). */
 export function bodyDeviation(ex: Exchange): string | undefined {
-  const clause = statusClauseOf(ex);
+  const clause = statusClauseOfAnswer(ex);
   return ex.violations.find((v) => v.level === 'must' && v.requirementId !== clause)?.requirementId;
 }
 

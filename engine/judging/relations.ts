@@ -27,6 +27,9 @@ function sequenceText(seq: string[]): string {
   return seq.filter((x, i) => i === 0 || x !== seq[i - 1]).join(' → ');
 }
 
+/** The clause an execution that stays put after its nodes settled breaks (judged here on a whole history, by the poll on one that never ends). */
+export const ENDS_WHEN_NODES_SETTLE = 'STATE-ENDS-WHEN-NODES-SETTLE';
+
 export interface ExecutionFacts {
   executionId: string;
   finalStatus?: string;
@@ -235,14 +238,11 @@ function checkEndsWhenSettled(v: Verdict, executionId: string, snaps: Snapshot[]
       (s.status.nodeExecutions ?? []).every((n) => TERMINAL.has(n.status ?? '')),
   );
   if (settled < 0) {
-    v.notRun(
-      'STATE-ENDS-WHEN-NODES-SETTLE',
-      cannotJudge(`no status answer of ${executionId} listed every node settled`),
-    );
+    v.notRun(ENDS_WHEN_NODES_SETTLE, cannotJudge(`no status answer of ${executionId} listed every node settled`));
     return;
   }
   const ended = snaps.slice(settled).find((s) => TERMINAL.has(s.status.status ?? ''));
-  v.should('STATE-ENDS-WHEN-NODES-SETTLE', ended !== undefined, {
+  v.should(ENDS_WHEN_NODES_SETTLE, ended !== undefined, {
     message: `execution ${executionId} ends once its nodes have settled`,
     expected: 'finish or failed',
     actual: ended?.status.status ?? snaps[snaps.length - 1].status.status ?? '(no status)',

@@ -2,7 +2,13 @@
  * What the run did, read from its evidence: the responses per operation and status, what it created on
  * the target, how its tests ended, and the operation it gave up on at the harness's own limit.
  */
-import type { EvidenceRecord, ExchangeRecord, NoteRecord, TestEndRecord } from '../evidence/records.ts';
+import {
+  FAULT_REMEMBERED,
+  type EvidenceRecord,
+  type ExchangeRecord,
+  type NoteRecord,
+  type TestEndRecord,
+} from '../evidence/records.ts';
 import { testEvidence } from './evidence-index.ts';
 import type { ConformanceReport, CoverageRow, Footprint, RequirementResult } from './report-model.ts';
 
@@ -94,7 +100,7 @@ export function operationLost(
 ): string | undefined {
   const lost = records.filter(
     (r): r is NoteRecord & { fault: NonNullable<NoteRecord['fault']> } =>
-      r.kind === 'note' && r.topic === 'fault-remembered' && !!r.fault && !r.fault.clause,
+      r.kind === 'note' && r.topic === FAULT_REMEMBERED && !!r.fault && !r.fault.clause,
   );
   if (lost.length === 0) return undefined;
   const said = lost.map(({ fault }) => {

@@ -3,6 +3,7 @@
  * of requests, answers and proxy state their hooks are made of.
  */
 import { randomUUID } from 'node:crypto';
+import { LIMITS } from '../../../contracts/error-codes.ts';
 import { OPERATION_PREFIX } from '../../../contracts/requirements.ts';
 import {
   jsonOf,
@@ -154,8 +155,9 @@ export const NOT_FOUND_CLAUSES = [
   'ABORT-404-UNKNOWN-EXECUTION',
 ];
 
-export const PAYLOAD_LIMIT_BYTES = 100 * 1024;
-export const CONTENT_LIMIT_CHARS = 100_000;
+/** §8's limits as the contract states them: the payload read at its larger (102,400 bytes), content in characters. */
+export const PAYLOAD_LIMIT_BYTES = LIMITS.payloadBytesSurelyOver;
+export const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars;
 
 // ---- the catalogue ---------------------------------------------------------------------------------
 
