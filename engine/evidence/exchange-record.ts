@@ -40,6 +40,8 @@ export interface ReadAnswer {
   fault?: { kind: string; message: string };
   violations: readonly Violation[];
   durationMs: number;
+  /** Why the body of an answer whose status came is not judged (the server closed the connection mid-body). */
+  bodyNotJudged?: string;
 }
 
 function requestExcerpt(sent: SentRequest): string | undefined {
@@ -74,6 +76,7 @@ export function exchangeRecord(
             bodyExcerpt: redactSecrets(excerpt(answer.text)),
             bodyBytes: answer.bodyBytes,
             truncated: answer.truncated,
+            ...(answer.bodyNotJudged ? { bodyNotJudged: answer.bodyNotJudged } : {}),
           },
     fault: answer.fault,
     violations: answer.violations.map((v) => ({ ...v, actual: redactSecrets(v.actual) })),

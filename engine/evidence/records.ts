@@ -37,6 +37,8 @@ export interface ExchangeRecord {
     bodyExcerpt: string;
     bodyBytes: number;
     truncated: boolean;
+    /** Why the body is not judged: the server closed the connection before it was complete. */
+    bodyNotJudged?: string;
   };
   fault?: { kind: string; message: string };
   violations: ViolationRecord[];

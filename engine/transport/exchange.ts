@@ -115,6 +115,28 @@ export function statusClauseOf(operation: OperationId): string {
 }
 
 /**
+ * The clause a fault of the target's making fails: an answer whose success status came and whose body
+ * broke off fails the envelope that status promises (the status itself was listed); any other (a reset
+ * before any status, a malformed answer) fails the status clause: no listed status came back.
+ */
+export function faultClauseOf(ex: Pick<Exchange, 'operation' | 'status' | 'fault'>): string | undefined {
+  if (!ex.operation || !ex.fault || !TARGET_FAULTS.has(ex.fault.kind)) return undefined;
+  if (ex.status === 200 && ex.fault.kind === 'incomplete-body')
+    return `${operationInfo(ex.operation).prefix}-200-ENVELOPE`;
+  return statusClauseOf(ex.operation);
+}
+
+/**
+ * An answer whose refusal status came, and whose body the server cut short by closing the connection (as
+ * a server that answers before reading a body over its limit, and closes, often does): the status is
+ * judged; the body is not, and this says why. Undefined for any other answer.
+ */
+export function bodyCutAfterRefusal(answer: { status?: number; fault?: TransportFaultInfo }): string | undefined {
+  if (answer.status === undefined || answer.status < 300 || answer.fault?.kind !== 'incomplete-body') return undefined;
+  return `body not judged: the server closed the connection after the ${answer.status} status line (${answer.fault.message})`;
+}
+
+/**
  * Why a faulted call stops what needed it: blocked by the clause its fault failed (an answer of the
  * target's making that broke off), or, with no clause, a limit of the harness (its deadline, its body
  * cap, no connection at all) that leaves it "not run". Undefined when the call did not fault.
@@ -124,8 +146,8 @@ export function faultStop(ex: Exchange): { blockedBy?: string; reason: string } 
     return { ...(ex.faulted.clause ? { blockedBy: ex.faulted.clause } : {}), reason: describeFault(ex.faulted) };
   if (!ex.fault) return undefined;
   const reason = `${ex.operation ?? ex.record.method} ${ex.fault.kind}: ${ex.fault.message}`;
-  if (!ex.operation || !TARGET_FAULTS.has(ex.fault.kind)) return { reason };
-  return { blockedBy: statusClauseOf(ex.operation), reason };
+  const clause = faultClauseOf(ex);
+  return clause ? { blockedBy: clause, reason } : { reason };
 }
 
 /** Why a faulted call has no answer to judge when the fault is the harness's (its deadline, no connection); else undefined. */

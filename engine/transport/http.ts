@@ -54,6 +54,12 @@ const CONTINUE_WAIT_MS = 1_000;
 const CHUNK = 16 * 1024;
 /** How often a call awaiting its answer looks whether it should give up. */
 const WATCH_MS = 250;
+/**
+ * How long the second try of a call whose body could not be written waits, its head sent alone, for an
+ * answer before it sends the body: a server that answers on the head (a 401, a declared length over a
+ * limit) is heard before a byte of the body could make it reset the connection.
+ */
+const HEAD_FIRST_WAIT_MS = 1_000;
 
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
@@ -117,6 +123,8 @@ interface Exchanging {
   chunks: Buffer[];
   bytes: number;
   truncated: boolean;
+  /** A byte of the body was handed to the socket: a reset before any answer may have cost an answer already sent. */
+  bodyStarted: boolean;
 }
 
 /** Writes the body in chunks, yielding between them so an answer that comes meanwhile is read; stops once one has. */
@@ -127,14 +135,18 @@ async function writeBody(req: http.ClientRequest, body: Buffer | undefined, stat
   }
   for (let at = 0; at < body.length; at += CHUNK) {
     if (state.res || req.destroyed) return;
+    state.bodyStarted = true;
     await new Promise<void>((resolve) => req.write(body.subarray(at, at + CHUNK), () => resolve()));
     await tick();
   }
   if (!state.res && !req.destroyed) req.end();
 }
 
-/** Waits for the server's go-ahead (100 Continue), its final answer, or the wait's end, whichever comes first. */
-function continued(req: http.ClientRequest, state: Exchanging): Promise<void> {
+/**
+ * Waits for the server's final answer, the wait's end or the connection's close, whichever comes first;
+ * with `goAhead`, also for its go-ahead (100 Continue).
+ */
+function answerOrWait(req: http.ClientRequest, state: Exchanging, waitMs: number, goAhead: boolean): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -143,22 +155,30 @@ function continued(req: http.ClientRequest, state: Exchanging): Promise<void> {
       req.off('close', done);
       resolve();
     };
-    const timer = setTimeout(done, CONTINUE_WAIT_MS);
-    req.once('continue', done);
+    const timer = setTimeout(done, waitMs);
+    if (goAhead) req.once('continue', done);
     req.once('response', done);
     req.once('close', done);
     if (state.res) done();
   });
 }
 
-type Attempt = Answer & { reusedSocket: boolean };
+/**
+ * How a call sends its body: `announced` (bodies of 64 KiB or more ask for 100 Continue first), or
+ * `head-first` (the head alone, then a wait for an answer: the second try of a call whose body could not
+ * be written, on a fresh connection).
+ */
+type Sending = 'announced' | 'head-first';
+
+type Attempt = Answer & { reusedSocket: boolean; bodyStarted: boolean };
 
 /** One attempt of a request: the wire, the deadline, the watch, and how the answer is read and settled. */
 class Call {
   private readonly started = performance.now();
-  private readonly state: Exchanging = { chunks: [], bytes: 0, truncated: false };
+  private readonly state: Exchanging = { chunks: [], bytes: 0, truncated: false, bodyStarted: false };
   private readonly req: http.ClientRequest;
   private readonly expect: boolean;
+  private readonly headFirst: boolean;
   private settled = false;
   private deadline?: NodeJS.Timeout;
   private watch?: NodeJS.Timeout;
@@ -168,16 +188,19 @@ class Call {
     private readonly opts: WireOptions,
     private readonly resolve: (a: Attempt) => void,
     private readonly reject: (e: unknown) => void,
+    sending: Sending,
   ) {
     const headers: Record<string, string | string[]> = { ...r.sendHeaders };
-    this.expect = (r.body?.length ?? 0) >= EXPECT_CONTINUE_FROM;
+    this.headFirst = sending === 'head-first' && (r.body?.length ?? 0) > 0;
+    this.expect = !this.headFirst && (r.body?.length ?? 0) >= EXPECT_CONTINUE_FROM;
     if (r.body) headers['content-length'] = String(r.body.length);
     if (this.expect) headers.expect = '100-continue';
     const client = r.url.protocol === 'https:' ? https : http;
     this.req = client.request(r.url, {
       method: r.spec.method,
       headers,
-      agent: agents[r.url.protocol as 'http:' | 'https:'],
+      // The second try goes on a connection of its own: none the first one's server may have closed.
+      agent: sending === 'head-first' ? false : agents[r.url.protocol as 'http:' | 'https:'],
     });
   }
 
@@ -204,9 +227,9 @@ class Call {
   }
 
   private async send(): Promise<void> {
-    if (this.expect) {
+    if (this.expect || this.headFirst) {
       this.req.flushHeaders();
-      await continued(this.req, this.state);
+      await answerOrWait(this.req, this.state, this.headFirst ? HEAD_FIRST_WAIT_MS : CONTINUE_WAIT_MS, this.expect);
     }
     await writeBody(this.req, this.r.body, this.state);
   }
@@ -276,21 +299,27 @@ class Call {
       ...(fault ? { fault } : {}),
       durationMs: Math.round(performance.now() - this.started),
       reusedSocket: this.req.reusedSocket,
+      bodyStarted: this.state.bodyStarted,
     });
   }
 }
 
-function attemptOnce(r: PreparedRequest, opts: WireOptions): Promise<Attempt> {
-  return new Promise((resolve, reject) => new Call(r, opts, resolve, reject).start());
+function attemptOnce(r: PreparedRequest, opts: WireOptions, sending: Sending): Promise<Attempt> {
+  return new Promise((resolve, reject) => new Call(r, opts, resolve, reject, sending).start());
 }
 
 /**
- * Sends a prepared request once and reads its answer. A keep-alive connection the server closed while it
- * sat idle is no answer about this request: such a call is made again on a fresh connection.
+ * Sends a prepared request and reads its answer. A connection reset before any status line came is no
+ * answer yet when it may have cost one: a keep-alive connection the server closed while it sat idle, or
+ * a body still being written when the server answered early and closed (the reset that the unread body
+ * provokes can reach the socket before the answer is read). Such a call is tried once more, on a fresh
+ * connection, its head sent alone first, so that an answer given on the head is read before any of the
+ * body is written; only then is it "no answer".
  */
 export async function sendOnce(r: PreparedRequest, opts: WireOptions): Promise<Answer> {
-  const first = await attemptOnce(r, opts);
-  const stale = first.reusedSocket && first.status === undefined && first.fault?.kind === 'connection-reset';
-  const { reusedSocket: _, ...answer } = stale ? await attemptOnce(r, opts) : first;
+  const first = await attemptOnce(r, opts, 'announced');
+  const unanswered = first.status === undefined && first.fault?.kind === 'connection-reset';
+  const again = unanswered && (first.reusedSocket || first.bodyStarted);
+  const { reusedSocket: _, bodyStarted: __, ...answer } = again ? await attemptOnce(r, opts, 'head-first') : first;
   return answer;
 }
