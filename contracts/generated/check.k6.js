@@ -3239,7 +3239,7 @@ function perOperationClauses(op) {
         [op]
       ),
       {
-        appliesWhen: "Every answer, and no answer at all (a reset, a malformed answer). Not failed: a 429 (rate limits are not shown), a 4xx carrying a \xA77 code whose HTTP status is not listed (E2004, E2005\u2026), and a 413 to a request body over 100,000 bytes (the payload limit, whose status is not shown)."
+        appliesWhen: "Every answer, and no answer at all (a reset, a malformed answer). Not failed: a 429 (rate limits are not shown), a 4xx carrying a \xA77 code whose HTTP status is not listed (E2004, E2005\u2026), a 413 to a request body over 100,000 bytes (the payload limit, whose status is not shown), and a 4xx from the HTTP layer to a request target no stack routes (HTTP-LAYER-REFUSAL)."
       }
     ),
     reading(
@@ -4072,7 +4072,18 @@ var REQUIREMENTS = [
       "Path parameters are strings."
     ),
     {
-      appliesWhen: "Ids up to 2,000 characters of any text, percent-encoded in the path, on every operation that takes one. A 5xx the same operation also gives a plain unknown id is its status clause's finding, not this one."
+      appliesWhen: "Ids up to 2,000 characters of any text, percent-encoded in the path, on every operation that takes one. A 5xx the same operation also gives a plain unknown id is its status clause's finding, not this one. A 4xx is never failed here: an id the HTTP layer will not route may be refused with one (HTTP-LAYER-REFUSAL)."
+    }
+  ),
+  reading(
+    observe(
+      "HTTP-LAYER-REFUSAL",
+      "4",
+      "A request whose target no stack routes as the operation (an encoded slash, backslash, dot, percent sign or control character, a semicolon, or a malformed or non-UTF-8 percent-escape in a path id; a malformed or non-UTF-8 escape in a query value) may be refused by the HTTP layer with a 4xx before the operation sees it: recorded, not failed. A 5xx, a hang or a reset still fails the status clause.",
+      "Path parameters are strings."
+    ),
+    {
+      otherReading: "Every string is a path parameter, so any id must reach the operation and get one of its statuses (404). But such an id can never name a resource, RFC 9110 lets a server answer 400 to a request target it will not route, Tomcat (every Spring Boot service), Spring Security and many gateways do so before any code of the service runs, and the status lists of \xA74 cover each endpoint\u2019s own outcomes."
     }
   ),
   // §8 limits

@@ -40,6 +40,18 @@ const ANSWERS: Record<string, (req: http.IncomingMessage, res: http.ServerRespon
     res.write('{"success":true,"data":');
     setTimeout(() => res.socket?.destroy(), 20);
   },
+  '/openapi/workflow/refused-cut/status': (_req, res) => {
+    res.writeHead(404, { 'content-type': 'application/json', 'content-length': '500' });
+    res.write('{"success":false,"errCode":');
+    setTimeout(() => res.socket?.destroy(), 20);
+  },
+  '/openapi/workflow/unlisted-cut/status': (_req, res) => {
+    res.writeHead(400, { 'content-type': 'application/json', 'content-length': '500' });
+    res.write('{"success":false,"errCode":');
+    setTimeout(() => res.socket?.destroy(), 20);
+  },
+  '/openapi/workflows/a%2Fb': (_req, res) => res.writeHead(400, { 'content-type': 'text/html' }).end('<h1>400</h1>'),
+  '/openapi/workflows/a%00b': (_req, res) => res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>500</h1>'),
   '/openapi/workflow/hang/status': () => undefined,
   '/openapi/workflow/hang/output': () => undefined,
   '/openapi/workflow/ok/output': (_req, res) =>
@@ -132,24 +144,39 @@ async function timed(call: Promise<unknown>): Promise<{ err: unknown; ms: number
   return { err, ms: performance.now() - started };
 }
 
-for (const [id, kind] of [
-  ['reset', 'connection-reset'],
-  ['cut', 'incomplete-body'],
+for (const [id, kind, clause] of [
+  ['reset', 'connection-reset', 'STATUS-HTTP-STATUS-LISTED'],
+  ['cut', 'incomplete-body', 'STATUS-200-ENVELOPE'],
 ] as const) {
-  test(`a ${kind} is the target's deviation: STATUS-HTTP-STATUS-LISTED fails with the exchange as evidence`, async () => {
+  test(`a ${kind} is the target's deviation: ${clause} fails with the exchange as evidence`, async () => {
     const err = await client()
       .status(id)
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportFault);
     expect((err as TransportFault).kind).toBe(kind);
     const { fails } = recorded();
-    expect(fails.map((f) => [f.requirementId, f.level, f.source])).toEqual([
-      ['STATUS-HTTP-STATUS-LISTED', 'must', 'contract'],
-    ]);
+    expect(fails.map((f) => [f.requirementId, f.level, f.source])).toEqual([[clause, 'must', 'contract']]);
     expect(fails[0]!.actual).toContain(kind);
     expect(fails[0]!.exchangeId).toBe((err as TransportFault).exchange.record.id);
   });
 }
+
+test('a refusal whose body the server cut short is judged by its status: listed passes, unlisted fails; the body is not judged', async () => {
+  const refused = await client().status('refused-cut');
+  expect([refused.status, refused.fault, refused.parsed]).toEqual([404, undefined, undefined]);
+  expect(recorded().fails).toEqual([]);
+  const [record] = recorded().exchanges;
+  expect(record?.fault).toBeUndefined();
+  expect(record?.response?.bodyNotJudged).toContain('closed the connection after the 404 status line');
+  expect(recorded().checks.map((c) => [c.requirementId, c.outcome])).toContainEqual([
+    'STATUS-HTTP-STATUS-LISTED',
+    'pass',
+  ]);
+  // Not remembered as a fault of the operation: the next call is sent.
+  const again = await client().status('unlisted-cut');
+  expect(again.status).toBe(400);
+  expect(recorded().fails.map((f) => f.requirementId)).toEqual(['STATUS-HTTP-STATUS-LISTED']);
+});
 
 /** A loopback address nobody listens on (bound, then released). */
 async function closedBaseUrl(): Promise<string> {
@@ -188,6 +215,16 @@ test('in the answer to an open-point probe, an unlisted status is an observation
   expect(observations.map((o) => [o.requirementId, o.value])).toEqual([['SEARCH-ORDER-VALUES', 422]]);
   await client().search({ order: 'sideways' });
   expect(recorded().fails.map((f) => f.requirementId)).toEqual(['SEARCH-HTTP-STATUS-LISTED']);
+});
+
+test('a request target no stack routes: a 4xx refusal is observed under HTTP-LAYER-REFUSAL, a 5xx still fails', async () => {
+  await client().detail('a/b');
+  const { fails, observations } = recorded();
+  expect(fails).toEqual([]);
+  expect(observations.map((o) => [o.requirementId, o.value])).toEqual([['HTTP-LAYER-REFUSAL', 400]]);
+  expect(observations[0]!.key).toContain('an encoded slash in a path id');
+  await client().detail('a\u0000b');
+  expect(recorded().fails.map((f) => f.requirementId)).toEqual(['DETAIL-HTTP-STATUS-LISTED']);
 });
 
 test('a 201 is judged once by its status clause, and its body still against the 200 schema', async () => {

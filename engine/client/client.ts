@@ -22,11 +22,13 @@ import { exchangeRecord, saveBody, type ReadAnswer } from '../evidence/exchange-
 import { citedRequirements, FAULT_REMEMBERED, type EvidenceSink, type TestRef } from '../evidence/records.ts';
 import type { Verdict } from '../evidence/verdict.ts';
 import { ContractJudge } from '../judging/contract.ts';
+import { HTTP_LAYER_REFUSAL, httpLayerRefusalOf } from '../judging/unroutable.ts';
 import {
+  bodyCutAfterRefusal,
+  faultClauseOf,
   faultStop,
   OPERATION_FAULTED,
   seg,
-  statusClauseOf,
   TARGET_FAULTS,
   TransportFault,
   type Caller,
@@ -57,6 +59,16 @@ function parsedBody(text: string): { json?: unknown; parsed?: boolean } {
   } catch {
     return {};
   }
+}
+
+/**
+ * The point the specification leaves open that a request probes, if any: the one its sender names, or,
+ * for a request target no stack routes (an encoded slash in an id…), the HTTP layer's refusal of it.
+ */
+function openPointOf(r: PreparedRequest): { openPoint?: string; openPointAbout?: string } {
+  if (r.spec.openPoint) return { openPoint: r.spec.openPoint };
+  const refusal = httpLayerRefusalOf(r.url);
+  return refusal ? { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: refusal } : {};
 }
 
 export class ApiClient {
@@ -117,7 +129,7 @@ export class ApiClient {
       const waitMs = retryAfterMs(exchange.headers['retry-after']);
       if (waitMs === undefined || performance.now() - first + waitMs >= timeoutMs) break;
       this.writer.write(exchange.record);
-      this.contract.judge(exchange, { credit: false, openPoint: spec.openPoint, judgeFaults: false });
+      this.contract.judge(exchange, { credit: false, ...openPointOf(request), judgeFaults: false });
       this.verdict.observe(
         'LIMIT-RATE',
         `${exchange.operation ?? spec.method} answered 429`,
@@ -128,7 +140,7 @@ export class ApiClient {
       exchange = await this.exchange(request);
     }
     this.writer.write(exchange.record);
-    this.contract.judge(exchange, { credit: true, openPoint: spec.openPoint, judgeFaults: spec.judgeFaults });
+    this.contract.judge(exchange, { credit: true, ...openPointOf(request), judgeFaults: spec.judgeFaults });
     if (request.remembers && exchange.fault) exchange.faulted = this.remember(exchange, timeoutMs);
     if (exchange.fault && !spec.allowFault) {
       this.stopCited(exchange);
@@ -149,23 +161,29 @@ export class ApiClient {
     const evidenceDir = this.config.evidenceDir;
     // Another call of the operation may fault while this one waits (calls go side by side, and workers run
     // at once): then this one waits no longer, and ends as a call of a faulted operation.
-    const answer: Answer = await sendOnce(r, {
+    const sent: Answer = await sendOnce(r, {
       maxBodyBytes: this.config.maxBodyBytes,
       ...(r.remembers && operation ? { giveUpWhen: () => faultsSeen(evidenceDir).find(operation, 'call') } : {}),
     });
-    const complete = answer.status !== undefined && !answer.fault;
+    // A refusal whose body the server's close cut short is judged by its status alone; nothing else of it.
+    const bodyNotJudged = bodyCutAfterRefusal(sent);
+    const { fault: _, ...whole } = sent;
+    const answer: Answer = bodyNotJudged ? whole : sent;
+    const complete = answer.status !== undefined && !answer.fault && !bodyNotJudged;
     const body = complete ? parsedBody(answer.text) : {};
-    const violations =
-      complete && operation
+    const checked =
+      answer.status !== undefined && !answer.fault && operation
         ? checkResponse({
             operation,
-            status: answer.status!,
+            status: answer.status,
             headers: answer.headers,
             body: answer.text,
             requestBytes: r.body?.length,
           })
         : [];
-    const read: ReadAnswer = { ...answer, violations };
+    // Of a cut body, only what needs none is judged: the status line and the headers.
+    const violations = bodyNotJudged ? checked.filter((v) => v.pointer.startsWith('#')) : checked;
+    const read: ReadAnswer = { ...answer, violations, ...(bodyNotJudged ? { bodyNotJudged } : {}) };
     return {
       status: answer.status,
       headers: answer.headers,
@@ -193,7 +211,7 @@ export class ApiClient {
     const target = TARGET_FAULTS.has(kind);
     if (!target && !(kind === 'timeout' && timeoutMs >= this.config.requestTimeoutMs)) return undefined;
     const operation = ex.operation!;
-    const clause = target ? statusClauseOf(operation) : undefined;
+    const clause = target ? faultClauseOf(ex) : undefined;
     const inForce = faultsSeen(this.config.evidenceDir).record({
       operation,
       scope: 'call',

@@ -9,7 +9,7 @@ import { operationInfo } from '../../contracts/check.ts';
 import { levelOf } from '../../contracts/requirements.ts';
 import { MIN_SECRET_LENGTH } from '../../foundation/environment/redact.ts';
 import type { Verdict } from '../evidence/verdict.ts';
-import { statusClauseOf, TARGET_FAULTS, type Exchange } from '../transport/exchange.ts';
+import { faultClauseOf, statusClauseOf, type Exchange } from '../transport/exchange.ts';
 
 /** §5.2: answers never carry the key. */
 export const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED';
@@ -39,7 +39,10 @@ export class ContractJudge {
    * answer to a probe of an open point, an unlisted 4xx is that point's observation, not a failure.
    * A transport fault of the target's making fails the status clause (`judgeFaults`).
    */
-  judge(ex: Exchange, options: { credit: boolean; openPoint?: string; judgeFaults?: boolean }): void {
+  judge(
+    ex: Exchange,
+    options: { credit: boolean; openPoint?: string; openPointAbout?: string; judgeFaults?: boolean },
+  ): void {
     if (options.judgeFaults !== false) this.judgeFault(ex);
     if (!ex.operation || ex.status === undefined || ex.fault) return;
     this.judgeKeyNotEchoed(ex, options.credit);
@@ -49,7 +52,10 @@ export class ContractJudge {
     const { listedStatuses } = operationInfo(ex.operation);
     const observedAsOpen =
       options.openPoint !== undefined && ex.status >= 400 && ex.status < 500 && !listedStatuses.includes(ex.status);
-    if (observedAsOpen) this.verdict.observe(options.openPoint!, `${ex.operation} status`, ex.status, ex.record.id);
+    if (observedAsOpen) {
+      const about = options.openPointAbout ? ` for ${options.openPointAbout}` : '';
+      this.verdict.observe(options.openPoint!, `${ex.operation} status${about}`, ex.status, ex.record.id);
+    }
     for (const v of ex.violations) {
       failed.add(v.requirementId);
       if (observedAsOpen && v.requirementId === statusClauseOf(ex.operation)) continue;
@@ -97,18 +103,23 @@ export class ContractJudge {
 
   /**
    * A transport fault of the target's own making (reset, malformed answer, body cut short) is its
-   * deviation: no listed status came back. Recorded as a failure of the operation's status clause with
-   * the exchange as evidence; the harness's own limits are not judged here.
+   * deviation: no listed status came back, or a 200 whose envelope never arrived whole. Recorded as a
+   * failure of the clause it breaks (faultClauseOf) with the exchange as evidence; the harness's own
+   * limits are not judged here. A refusal whose body was cut is no fault: its status is judged.
    */
   private judgeFault(ex: Exchange): void {
-    if (!ex.operation || !ex.fault || !TARGET_FAULTS.has(ex.fault.kind)) return;
+    const clause = faultClauseOf(ex);
+    if (!clause || !ex.operation || !ex.fault) return;
     const { listedStatuses } = operationInfo(ex.operation);
+    const envelope = clause !== statusClauseOf(ex.operation);
     this.verdict.check(
-      statusClauseOf(ex.operation),
+      clause,
       false,
       {
-        message: `${ex.operation} got no listed status: ${ex.fault.kind}`,
-        expected: `one of ${listedStatuses.join(', ')}`,
+        message: envelope
+          ? `${ex.operation} ${ex.status} answer broke off before its envelope was complete`
+          : `${ex.operation} got no listed status: ${ex.fault.kind}`,
+        expected: envelope ? 'a complete JSON envelope' : `one of ${listedStatuses.join(', ')}`,
         actual: `${ex.fault.kind}: ${ex.fault.message}`,
         exchangeId: ex.record.id,
       },

@@ -164,4 +164,31 @@ export const STATUS_CODES: readonly Mutant[] = [
         : req;
     },
   },
+  {
+    id: 'http-layer-refuses-unroutable-ids',
+    category: 'status-codes',
+    description:
+      'As Tomcat (every Spring Boot service) does before any code of the service runs: a request whose path holds an encoded slash, backslash or NUL, or a percent-escape that is malformed or not UTF-8, is answered 400 with an HTML page (RFC 9110 lets a server refuse a request target it will not route).',
+    legal: true,
+    explored: true,
+    probes: ['ODD-IDS-NO-5XX', 'HTTP-LAYER-REFUSAL'],
+    early: (head) => (tomcatRefuses(head.path.split('?')[0]!) ? TOMCAT_400 : undefined),
+  },
 ];
+
+const TOMCAT_400 = textReply(
+  400,
+  '<!doctype html><html lang="en"><head><title>HTTP Status 400 – Bad Request</title></head><body><h1>HTTP Status 400 – Bad Request</h1></body></html>',
+  'text/html;charset=utf-8',
+);
+
+/** Tomcat's own refusals of a request path: an encoded slash, backslash or NUL, a malformed or non-UTF-8 escape. */
+function tomcatRefuses(path: string): boolean {
+  if (/%(?![0-9A-Fa-f]{2})|%2[Ff]|%5[Cc]|%00/.test(path)) return true;
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
