@@ -142,7 +142,9 @@ test('an account where no workflow shows a behaviour: each such role is named wi
     expect(t).toMatchObject({ behaviour: 'finishes', shown: expect.stringMatching(/^ended finish/) });
   expect(s.unfilled['API disabled']).toMatch(/^tried 3: c_globex_\w+ "[^"]+" ended finish after/);
   const line = describeDiscovery(found);
-  expect(line).toContain('trial of 3 workflow(s): 3 execution(s) started, 0 aborted');
+  expect(line).toContain(
+    'trial of 3 workflow(s) (budget 60 executions, 600 requests, 60 s): 3 execution(s) started, 0 aborted',
+  );
   // What was tried is said once for the three roles it left empty, with the setting of each.
   expect(line).toMatch(
     /failing task, slow \(to abort\), API disabled \(tried 3: [^()]*ended finish[^()]*; add one to WFCHECK_CANVAS_IDS, set WFCHECK_ABORT_CANVAS_ID to one, set WFCHECK_DISABLED_CANVAS_ID to one\)$/,

@@ -11,9 +11,12 @@
  *    doubling distances, its tail), keyword probes look for titles that name a behaviour still missing,
  *    and details are read lazily, most promising first, until every role a plan can fill is filled.
  * 4. The roles of behaviour (disabled, failing, long-running) are filled by what a run shows, not by
- *    titles: a bounded trial (trial.ts) runs a few candidates — those whose titles suggest a missing
- *    behaviour first, then the silent ones — watches them for a few polls and aborts what still runs.
- *    What it showed is remembered with the workflows, so later runs do not try again.
+ *    titles: a trial (trial.ts) runs candidates a few at a time — those whose titles suggest a missing
+ *    behaviour first, the longest plans first while the slow one is missing, the rest in a seeded order,
+ *    each plan read as its turn comes — until every such role is filled or its budget (executions,
+ *    requests, time; WFCHECK_TRIAL_BUDGET) is spent, and aborts what still runs. The slow role goes to
+ *    the workflow seen running longest. What it showed is remembered with the workflows, so later runs
+ *    do not try again.
  */
 import { seededFaker } from '../../foundation/data/seeded.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
@@ -23,7 +26,6 @@ import { memoryFile, readMemory, writeMemory, keyFingerprint, type DiscoveryMemo
 import { firstPageOf, listOf } from './listing.ts';
 import {
   behaviourOfRole,
-  nextToTry,
   PROBE_WORDS,
   ROLE_NAMES,
   rolesOf,
@@ -32,11 +34,11 @@ import {
   type Role,
   type SpecialBehaviour,
 } from './roles.ts';
-import { describeOutcome, trialOptions } from './trial.ts';
+import { DEFAULT_TRIAL_BUDGET, describeOutcome, trialOptions } from './trial.ts';
 import { tryWorkflows } from './trial-driver.ts';
 import { unfilledWhy } from './summary.ts';
 import { dataOf, type SearchItem, type WorkflowPlan } from '../judging/judging.ts';
-import type { Discovery, DiscoverySummary, Tried, Workflow } from './workflows.ts';
+import { byRunTime, type Discovery, type DiscoverySummary, type Tried, type Workflow } from './workflows.ts';
 
 const PAGE_SIZE = 50;
 /** Details read beyond the configured and remembered canvases: the bound on discovery's cost. */
@@ -47,9 +49,6 @@ const SAMPLE_MIN = 16;
 const MAX_PAGE = 1 << 15;
 /** A role missing when the memory was saved is searched for again once the memory is this old. */
 const RESEARCH_MISSING_AFTER_MS = 7 * 24 * 3600_000;
-/** Workflows a discovery runs to see their behaviour, at most, and how many at once. */
-const MAX_TRIALS = 12;
-const TRIAL_BATCH = 6;
 
 interface Sample {
   /** Unread items, most promising first. */
@@ -72,7 +71,7 @@ class Found {
     canvasId: string,
     title = '',
     label = 'discovery detail',
-    known: Pick<Workflow, 'behaviour' | 'shown'> = {},
+    known: Pick<Workflow, 'behaviour' | 'shown' | 'ranMs'> = {},
   ): Promise<Workflow | undefined> {
     if (this.byId.has(canvasId)) return this.byId.get(canvasId);
     this.details++;
@@ -83,6 +82,7 @@ class Found {
       title: title || (typeof plan.title === 'string' ? plan.title : ''),
       plan,
       ...(known.behaviour ? { behaviour: known.behaviour, shown: known.shown ?? '' } : {}),
+      ...(known.ranMs !== undefined ? { ranMs: known.ranMs } : {}),
     };
     this.byId.set(canvasId, wf);
     return wf;
@@ -212,32 +212,91 @@ interface Trials {
   footprint: DiscoverySummary['trialFootprint'];
 }
 
+const NO_TRIAL: Trials = { tried: [], footprint: { executionsStarted: 0, executionsAborted: 0, requests: 0, ms: 0 } };
+
+/** A workflow the trial may run: read already, or only listed (its plan is read when its turn comes). */
+export interface Candidate {
+  canvasId: string;
+  title: string;
+  tasks?: number;
+}
+
 /**
- * Runs workflows never run before, a batch at a time, until every role of behaviour is filled or
- * MAX_TRIALS were tried; what each showed becomes its behaviour.
+ * The order candidates are tried in: a title that names a missing behaviour first (then one that hints
+ * at it), the longest plans first while the slow role is missing (more tasks, more time running), and
+ * otherwise a seeded order — the same on every replay of a seed, and no preference for what a listing
+ * happens to put first.
  */
-async function tryForBehaviours(found: Found, config: RunConfig): Promise<Trials> {
+export function trialOrder(
+  pool: readonly Candidate[],
+  missing: readonly SpecialBehaviour[],
+  seed: number,
+): Candidate[] {
+  const shuffled = seededFaker(seed, 'discovery trial order').helpers.shuffle([...pool]);
+  const tier = (c: Candidate) => trialTier(c.title, missing);
+  const length = (c: Candidate) => (missing.includes('long-running') ? (c.tasks ?? 0) : 0);
+  return shuffled.sort((a, b) => tier(b) - tier(a) || length(b) - length(a));
+}
+
+/**
+ * Runs workflows never run before until every role of behaviour is filled or the trial's budget is
+ * spent: the plans read and the listed workflows not read yet, in trial order. What each showed becomes
+ * its behaviour, and how long it was seen running, its time.
+ */
+async function tryForBehaviours(found: Found, listed: readonly SearchItem[], config: RunConfig): Promise<Trials> {
+  const missing = found.missingBehaviours();
+  if (missing.length === 0) return NO_TRIAL;
+  const pool = new Map<string, Candidate>();
+  for (const w of found.byId.values())
+    if (w.behaviour === undefined)
+      pool.set(w.canvasId, { canvasId: w.canvasId, title: w.title, tasks: w.plan?.tasks.length });
+  for (const i of listed)
+    if (!pool.has(i.canvasId) && !found.byId.has(i.canvasId))
+      pool.set(i.canvasId, { canvasId: i.canvasId, title: typeof i.title === 'string' ? i.title : '' });
+  const budget = { ...DEFAULT_TRIAL_BUDGET, ...config.trialBudget };
+  const order = trialOrder([...pool.values()], missing, config.seed);
+  // Titles that name a missing behaviour are tried first, on their own: the rest only if they do not show it.
+  const ranks = order.map((c) => (trialTier(c.title, missing) === 2 ? 0 : 1));
+  const options = trialOptions(config.pollIntervalMs, { seek: missing, budget, ranks });
+  const titles = new Map(order.map((c) => [c.canvasId, c.title]));
   const faker = seededFaker(config.seed, 'discovery trial');
-  const options = trialOptions(config.pollIntervalMs);
-  const out: Trials = { tried: [], footprint: { executionsStarted: 0, executionsAborted: 0, requests: 0, ms: 0 } };
-  const tried = new Set<string>();
-  while (tried.size < MAX_TRIALS) {
-    const untried = [...found.byId.values()].filter((w) => !tried.has(w.canvasId));
-    const batch = nextToTry(untried, found.missingBehaviours(), Math.min(TRIAL_BATCH, MAX_TRIALS - tried.size));
-    if (batch.length === 0) break;
-    const done = await tryWorkflows(found.api, faker, batch, options);
-    const f = done.report.footprint;
-    out.footprint.executionsStarted += f.executionsStarted;
-    out.footprint.executionsAborted += f.executionsAborted;
-    out.footprint.requests += f.requests + done.uploads;
-    out.footprint.ms += done.ms;
-    for (const t of done.report.trials) {
-      const wf = found.byId.get(t.canvasId)!;
-      tried.add(t.canvasId);
-      wf.shown = describeOutcome(t.outcome);
+  const detailsBefore = found.details;
+  const done = await tryWorkflows(
+    found.api,
+    faker,
+    order.map((c) => c.canvasId),
+    options,
+    (id) => found.read(id, titles.get(id) ?? '', 'discovery trial detail'),
+    () => found.details,
+  );
+  const f = done.report.footprint;
+  const out: Trials = {
+    tried: [],
+    footprint: {
+      executionsStarted: f.executionsStarted,
+      executionsAborted: f.executionsAborted,
+      requests: f.requests,
+      ms: done.ms,
+      budget,
+      untried: done.report.untried,
+      ...(done.report.stoppedBy ? { stoppedBy: done.report.stoppedBy } : {}),
+      detailsRead: found.details - detailsBefore,
+    },
+  };
+  for (const t of done.report.trials) {
+    const wf = found.byId.get(t.canvasId);
+    const shown = describeOutcome(t.outcome);
+    if (wf) {
+      wf.shown = shown;
       if (t.behaviour) wf.behaviour = t.behaviour;
-      out.tried.push({ canvasId: wf.canvasId, title: wf.title, shown: wf.shown, behaviour: t.behaviour });
+      if (t.ranMs !== undefined) wf.ranMs = t.ranMs;
     }
+    out.tried.push({
+      canvasId: t.canvasId,
+      title: wf?.title ?? titles.get(t.canvasId) ?? '',
+      shown,
+      behaviour: t.behaviour,
+    });
   }
   return out;
 }
@@ -272,6 +331,7 @@ function remember(
         title: w.title,
         roles: rolesOf(w),
         ...(w.behaviour ? { behaviour: w.behaviour, shown: w.shown ?? '' } : {}),
+        ...(w.ranMs !== undefined ? { ranMs: w.ranMs } : {}),
       })),
     missingRoles,
   });
@@ -315,12 +375,12 @@ export async function discoverWorkflows(
 
   let sample: Sample = { items: [], pagesRead: 0, capped: false, first: 1 };
   const keywordProbes: string[] = [];
-  let trials: Trials = { tried: [], footprint: { executionsStarted: 0, executionsAborted: 0, requests: 0, ms: 0 } };
+  let trials: Trials = NO_TRIAL;
   const searched = shouldSearch(found.missing(), memory, gone);
   if (searched) {
     sample = await sampleListing(found);
     await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));
-    if (options.trial !== false) trials = await tryForBehaviours(found, config);
+    if (options.trial !== false) trials = await tryForBehaviours(found, sample.items, config);
   }
   const workflows = [...found.byId.values()].sort(
     (a, b) =>
@@ -328,7 +388,7 @@ export async function discoverWorkflows(
       a.canvasId.localeCompare(b.canvasId),
   );
   const roles: Partial<Record<Role, string>> = {};
-  for (const w of workflows) for (const r of rolesOf(w)) roles[r] ??= w.canvasId;
+  for (const w of byRunTime(workflows)) for (const r of rolesOf(w)) roles[r] ??= w.canvasId;
   const missingRoles = found.missing();
   if (file && (searched || gone > 0 || !memory))
     remember(file, config.baseUrl, apiKey, workflows, configured, missingRoles);

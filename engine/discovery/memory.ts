@@ -18,6 +18,8 @@ export interface RememberedWorkflow {
   /** What its trial showed: the next run fills the roles of behaviour from it without running it again. */
   behaviour?: Behaviour;
   shown?: string;
+  /** How long its trial saw it running (ms): the slow role goes to the longest. */
+  ranMs?: number;
 }
 
 const BEHAVIOURS: readonly Behaviour[] = ['disabled', 'failing', 'long-running', 'finishes'];
@@ -63,8 +65,9 @@ export function readMemory(file: string, baseUrl: string, apiKey: string): Disco
   if (!valid) return undefined;
   return {
     ...memory,
-    workflows: memory.workflows.map(({ behaviour, shown, ...w }) => ({
+    workflows: memory.workflows.map(({ behaviour, shown, ranMs, ...w }) => ({
       ...w,
+      ...(typeof ranMs === 'number' && Number.isFinite(ranMs) ? { ranMs } : {}),
       roles: w.roles.filter((r) => ROLE_NAMES.includes(r)),
       // A memory written before trials existed, or by hand, has none: the workflow counts as never run.
       ...(behaviour && BEHAVIOURS.includes(behaviour)

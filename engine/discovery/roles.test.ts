@@ -4,15 +4,8 @@
  * run showed, whatever the title says.
  */
 import { expect, test } from '@playwright/test';
-import {
-  mayBe,
-  nextToTry,
-  roleUnfilled,
-  rolesOf,
-  suggestedBehaviours,
-  titleSuggests,
-  type Described,
-} from './roles.ts';
+import { trialOrder, type Candidate } from './discovery.ts';
+import { mayBe, roleUnfilled, rolesOf, suggestedBehaviours, titleSuggests, type Described } from './roles.ts';
 
 type Plan = NonNullable<Described['plan']>;
 
@@ -74,24 +67,27 @@ test('a run clears what a title suggested; without one the suggestion keeps a wo
   expect(rolesOf(long)).toEqual(['file variable', 'slow (to abort)']);
 });
 
-test('what is tried first: names of a missing behaviour, then hints, then silent titles, longest plans first', () => {
-  const ws: (Described & { id: string })[] = [
-    { id: 'silent-short', title: 'Daily Industry News Digest', plan: plan(1) },
-    { id: 'silent-long', title: 'Website SEO Audit', plan: plan(5) },
-    { id: 'hint', title: 'Nightly CRM Lead Sync', plan: plan(4) },
-    { id: 'named', title: 'Payroll export (API disabled)', plan: plan(1) },
-    { id: 'known', title: 'Slow batch (slow)', plan: plan(3), behaviour: 'long-running' },
+test('what is tried first: names of a missing behaviour, then hints, the longest plans first while the slow one is missing, the rest seeded', () => {
+  const ws: Candidate[] = [
+    { canvasId: 'silent-short', title: 'Daily Industry News Digest', tasks: 1 },
+    { canvasId: 'silent-long', title: 'Website SEO Audit', tasks: 5 },
+    { canvasId: 'hint', title: 'Nightly CRM Lead Sync', tasks: 4 },
+    { canvasId: 'named', title: 'Payroll export (API disabled)', tasks: 1 },
+    { canvasId: 'unread', title: 'Vendor onboarding' },
   ];
-  const ids = (list: typeof ws) => list.map((w) => w.id);
-  expect(ids(nextToTry(ws, ['disabled', 'failing', 'long-running'], 6))).toEqual(['named']);
-  const rest = ws.filter((w) => w.id !== 'named');
-  expect(ids(nextToTry(rest, ['failing', 'long-running'], 6))).toEqual(['hint']);
-  const silent = rest.filter((w) => w.id !== 'hint');
-  expect(ids(nextToTry(silent, ['failing'], 6))).toEqual(['silent-long', 'silent-short']);
-  expect(ids(nextToTry(silent, ['failing'], 1))).toEqual(['silent-long']);
-  // A workflow whose behaviour is known is never tried again; nothing missing, nothing tried.
-  expect(ids(nextToTry([ws[4]!], ['long-running'], 6))).toEqual([]);
-  expect(nextToTry(ws, [], 6)).toEqual([]);
+  const ids = (list: Candidate[]) => list.map((w) => w.canvasId);
+  expect(ids(trialOrder(ws, ['disabled', 'failing', 'long-running'], 1))).toEqual([
+    'named',
+    'hint',
+    'silent-long',
+    'silent-short',
+    'unread',
+  ]);
+  // Without the slow one to find, plan length says nothing: a seeded order, the same for the same seed.
+  const rest = ws.filter((w) => !['named', 'hint'].includes(w.canvasId));
+  const orders = [1, 2, 3, 4, 5, 6].map((seed) => ids(trialOrder(rest, ['disabled'], seed)).join());
+  expect(new Set(orders).size).toBeGreaterThan(1);
+  expect(ids(trialOrder(rest, ['disabled'], 3))).toEqual(ids(trialOrder(rest, ['disabled'], 3)));
 });
 
 test('an unfilled role names what was tried and the setting that supplies one', () => {

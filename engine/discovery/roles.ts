@@ -114,7 +114,7 @@ const ROLE_TEXT: Record<Role, string> = {
   'string variable': 'a workflow with a variable of type string (or untyped)',
   'multi-node': 'a workflow of two or more tasks',
   'failing task': 'a workflow whose execution, or one of its nodes, ends failed',
-  'slow (to abort)': 'a workflow still executing after a few status polls, to abort mid-run',
+  'slow (to abort)': "a workflow seen running long enough to be aborted after a status poll at the run's pace",
   'API disabled': 'a workflow whose workflow API is disabled (run answers 403)',
 };
 
@@ -166,24 +166,4 @@ export function rolesOf(w: Described): Role[] {
  */
 export function trialTier(title: string, missing: readonly SpecialBehaviour[]): 0 | 1 | 2 {
   return Math.max(0, ...missing.map((b) => titleSuggests(title, b))) as 0 | 1 | 2;
-}
-
-/**
- * The next workflows to try, from those never run: the best tier present only (a title that names a
- * missing behaviour is tried before any that only hints at one, and those before the silent ones), the
- * longest plans first within it (more tasks, more time running), at most `max`.
- */
-export function nextToTry<W extends Described>(
-  untried: readonly W[],
-  missing: readonly SpecialBehaviour[],
-  max: number,
-): W[] {
-  if (missing.length === 0 || max <= 0) return [];
-  const tier = (w: W) => trialTier(w.title, missing);
-  const pool = untried.filter((w) => w.behaviour === undefined);
-  const best = Math.max(-1, ...pool.map(tier));
-  return pool
-    .filter((w) => tier(w) === best)
-    .sort((a, b) => (b.plan?.tasks?.length ?? 0) - (a.plan?.tasks?.length ?? 0))
-    .slice(0, max);
 }

@@ -46,9 +46,13 @@ export function describeDiscovery(d: Discovery): string {
         : `memory ${s.memory} (${s.remembered} remembered, ${s.gone} gone)`;
   const probes = s.keywordProbes.length ? `, keyword probes ${s.keywordProbes.join(', ')}` : '';
   const f = s.trialFootprint;
+  const budget = f.budget
+    ? ` (budget ${f.budget.executions} executions, ${f.budget.requests} requests, ${Math.round(f.budget.ms / 1000)} s)`
+    : '';
+  const stopped = f.stoppedBy ? `; stopped: ${f.stoppedBy}, ${f.untried ?? 0} left untried` : '';
   const trial =
     f.executionsStarted > 0 || f.requests > 0
-      ? `; trial of ${s.tried.length} workflow(s): ${f.executionsStarted} execution(s) started, ${f.executionsAborted} aborted, ${f.requests} request(s), ${(f.ms / 1000).toFixed(1)} s`
+      ? `; trial of ${s.tried.length} workflow(s)${budget}: ${f.executionsStarted} execution(s) started, ${f.executionsAborted} aborted, ${f.requests} request(s), ${(f.ms / 1000).toFixed(1)} s${stopped}`
       : '';
   // The roles only a run can fill, with the workflow that filled each and how it was known.
   const shown = SPECIAL_BEHAVIOURS.map((b) => BEHAVIOUR_ROLE[b])

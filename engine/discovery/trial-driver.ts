@@ -29,27 +29,36 @@ export interface TrialsDone {
 const replyOf = (ex: Exchange): TrialReply =>
   ex.fault ? { error: ex.fault.message.split('\n')[0] } : { status: ex.status, body: ex.json };
 
-/** Runs the trial of `workflows` (trial.ts) through `api`; a run whose file variable got no key is not sent. */
+/**
+ * Runs the trial of `canvasIds` (trial.ts) through `api`, in their order: `plan` gives each one's
+ * workflow as its turn comes (a detail read when it was not read yet, counted by `detailsRead`). A run
+ * whose file variable got no key is not sent.
+ */
 export async function tryWorkflows(
   api: ApiClient,
   faker: Faker,
-  workflows: readonly Workflow[],
+  canvasIds: readonly string[],
   options: TrialOptions,
+  plan: (canvasId: string) => Promise<Workflow | undefined>,
+  detailsRead: () => number,
 ): Promise<TrialsDone> {
-  const byId = new Map(workflows.map((w) => [w.canvasId, w]));
   let uploads = 0;
   const sendOne = async (r: TrialRequest): Promise<TrialReply> => {
     switch (r.op) {
       case 'run': {
-        const wf = byId.get(r.canvasId);
-        if (wf && hasVariableType(wf, 'resource')) uploads++;
+        const before = detailsRead();
+        const wf = await plan(r.canvasId);
+        const upload = wf && hasVariableType(wf, 'resource') ? 1 : 0;
+        uploads += upload;
         const prepared: { values: Record<string, unknown>; stop?: Stop } = wf?.plan
           ? await prepareRun(api, api.verdict, faker, wf.plan)
           : { values: {} };
-        if (prepared.stop) return { error: `not sent: ${prepared.stop.reason}` };
-        return replyOf(
+        const extraRequests = detailsRead() - before + upload;
+        if (prepared.stop) return { error: `not sent: ${prepared.stop.reason}`, extraRequests };
+        const reply = replyOf(
           await api.run(r.canvasId, runBody(prepared.values), { label: 'discovery trial run', allowFault: true }),
         );
+        return { ...reply, extraRequests };
       }
       case 'status':
         return replyOf(await api.status(r.executionId, { label: 'discovery trial status', allowFault: true }));
@@ -58,21 +67,15 @@ export async function tryWorkflows(
     }
   };
   const started = Date.now();
-  const report = await driveAsync(
-    trialRuns(
-      workflows.map((w) => w.canvasId),
-      options,
-    ),
-    {
-      send: async (requests) => {
-        if (!requests.some((r) => r.op === 'run')) return Promise.all(requests.map(sendOne));
-        const replies: TrialReply[] = [];
-        for (const r of requests) replies.push(await sendOne(r));
-        return replies;
-      },
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      now: () => Date.now(),
+  const report = await driveAsync(trialRuns(canvasIds, options), {
+    send: async (requests) => {
+      if (!requests.some((r) => r.op === 'run')) return Promise.all(requests.map(sendOne));
+      const replies: TrialReply[] = [];
+      for (const r of requests) replies.push(await sendOne(r));
+      return replies;
     },
-  );
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now: () => Date.now(),
+  });
   return { report, uploads, ms: Date.now() - started };
 }

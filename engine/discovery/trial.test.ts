@@ -1,8 +1,8 @@
 /**
  * The trial protocol, driven against a scripted server on a virtual clock: what each kind of workflow
- * shows (a 403, a failed node, an execution still running after a few polls, one that finishes), that
- * nothing it started is left running, what it costs, and that the synchronous (k6) and asynchronous
- * (Node) drivers give the same report.
+ * shows (a 403, a failed node, an execution still running long enough to be aborted after a poll, one
+ * that finishes), that nothing it started is left running, that its cost follows the need and stays in
+ * its budget, and that the synchronous (k6) and asynchronous (Node) drivers give the same report.
  */
 import { expect, test } from '@playwright/test';
 import {
@@ -10,7 +10,6 @@ import {
   describeOutcome,
   driveAsync,
   driveSync,
-  TRIAL_POLLS,
   trialOptions,
   trialRuns,
   type TrialReply,
@@ -84,10 +83,16 @@ const KINDS: Record<string, Script> = {
   'c-needs-input': { run: 400 },
 };
 
-test('each kind of workflow shows its behaviour; whatever still runs after the polls is aborted', () => {
-  const server = scriptedServer(KINDS);
+const abortedIds = (sent: TrialRequest[]) => sent.filter((r) => r.op === 'abort').map((r) => r.canvasId);
+const elapsed = (server: ReturnType<typeof scriptedServer>) => server.io.now() - 1_000_000;
+
+test('each kind of workflow shows its behaviour; the slow one is aborted once it ran long enough, not at its end', () => {
+  // Thirty ordinary workflows besides: tried only until every behaviour was shown.
+  const scripts: Record<string, Script> = { ...KINDS };
+  for (let i = 0; i < 30; i++) scripts[`c-digest-${i}`] = KINDS['c-digest']!;
+  const server = scriptedServer(scripts);
   const options = trialOptions(100);
-  const report = driveSync(trialRuns(Object.keys(KINDS), options), server.io);
+  const report = driveSync(trialRuns(Object.keys(scripts), options), server.io);
   const by = Object.fromEntries(report.trials.map((t) => [t.canvasId, t]));
   expect(by['c-payroll']).toMatchObject({ behaviour: 'disabled', outcome: { kind: 'refused', status: 403 } });
   expect(by['c-crm-sync']).toMatchObject({
@@ -96,36 +101,124 @@ test('each kind of workflow shows its behaviour; whatever still runs after the p
   });
   expect(by['c-seo-audit']).toMatchObject({
     behaviour: 'long-running',
-    outcome: { kind: 'running', polls: TRIAL_POLLS, aborted: true },
+    outcome: { kind: 'running', aborted: true, longRunning: true, why: 'slow enough' },
   });
+  expect(by['c-seo-audit']!.ranMs).toBeGreaterThanOrEqual(options.slowEnoughMs);
   expect(by['c-digest']).toMatchObject({ behaviour: 'finishes', outcome: { kind: 'ended', status: 'finish' } });
   // A refusal other than 403 (a variable the run lacked) shows nothing.
   expect(by['c-needs-input']!.behaviour).toBeUndefined();
 
-  // Nothing left running: the long one was aborted, the others had ended.
-  expect(server.sent.filter((r) => r.op === 'abort').map((r) => r.canvasId)).toEqual(['c-seo-audit']);
-  expect([...server.executions.values()].find((e) => e.canvasId === 'c-seo-audit')!.aborted).toBe(true);
-  // Its cost: 5 runs, at most TRIAL_POLLS status reads per execution, one abort; seconds, not the 25 s it would run.
-  expect(report.footprint).toEqual({ executionsStarted: 3, executionsAborted: 1, requests: server.sent.length });
-  expect(server.sent.filter((r) => r.op === 'status').length).toBeLessThanOrEqual(3 * TRIAL_POLLS);
-  expect(server.io.now() - 1_000_000).toBe(TRIAL_POLLS * options.intervalMs);
-  expect(describeOutcome(by['c-seo-audit']!.outcome)).toBe('still executing after 6 polls (0.6 s), aborted');
+  // Nothing left running; every behaviour shown, so the trial stopped: seconds, not the 25 s it would run.
+  // What still ran once all was shown is aborted, not waited for.
+  const aborted = abortedIds(server.sent);
+  expect(aborted).toContain('c-seo-audit');
+  for (const id of aborted.filter((a) => a.startsWith('c-digest')))
+    expect(by[id]).toMatchObject({ outcome: { kind: 'running', why: 'nothing more sought' } });
+  expect(report.footprint).toMatchObject({ executionsAborted: aborted.length, requests: server.sent.length });
+  expect(report.footprint.executionsStarted).toBe(report.trials.filter((t) => t.executionId).length);
+  expect(elapsed(server)).toBeLessThanOrEqual(2 * options.slowEnoughMs + 2 * options.intervalMs);
+  expect(report.stoppedBy).toBe('every behaviour shown');
+  expect(report.untried).toBeGreaterThan(0);
+  expect(describeOutcome(by['c-seo-audit']!.outcome)).toBe('still executing after 1.0 s (slow enough), aborted');
   expect(describeOutcome(by['c-payroll']!.outcome)).toBe('run answered 403 (API disabled)');
 });
 
-test('reads slowed by a busy target still see a long execution running: the watch is six intervals, not six reads', () => {
-  const server = scriptedServer({ 'c-seo-audit': { run: 200, endsAtMs: 1_100, ends: 'finish' } });
-  const options = trialOptions(100);
-  // Every status read takes 150 ms: the sixth read would come after the execution ended.
-  const report = driveSync(trialRuns(['c-seo-audit'], options), {
+test("at the run's poll interval: a 3 s workflow is slow enough to abort after one poll; a 0.5 s one is not", () => {
+  const server = scriptedServer({
+    'c-short': { run: 200, endsAtMs: 500, ends: 'finish' },
+    'c-strict-longest': { run: 200, endsAtMs: 3_000, ends: 'finish' },
+  });
+  const options = trialOptions(1000);
+  expect(options.slowEnoughMs).toBe(2000);
+  const report = driveSync(trialRuns(['c-short', 'c-strict-longest'], options), server.io);
+  const [short, longest] = report.trials;
+  expect(short).toMatchObject({ behaviour: 'finishes' });
+  expect(longest).toMatchObject({ behaviour: 'long-running', outcome: { kind: 'ended', longRunning: true } });
+  const six = scriptedServer({ 'c-six': { run: 200, endsAtMs: 6_000, ends: 'finish' } });
+  const cut = driveSync(trialRuns(['c-six'], options), six.io);
+  expect(cut.trials[0]).toMatchObject({ behaviour: 'long-running', outcome: { kind: 'running', why: 'slow enough' } });
+  expect(elapsed(six)).toBeLessThan(6_000);
+});
+
+test('reads slowed by a busy target see what a quiet machine sees: the watch is measured in time, not reads', () => {
+  const scripts = { 'c-seo-audit': { run: 200, endsAtMs: 1_500, ends: 'finish' as const } };
+  const quiet = driveSync(trialRuns(['c-seo-audit'], trialOptions(100)), scriptedServer(scripts).io);
+  const server = scriptedServer(scripts);
+  // Every status read takes 400 ms.
+  const busy = driveSync(trialRuns(['c-seo-audit'], trialOptions(100)), {
     ...server.io,
     send: (r) => {
-      if (r.op === 'status') server.io.sleep(150);
+      if (r.op === 'status') server.io.sleep(400);
       return server.io.send(r);
     },
   });
-  expect(report.trials[0]).toMatchObject({ behaviour: 'long-running', outcome: { kind: 'running', aborted: true } });
-  expect(server.sent.filter((r) => r.op === 'status').length).toBeLessThan(TRIAL_POLLS);
+  expect(quiet.trials[0]).toMatchObject({ behaviour: 'long-running' });
+  expect(busy.trials[0]).toMatchObject({ behaviour: 'long-running', outcome: { kind: 'running', aborted: true } });
+  expect(server.sent.filter((r) => r.op === 'status').length).toBeLessThan(6);
+});
+
+test('while only the 403 is sought, a run that starts is aborted at once: no status read, no wait', () => {
+  const scripts: Record<string, Script> = { 'c-payroll': { run: 403 } };
+  for (let i = 0; i < 20; i++) scripts[`c-ordinary-${i}`] = { run: 200, endsAtMs: 5_000, ends: 'finish' };
+  const server = scriptedServer(scripts);
+  const ids = [...Object.keys(scripts).slice(1), 'c-payroll'];
+  const report = driveSync(trialRuns(ids, trialOptions(100, { seek: ['disabled'] })), server.io);
+  expect(report.trials.find((t) => t.canvasId === 'c-payroll')?.behaviour).toBe('disabled');
+  expect(server.sent.filter((r) => r.op === 'status')).toEqual([]);
+  expect(abortedIds(server.sent)).toHaveLength(20);
+  expect(elapsed(server)).toBe(0);
+  expect(report.footprint.requests).toBe(41);
+});
+
+test('the budget bounds the trial: executions, requests and time; it says which was spent and how many went untried', () => {
+  const scripts: Record<string, Script> = {};
+  for (let i = 0; i < 300; i++) scripts[`c-${i}`] = { run: 200, endsAtMs: 300, ends: 'finish' };
+  const ids = Object.keys(scripts);
+  const cases = [
+    [{ executions: 10, requests: 10_000, ms: 600_000 }, 'execution budget'],
+    [{ executions: 1000, requests: 50, ms: 600_000 }, 'request budget'],
+    [{ executions: 1000, requests: 10_000, ms: 2_000 }, 'time budget'],
+  ] as const;
+  for (const [budget, spent] of cases) {
+    const server = scriptedServer(scripts);
+    const report = driveSync(trialRuns(ids, trialOptions(100, { budget })), server.io);
+    expect(report.stoppedBy, spent).toBe(spent);
+    expect(report.footprint.executionsStarted).toBeLessThanOrEqual(budget.executions);
+    expect(report.footprint.requests).toBeLessThanOrEqual(budget.requests);
+    expect(elapsed(server)).toBeLessThanOrEqual(budget.ms + 1_000);
+    expect(report.untried).toBe(300 - report.trials.length);
+    expect(report.untried).toBeGreaterThan(0);
+  }
+});
+
+test('ranked candidates: those of a later rank start only once every earlier one was seen to its end', () => {
+  const server = scriptedServer({
+    'c-named-fails': { run: 200, endsAtMs: 300, ends: 'finish' },
+    'c-silent-1': KINDS['c-crm-sync']!,
+    'c-silent-2': KINDS['c-digest']!,
+  });
+  const options = trialOptions(100, { seek: ['failing'], ranks: [0, 1, 1] });
+  const report = driveSync(trialRuns(['c-named-fails', 'c-silent-1', 'c-silent-2'], options), server.io);
+  const runs = server.sent.filter((r) => r.op === 'run').map((r) => r.canvasId);
+  expect(runs).toEqual(['c-named-fails', 'c-silent-1', 'c-silent-2']);
+  // The silent ones were run together, after the named one had ended.
+  const firstSilent = server.sent.findIndex((r) => r.canvasId === 'c-silent-1');
+  expect(server.sent.slice(0, firstSilent).some((r) => r.op === 'status' && r.canvasId === 'c-named-fails')).toBe(true);
+  expect(report.trials.find((t) => t.canvasId === 'c-silent-1')?.behaviour).toBe('failing');
+});
+
+test('when the slow one is known, a long execution is watched for a failure until it clearly outlasts the others', () => {
+  const server = scriptedServer({
+    'c-digest': KINDS['c-digest']!,
+    'c-endless': { run: 200 },
+  });
+  const options = trialOptions(100, { seek: ['failing'] });
+  const report = driveSync(trialRuns(['c-digest', 'c-endless'], options), server.io);
+  expect(report.trials[1]).toMatchObject({
+    behaviour: 'long-running',
+    outcome: { kind: 'running', aborted: true, why: 'outlasted the others' },
+  });
+  expect(elapsed(server)).toBeLessThanOrEqual(2 * options.slowEnoughMs + 2 * options.intervalMs);
 });
 
 test('a candidate whose title says nothing fills the role its trial showed', () => {
@@ -146,7 +239,7 @@ test('followed to the end (the load run), a long execution that finishes is long
     'c-seo-audit': KINDS['c-seo-audit']!,
     'c-endless': { run: 200 },
   });
-  const options = trialOptions(250, 30_000);
+  const options = trialOptions(250, { followMs: 30_000, seek: 'every', window: 40 });
   const report = driveSync(trialRuns(['c-seo-audit', 'c-endless'], options), server.io);
   const [audit, endless] = report.trials;
   expect(audit).toMatchObject({
@@ -155,8 +248,8 @@ test('followed to the end (the load run), a long execution that finishes is long
   });
   // One that never ends is followed up to followMs, then aborted.
   expect(endless).toMatchObject({ behaviour: 'long-running', outcome: { kind: 'running', aborted: true } });
-  expect(server.io.now() - 1_000_000).toBeLessThanOrEqual(options.followMs);
-  expect(server.sent.filter((r) => r.op === 'abort').map((r) => r.canvasId)).toEqual(['c-endless']);
+  expect(elapsed(server)).toBeLessThanOrEqual(options.followMs);
+  expect(abortedIds(server.sent)).toEqual(['c-endless']);
 });
 
 test('an execution whose status cannot be read shows nothing and is aborted; a run without an answer shows nothing', () => {
@@ -172,7 +265,7 @@ test('an execution whose status cannot be read shows nothing and is aborted; a r
   expect(digest!.behaviour).toBe('finishes');
   expect(gone).toMatchObject({ outcome: { kind: 'refused', error: 'connection reset' } });
   expect(gone!.behaviour).toBeUndefined();
-  expect(server.sent.filter((r) => r.op === 'abort').map((r) => r.canvasId)).toEqual(['c-broken']);
+  expect(abortedIds(server.sent)).toEqual(['c-broken']);
 });
 
 test('an execution whose status is outside the enum is no long-running one: nothing can be told, it is aborted', () => {

@@ -1,7 +1,7 @@
 /**
- * The trial: a short, bounded run of candidate workflows that shows what their titles may not say —
- * the run answered 403 (the workflow API is disabled, §4.1), the execution or one of its nodes ended
- * `failed`, or the execution still ran after a few status polls (long enough to be aborted mid-run).
+ * The trial: a bounded run of candidate workflows that shows what their titles may not say — the run
+ * answered 403 (the workflow API is disabled, §4.1), the execution or one of its nodes ended `failed`,
+ * or the execution ran long enough to be aborted after a status poll at the run's pace.
  *
  * Written as a protocol without I/O, so that the conformance run's async client and k6's synchronous
  * http drive the same logic: a generator that yields what it wants sent (and after how long a wait),
@@ -11,13 +11,17 @@
  * The protocol judges nothing: a 403, a failed execution or an abort's answer are what it looks for,
  * never a verdict (the clauses about them are the suites' to judge).
  *
- * Bounded: the candidates start together, are polled a few times (TRIAL_POLLS) and whatever still runs
- * is aborted — unless the caller follows executions to their end (the load run drives only workflows
- * whose trial finished), for at most `followMs` after they started; what still runs then is aborted.
+ * Its cost follows the need. Candidates come in the caller's order and run a few at a time (a window);
+ * a run answered 403 costs one request; while only the 403 is sought, a run that starts is aborted at
+ * once; an execution is watched until it ends, or until it has run long enough to be the slow one (while
+ * that is sought), or until it clearly outlasts the others — by time, never by a count of polls, so a
+ * busy machine whose reads come late sees what a quiet one sees. It stops once every behaviour sought
+ * was shown, or its budget (executions, requests, time) is spent; whatever still runs is then aborted.
+ * The load run follows every execution to its end instead (`followMs`) and seeks every candidate.
  *
  * Pure (no Node built-in, no npm package): k6 loads it.
  */
-import type { Behaviour } from './roles.ts';
+import type { Behaviour, SpecialBehaviour } from './roles.ts';
 
 export type TrialRequest =
   | { op: 'run'; canvasId: string }
@@ -29,6 +33,8 @@ export interface TrialReply {
   status?: number;
   body?: unknown;
   error?: string;
+  /** Requests the driver made to prepare this one (a detail read, an upload): counted in the footprint. */
+  extraRequests?: number;
 }
 
 /** What the protocol wants: wait `afterMs`, then send `requests` (one after another, or together). */
@@ -43,26 +49,66 @@ export interface TrialInput {
   replies: TrialReply[];
 }
 
-export interface TrialOptions {
-  intervalMs: number;
-  /** Status polls after which an execution still running is long-running. */
-  polls: number;
-  /** How long after its run an execution still running after the polls is followed (0: aborted then). */
-  followMs: number;
+/** What a trial may cost the target at most: executions started, requests sent, and time. */
+export interface TrialBudget {
+  executions: number;
+  requests: number;
+  ms: number;
 }
 
 /**
- * "A few status polls": an execution still running after six (or six intervals after its run, when
- * reads come late) is long-running. A suite aborts a running execution after far less.
+ * The default budget: enough to try every workflow of an ordinary account (a few dozen), and to stop in
+ * under a minute on one of hundreds. WFCHECK_TRIAL_BUDGET sets it.
  */
-export const TRIAL_POLLS = 6;
+export const DEFAULT_TRIAL_BUDGET: TrialBudget = { executions: 60, requests: 600, ms: 60_000 };
+
+export interface TrialOptions {
+  /** The pace of status reads. */
+  intervalMs: number;
+  /** Executions watched at once. */
+  window: number;
+  /**
+   * How long an execution must run to be the slow one: long enough to be seen running at one status poll
+   * at the run's poll interval and then aborted. A behaviour of time, measured as time.
+   */
+  slowEnoughMs: number;
+  /** The behaviours sought: the trial stops once each was shown. `every` runs every candidate (the load run). */
+  seek: readonly SpecialBehaviour[] | 'every';
+  /** Follow each execution to its end, for at most this long after it started (0: only as long as needed). */
+  followMs: number;
+  budget: TrialBudget;
+  /**
+   * A rank per candidate, in their order (default all 0): a candidate starts only once no execution of
+   * an earlier rank is still watched, so that those whose titles name a behaviour show it, or not,
+   * before any other is run.
+   */
+  ranks?: readonly number[];
+}
+
+/** The least time a slow one runs, whatever the poll interval. */
+const SLOW_FLOOR_MS = 500;
+
+/** Executions watched at once by the conformance run's trial. */
+export const TRIAL_WINDOW = 6;
 
 /**
- * The trial's pace from the run's poll interval, kept between 100 ms and 1 s a poll: six polls are then
- * between 0.6 and 6 seconds, long enough that an ordinary workflow ends, short enough to cost seconds.
+ * The trial's pace from the run's poll interval: reads every interval, between 100 ms and 1 s; the slow
+ * one runs at least two intervals of the run (a poll that sees it running, then the abort), and at least
+ * half a second, so that a quick workflow is not mistaken for it.
  */
-export function trialOptions(pollIntervalMs: number, followMs = 0): TrialOptions {
-  return { intervalMs: Math.min(1000, Math.max(100, pollIntervalMs)), polls: TRIAL_POLLS, followMs };
+export function trialOptions(
+  pollIntervalMs: number,
+  overrides: Partial<Omit<TrialOptions, 'intervalMs' | 'slowEnoughMs'>> = {},
+): TrialOptions {
+  return {
+    intervalMs: Math.min(1000, Math.max(100, pollIntervalMs)),
+    slowEnoughMs: Math.max(SLOW_FLOOR_MS, 2 * pollIntervalMs),
+    window: TRIAL_WINDOW,
+    seek: ['disabled', 'failing', 'long-running'],
+    followMs: 0,
+    budget: DEFAULT_TRIAL_BUDGET,
+    ...overrides,
+  };
 }
 
 export type TrialOutcome =
@@ -71,10 +117,19 @@ export type TrialOutcome =
   /** The run was answered 2xx without an executionId to follow. */
   | { kind: 'no execution'; status: number }
   | { kind: 'ended'; status: 'finish' | 'failed'; failedNode?: string; afterMs: number; longRunning: boolean }
-  /** Still running when the trial ended; aborted unless the abort was refused. */
-  | { kind: 'running'; failedNode?: string; afterMs: number; polls: number; aborted: boolean }
+  /** Still running when the trial stopped watching it (`why`); aborted unless the abort was refused. */
+  | { kind: 'running'; failedNode?: string; afterMs: number; aborted: boolean; longRunning: boolean; why: Cut }
   /** Its status could not be read (an error, no answer, or no status of the enum): nothing can be told. */
   | { kind: 'unreadable'; status?: number; error?: string; seen?: string; afterMs: number };
+
+/** Why the trial stopped watching an execution still running. */
+export type Cut =
+  | 'slow enough'
+  | 'only a 403 sought'
+  | 'nothing more sought'
+  | 'outlasted the others'
+  | 'followed'
+  | 'budget';
 
 export interface Trial {
   canvasId: string;
@@ -82,6 +137,8 @@ export interface Trial {
   outcome: TrialOutcome;
   /** The behaviour the trial showed; undefined when it showed none (a refusal other than 403, no answer). */
   behaviour?: Behaviour;
+  /** How long its execution was seen running, at least (ms): the slow role goes to the longest. */
+  ranMs?: number;
 }
 
 /** What the trial left on the target and cost it. */
@@ -94,6 +151,9 @@ export interface TrialFootprint {
 export interface TrialReport {
   trials: Trial[];
   footprint: TrialFootprint;
+  /** The candidates never run, and why the trial stopped before them (every behaviour shown, or a budget spent). */
+  untried: number;
+  stoppedBy?: 'every behaviour shown' | 'execution budget' | 'request budget' | 'time budget';
 }
 
 /** What a trial's outcome shows: a behaviour, or nothing. */
@@ -105,7 +165,8 @@ export function behaviourShown(o: TrialOutcome): Behaviour | undefined {
       if (o.status === 'failed' || o.failedNode) return 'failing';
       return o.longRunning ? 'long-running' : 'finishes';
     case 'running':
-      return o.failedNode ? 'failing' : 'long-running';
+      if (o.failedNode) return 'failing';
+      return o.longRunning ? 'long-running' : undefined;
     default:
       return undefined;
   }
@@ -124,7 +185,7 @@ export function describeOutcome(o: TrialOutcome): string {
     case 'ended':
       return `ended ${o.status}${o.failedNode ? ` (node ${o.failedNode} failed)` : ''} after ${seconds(o.afterMs)}`;
     case 'running':
-      return `${o.failedNode ? `node ${o.failedNode} failed, ` : ''}still executing after ${o.polls} polls (${seconds(o.afterMs)}), ${o.aborted ? 'aborted' : 'abort not accepted'}`;
+      return `${o.failedNode ? `node ${o.failedNode} failed, ` : ''}still executing after ${seconds(o.afterMs)} (${o.why}), ${o.aborted ? 'aborted' : 'abort not accepted'}`;
     case 'unreadable':
       if (o.status === undefined) return `its status got no answer (${o.error ?? 'no response'})`;
       return o.seen !== undefined
@@ -158,16 +219,21 @@ function statusIn(r: TrialReply): { status?: string; failedNode?: string } {
   };
 }
 
+/** An execution the trial watches. */
 interface Open {
   index: number;
   canvasId: string;
   executionId: string;
-  polls: number;
-  longRunning: boolean;
+  /** When its run was answered. */
+  startedAt: number;
+  /** How long it was seen running, at least. */
+  ranMs: number;
   failedNode?: string;
   /** The execution status the last read gave, as given, and its HTTP status. */
   last?: string;
   lastCode?: number;
+  /** Set once the trial decided to stop watching it: it is aborted in the next round. */
+  cut?: Cut;
 }
 
 /** The statuses of an execution not yet ended (§2.2): only these say it still runs. */
@@ -185,42 +251,124 @@ function notStarted(reply: TrialReply): TrialOutcome {
   return { kind: 'refused', status: reply.status, error: reply.error };
 }
 
-/** The executions the runs started; a run that started none has its outcome at once. */
-function startedBy(canvasIds: readonly string[], replies: readonly TrialReply[], trials: Trial[]): Open[] {
-  const open: Open[] = [];
-  canvasIds.forEach((canvasId, index) => {
-    const reply = replies[index] ?? {};
-    const executionId = ok(reply) ? executionIdIn(reply) : undefined;
-    if (executionId) open.push({ index, canvasId, executionId, polls: 0, longRunning: false });
-    else trials[index] = { canvasId, outcome: notStarted(reply) };
-  });
-  return open;
+/** The trial's state between rounds: what is sought, what runs, what it cost. */
+class Watch {
+  readonly trials: Trial[] = [];
+  readonly footprint: TrialFootprint = { executionsStarted: 0, executionsAborted: 0, requests: 0 };
+  open: Open[] = [];
+  readonly unreadable: Open[] = [];
+  next = 0;
+  t0?: number;
+  /** The longest an ended execution ran: one still running well past it outlasts the others. */
+  longestEndedMs = 0;
+  stoppedBy?: TrialReport['stoppedBy'];
+  private readonly sought: Set<SpecialBehaviour> | 'every';
+
+  constructor(
+    readonly candidates: readonly string[],
+    readonly o: TrialOptions,
+  ) {
+    this.sought = o.seek === 'every' ? 'every' : new Set(o.seek);
+  }
+
+  seeks(b: SpecialBehaviour): boolean {
+    return this.sought === 'every' || this.sought.has(b);
+  }
+
+  /** Only the 403 is still sought: a run that starts shows nothing more worth waiting for. */
+  onlyDisabled(): boolean {
+    return this.sought !== 'every' && this.seeks('disabled') && !this.seeks('failing') && !this.seeks('long-running');
+  }
+
+  /** Every behaviour sought was shown. */
+  done(): boolean {
+    return this.sought !== 'every' && this.sought.size === 0;
+  }
+
+  shown(b: Behaviour | undefined): void {
+    if (this.sought !== 'every' && b && b !== 'finishes') this.sought.delete(b);
+  }
+
+  /** Why no further candidate may start, or undefined. */
+  stop(at: number): TrialReport['stoppedBy'] {
+    const b = this.o.budget;
+    if (this.done()) return 'every behaviour shown';
+    if (this.footprint.executionsStarted >= b.executions) return 'execution budget';
+    // Room kept for what each execution watched still costs (a read and an abort), and for what the
+    // driver may make to prepare a run (a detail read, an upload).
+    if (this.footprint.requests + 2 * (this.open.length + 1) + 2 > b.requests) return 'request budget';
+    if (this.t0 !== undefined && at - this.t0 >= b.ms) return 'time budget';
+    return undefined;
+  }
+
+  record(index: number, t: Trial): void {
+    const behaviour = behaviourShown(t.outcome);
+    this.trials[index] = behaviour ? { ...t, behaviour } : t;
+    this.shown(behaviour);
+  }
 }
 
-/**
- * One round of status reads: an execution ended, or whose status could not be read, has its outcome
- * (the unreadable are kept to be aborted); one still running is long-running once `o.polls` reads saw
- * it, or a read came `o.polls` intervals after the runs (reads slowed by a busy machine or target must
- * not let a long execution end unseen). Returns those still running.
- */
-function readRound(
-  open: readonly Open[],
-  replies: readonly TrialReply[],
-  afterMs: number,
-  o: TrialOptions,
-  trials: Trial[],
-  unreadable: Open[],
-): Open[] {
-  const still: Open[] = [];
-  open.forEach((e, j) => {
+/** Starts the next candidates while the window has room and nothing stops the trial. */
+function toStart(w: Watch, at: number): number[] {
+  const picked: number[] = [];
+  const rank = (i: number) => w.o.ranks?.[i] ?? 0;
+  while (w.next < w.candidates.length && w.open.length + picked.length < w.o.window) {
+    if (w.open.some((e) => rank(e.index) < rank(w.next)) || picked.some((i) => rank(i) < rank(w.next))) break;
+    const stop = w.stop(at);
+    if (stop) {
+      w.stoppedBy ??= stop;
+      break;
+    }
+    picked.push(w.next++);
+    w.footprint.executionsStarted++; // counted as it may start: the budget holds whatever the answers
+  }
+  return picked;
+}
+
+/** The runs' answers: a 403 or another refusal has its outcome; a started execution is watched. */
+function started(w: Watch, indexes: readonly number[], replies: readonly TrialReply[], at: number): void {
+  indexes.forEach((index, j) => {
     const reply = replies[j] ?? {};
-    const done = (outcome: TrialOutcome) => {
-      trials[e.index] = { canvasId: e.canvasId, executionId: e.executionId, outcome };
-    };
-    e.polls++;
+    const canvasId = w.candidates[index]!;
+    const executionId = ok(reply) ? executionIdIn(reply) : undefined;
+    if (!executionId) {
+      w.footprint.executionsStarted--;
+      w.record(index, { canvasId, outcome: notStarted(reply) });
+      return;
+    }
+    const e: Open = { index, canvasId, executionId, startedAt: at, ranMs: 0 };
+    if (w.onlyDisabled() && w.o.followMs === 0) e.cut = 'only a 403 sought';
+    w.open.push(e);
+  });
+}
+
+/** Whether an execution still running is watched no longer, and why. */
+function cutOf(w: Watch, e: Open, at: number): Cut | undefined {
+  const age = at - e.startedAt;
+  if (w.o.followMs > 0) return age + w.o.intervalMs > w.o.followMs ? 'followed' : undefined;
+  if (w.t0 !== undefined && at - w.t0 >= w.o.budget.ms) return 'budget';
+  if (w.done()) return 'nothing more sought';
+  // Watched to twice the bar, so that of several that pass it, the one that runs longest stands out.
+  if (e.ranMs >= 2 * w.o.slowEnoughMs && w.seeks('long-running')) return 'slow enough';
+  if (w.onlyDisabled()) return 'only a 403 sought';
+  // Sought for a failure it may still show: watched until it clearly outlasts the others.
+  if (e.ranMs >= Math.max(2 * w.o.slowEnoughMs, 3 * w.longestEndedMs)) return 'outlasted the others';
+  return undefined;
+}
+
+/** One round of status reads: an ended execution has its outcome, an unreadable one is kept to abort. */
+function readRound(w: Watch, replies: readonly TrialReply[], at: number): void {
+  const still: Open[] = [];
+  w.open.forEach((e, j) => {
+    const reply = replies[j] ?? {};
+    const afterMs = at - e.startedAt;
     if (!ok(reply)) {
-      done({ kind: 'unreadable', status: reply.status, error: reply.error, afterMs });
-      unreadable.push(e);
+      w.record(e.index, {
+        canvasId: e.canvasId,
+        executionId: e.executionId,
+        outcome: { kind: 'unreadable', status: reply.status, error: reply.error, afterMs },
+      });
+      w.unreadable.push(e);
       return;
     }
     const seen = statusIn(reply);
@@ -228,76 +376,93 @@ function readRound(
     e.last = seen.status ?? '(none)';
     e.lastCode = reply.status;
     if (seen.status === 'finish' || seen.status === 'failed') {
+      const longRunning = e.ranMs >= w.o.slowEnoughMs;
+      w.longestEndedMs = Math.max(w.longestEndedMs, afterMs);
       const failedNode = e.failedNode ? { failedNode: e.failedNode } : {};
-      done({ kind: 'ended', status: seen.status, ...failedNode, afterMs, longRunning: e.longRunning });
+      w.record(e.index, {
+        canvasId: e.canvasId,
+        executionId: e.executionId,
+        outcome: { kind: 'ended', status: seen.status, ...failedNode, afterMs, longRunning },
+        ranMs: e.ranMs,
+      });
       return;
     }
-    if (e.polls >= o.polls || afterMs >= o.polls * o.intervalMs) e.longRunning = true;
+    if (!RUNNING.includes(seen.status ?? '')) {
+      // A status outside the enum says nothing of how long it runs: it is aborted, and nothing is told.
+      w.record(e.index, {
+        canvasId: e.canvasId,
+        executionId: e.executionId,
+        outcome: { kind: 'unreadable', status: reply.status, seen: e.last, afterMs },
+      });
+      w.unreadable.push(e);
+      return;
+    }
+    e.ranMs = afterMs;
     still.push(e);
   });
-  return still;
+  w.open = still;
 }
 
-/**
- * The outcome of each execution the trial aborted: still running when its status said so (init or
- * executing); a status outside the enum says nothing of how long it runs. Returns how many aborts were accepted.
- */
-function afterAbort(
-  toAbort: readonly Open[],
-  replies: readonly TrialReply[],
-  afterMs: number,
-  trials: Trial[],
-): number {
-  let accepted = 0;
+/** The outcome of each execution the trial stopped watching, once its abort was answered; returns those left. */
+function afterAbort(w: Watch, toAbort: readonly Open[], replies: readonly TrialReply[], at: number): void {
   toAbort.forEach((e, j) => {
     const aborted = ok(replies[j] ?? {});
-    if (aborted) accepted++;
-    if (trials[e.index]) return; // unreadable: its outcome stays
+    if (aborted) w.footprint.executionsAborted++;
+    if (w.trials[e.index]) return; // unreadable: its outcome stays
     const failedNode = e.failedNode ? { failedNode: e.failedNode } : {};
-    const outcome: TrialOutcome = RUNNING.includes(e.last ?? '')
-      ? { kind: 'running', ...failedNode, afterMs, polls: e.polls, aborted }
-      : { kind: 'unreadable', status: e.lastCode, seen: e.last, afterMs };
-    trials[e.index] = { canvasId: e.canvasId, executionId: e.executionId, outcome };
+    const longRunning = e.ranMs >= w.o.slowEnoughMs;
+    w.record(e.index, {
+      canvasId: e.canvasId,
+      executionId: e.executionId,
+      outcome: { kind: 'running', ...failedNode, afterMs: at - e.startedAt, aborted, longRunning, why: e.cut! },
+      ranMs: e.ranMs,
+    });
   });
-  return accepted;
 }
 
 /**
- * The trial of `canvasIds`, as a protocol: yields what to send, returns what each run showed and what
- * the trial cost. Every execution it started has ended, or was aborted, when it returns.
+ * The trial of `candidates` (canvas ids, in the order to try them), as a protocol: yields what to send,
+ * returns what each run showed and what the trial cost. Every execution it started has ended, or was
+ * aborted, when it returns.
  */
 export function* trialRuns(
-  canvasIds: readonly string[],
+  candidates: readonly string[],
   o: TrialOptions,
 ): Generator<TrialAsk, TrialReport, TrialInput> {
-  const trials: Trial[] = [];
-  const footprint: TrialFootprint = { executionsStarted: 0, executionsAborted: 0, requests: canvasIds.length };
-  const started = yield { afterMs: 0, requests: canvasIds.map((canvasId) => ({ op: 'run' as const, canvasId })) };
-  const t0 = started.at;
-  let open = startedBy(canvasIds, started.replies, trials);
-  footprint.executionsStarted = open.length;
-  const unreadable: Open[] = [];
-  let at = t0;
-  // Watched until each is seen long-running; then followed only while `followMs` allows.
-  while (open.length > 0 && (open.some((e) => !e.longRunning) || at - t0 + o.intervalMs <= o.followMs)) {
-    const input = yield { afterMs: o.intervalMs, requests: open.map((e) => request('status', e)) };
+  const w = new Watch(candidates, o);
+  let at = 0;
+  for (;;) {
+    // Runs to start and aborts go at once; otherwise every execution watched is read after one interval.
+    const runs = toStart(w, at);
+    // No round of reads the request budget could not also pay the aborts of.
+    if (runs.length === 0 && w.footprint.requests + 2 * w.open.length > o.budget.requests)
+      for (const e of w.open) e.cut ??= 'budget';
+    const abort = [...w.open.filter((e) => e.cut), ...w.unreadable.splice(0)];
+    const reads = runs.length + abort.length > 0 ? [] : w.open;
+    if (runs.length + abort.length + reads.length === 0) break;
+    const requests: TrialRequest[] = [
+      ...runs.map((index) => ({ op: 'run' as const, canvasId: w.candidates[index]! })),
+      ...abort.map((e) => request('abort', e)),
+      ...reads.map((e) => request('status', e)),
+    ];
+    const input = yield { afterMs: reads.length > 0 ? o.intervalMs : 0, requests };
     at = input.at;
-    footprint.requests += open.length;
-    open = readRound(open, input.replies, at - t0, o, trials, unreadable);
+    w.t0 ??= at;
+    w.footprint.requests += requests.length + input.replies.reduce((n, r) => n + (r.extraRequests ?? 0), 0);
+    if (reads.length > 0) readRound(w, input.replies, at);
+    else {
+      w.open = w.open.filter((e) => !abort.includes(e));
+      started(w, runs, input.replies.slice(0, runs.length), at);
+      afterAbort(w, abort, input.replies.slice(runs.length), at);
+    }
+    for (const e of w.open) e.cut ??= cutOf(w, e, at);
   }
-  // Whatever may still run is aborted: a trial leaves nothing running. The answer to the abort is judged
-  // by the contract checks alone (what follows an abort is not shown, §3).
-  const toAbort = [...open, ...unreadable];
-  if (toAbort.length > 0) {
-    const input = yield { afterMs: 0, requests: toAbort.map((e) => request('abort', e)) };
-    footprint.requests += toAbort.length;
-    footprint.executionsAborted = afterAbort(toAbort, input.replies, at - t0, trials);
-  }
-  const withBehaviour = (t: Trial): Trial => {
-    const behaviour = behaviourShown(t.outcome);
-    return behaviour ? { ...t, behaviour } : t;
+  return {
+    trials: w.trials.filter((t) => t !== undefined),
+    footprint: w.footprint,
+    untried: candidates.length - w.next,
+    ...(w.stoppedBy ? { stoppedBy: w.stoppedBy } : {}),
   };
-  return { trials: trials.map(withBehaviour), footprint };
 }
 
 /** Drives a protocol with a synchronous sender (k6): waits, sends each request in turn, resumes it. */

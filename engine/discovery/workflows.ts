@@ -16,7 +16,7 @@ import {
   type WorkflowPlan,
 } from '../judging/judging.ts';
 import { mayBe, roleUnfilled, rolesOf, type Behaviour, type Role } from './roles.ts';
-import type { TrialFootprint } from './trial.ts';
+import type { TrialBudget, TrialFootprint, TrialReport } from './trial.ts';
 import type { Verdict } from '../evidence/verdict.ts';
 
 export interface Workflow {
@@ -28,6 +28,8 @@ export interface Workflow {
   behaviour?: Behaviour;
   /** What its trial showed, in words (or that its behaviour was configured). */
   shown?: string;
+  /** How long its trial saw it running, at least (ms): of the slow ones, the longest is aborted first. */
+  ranMs?: number;
 }
 
 /** A workflow discovery ran to see its behaviour, and what the run showed. */
@@ -50,8 +52,17 @@ export interface DiscoverySummary {
   missingRoles: Role[];
   /** The workflows run to see their behaviour (this run's trials, or those remembered), and what each showed. */
   tried: Tried[];
-  /** What this run's trials cost the target (zero when it ran none) and how long they took. */
-  trialFootprint: TrialFootprint & { ms: number };
+  /**
+   * What this run's trial cost the target (zero when it ran none), how long it took, its budget, the
+   * candidates it left untried and why it stopped before them, and the plans it read for its runs.
+   */
+  trialFootprint: TrialFootprint & {
+    ms: number;
+    budget?: TrialBudget;
+    untried?: number;
+    stoppedBy?: TrialReport['stoppedBy'];
+    detailsRead?: number;
+  };
   /** Why each role left empty is empty: what was tried and what it showed, or that nothing could be. */
   unfilled: Partial<Record<Role, string>>;
 }
@@ -97,9 +108,15 @@ export function candidates(d: Discovery): Workflow[] {
   return d.workflows.filter((w) => w.plan).sort((a, b) => rank(a) - rank(b));
 }
 
-/** The workflows that fill `role` (roles.ts), configured ones first. */
+/** Workflows seen running longest first (those never timed keep their order, after the timed ones). */
+export function byRunTime<W extends Pick<Workflow, 'ranMs'>>(workflows: readonly W[]): W[] {
+  return [...workflows].sort((a, b) => (b.ranMs ?? -1) - (a.ranMs ?? -1));
+}
+
+/** The workflows that fill `role` (roles.ts), configured ones first; of the slow ones, the longest-running first. */
 export function withRole(d: Discovery, role: Role): Workflow[] {
-  return candidates(d).filter((w) => rolesOf(w).includes(role));
+  const filling = candidates(d).filter((w) => rolesOf(w).includes(role));
+  return role === 'slow (to abort)' ? byRunTime(filling) : filling;
 }
 
 /**

@@ -46,7 +46,7 @@ export interface SetupData {
   keywords: string[];
   /** Runnable workflows with a file variable (lifecycle iterations that upload use these). */
   withFiles: RunnableWorkflow[];
-  /** Workflows to abort mid-run: WFCHECK_ABORT_CANVAS_ID, else those the trial saw still running after a few polls, else the runnable ones. */
+  /** Workflows to abort mid-run: WFCHECK_ABORT_CANVAS_ID, else those the trial saw running long enough to abort after a poll, else the runnable ones. */
   abortable: RunnableWorkflow[];
   /** Whether search pages count from 0 on this target (detected by comparing page 0 and page 1). */
   zeroBasedPages: boolean;
@@ -209,7 +209,13 @@ function trialRunsOf(cfg: LoadConfig, candidates: RunnableWorkflow[]): TrialRepo
   return driveSync(
     trialRuns(
       candidates.map((w) => w.canvasId),
-      trialOptions(cfg.pollIntervalMs, cfg.workflowTimeoutMs),
+      // Every candidate at once, each followed to its end: the lifecycle drives only those that finish.
+      trialOptions(cfg.pollIntervalMs, {
+        followMs: cfg.workflowTimeoutMs,
+        seek: 'every',
+        window: Math.max(1, candidates.length),
+        budget: { executions: candidates.length, requests: Number.POSITIVE_INFINITY, ms: cfg.workflowTimeoutMs },
+      }),
     ),
     {
       send: trialSender(cfg, new Map(candidates.map((w) => [w.canvasId, w]))),

@@ -6,7 +6,7 @@
  * first: the runner starts tests in path order, and executions/ comes first.
  *
  * A slow workflow (WFCHECK_ABORT_CANVAS_ID, or one discovery saw still running
- * after a few polls) is aborted once it is seen running. Without one, any workflow of several tasks will do:
+ * long enough to abort after a poll, the longest first) is aborted once it is seen running. Without one, any workflow of several tasks will do:
  * it is aborted right after the run answers, while its later tasks still wait.
  * An execution found ended with every node finish right after the abort may
  * have ended before the abort reached it: that attempt judges nothing, and the
@@ -139,7 +139,7 @@ test('abort of a finished execution is answered, and its outcome observed [ABORT
 
 /**
  * The workflows to abort: the configured one (WFCHECK_ABORT_CANVAS_ID) and those discovery saw still
- * running after a few polls, aborted once seen running; then quick ones of several tasks, aborted right
+ * running long enough to abort after a poll (the longest first), aborted once seen running; then quick ones of several tasks, aborted right
  * after the run answers.
  */
 function abortPool(discovery: Discovery, abortCanvasId: string | undefined): { wf: Workflow; slow: boolean }[] {
