@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * Entry point behind `npm run conformance`, `npm test` and the other top-level commands, so that each
- * works on a fresh clone: it installs the locked dependencies on first use (or when package-lock.json
- * changed), then runs the command. Plain JavaScript on purpose: it must run before TypeScript tooling exists.
+ * works on a fresh clone: it installs the locked dependencies when npm's own record of node_modules
+ * differs from package-lock.json (a fresh clone, a changed lock), rebuilds the native module when the
+ * running Node cannot load it (Node changed since the install), then runs the command. An install made
+ * with a plain `npm ci` counts as one. Plain JavaScript on purpose: it must run before TypeScript tooling exists.
  *
  *   node scripts/bootstrap.mjs <program> [args…]     program: a node_modules/.bin name (tsx, playwright, …)
  *                                                    or a JavaScript file of the repository (bin/wfcheck.mjs)
@@ -11,34 +13,72 @@
  * so the command lines the harness prints in its hints are npm scripts (`npm run load -- --seed 7`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const lockHash = createHash('sha256')
-  .update(readFileSync(join(root, 'package-lock.json')))
-  .digest('hex');
-const marker = join(root, 'node_modules', '.wfcheck-installed');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-function installed() {
-  return existsSync(marker) && readFileSync(marker, 'utf8') === lockHash;
+/**
+ * Whether node_modules holds what package-lock.json locks, read from npm's own record of what it
+ * installed (node_modules/.package-lock.json, written by `npm ci` and `npm install` alike): every
+ * package the lock requires is there at its locked version. Optional packages (other platforms' binaries)
+ * may be absent.
+ */
+function installedAsLocked() {
+  const record = join(root, 'node_modules', '.package-lock.json');
+  if (!existsSync(record)) return false;
+  try {
+    const locked = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages ?? {};
+    const have = JSON.parse(readFileSync(record, 'utf8')).packages ?? {};
+    return Object.entries(locked).every(
+      ([path, entry]) => path === '' || have[path]?.version === entry.version || (entry.optional && !have[path]),
+    );
+  } catch {
+    return false;
+  }
 }
 
-if (!installed()) {
-  console.error('wfcheck: installing dependencies from package-lock.json (npm ci) …');
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const res = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], {
+/**
+ * Why the native module built at install time cannot load in the running Node (built for another ABI,
+ * after a change of Node version), or undefined when it loads. Asked of a child process: a module that
+ * fails to load must not take this one down.
+ */
+function nativeMismatch() {
+  if (!existsSync(join(root, 'node_modules', 'better-sqlite3'))) return undefined;
+  const probe = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (probe.status === 0) return undefined;
+  const abi = /NODE_MODULE_VERSION (\d+)[\s\S]*?NODE_MODULE_VERSION (\d+)/.exec(probe.stderr);
+  return abi
+    ? `better-sqlite3 was built for NODE_MODULE_VERSION ${abi[1]}, this Node ${process.version} needs ${abi[2]}`
+    : `better-sqlite3 does not load in Node ${process.version}`;
+}
+
+function npmRun(args, what) {
+  const res = spawnSync(npm, args, {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
   });
   if (res.status !== 0) {
-    console.error('wfcheck: npm ci failed; see the output above');
+    console.error(`wfcheck: ${what} failed; see the output above`);
     process.exit(res.status ?? 1);
   }
-  writeFileSync(marker, lockHash);
+}
+
+if (!installedAsLocked()) {
+  console.error('wfcheck: installing dependencies from package-lock.json (npm ci) …');
+  npmRun(['ci', '--no-audit', '--no-fund'], 'npm ci');
+} else {
+  const mismatch = nativeMismatch();
+  if (mismatch) {
+    console.error(`wfcheck: ${mismatch}; rebuilding it for this Node (npm rebuild better-sqlite3) …`);
+    npmRun(['rebuild', 'better-sqlite3'], 'npm rebuild better-sqlite3');
+  }
 }
 
 const [program, ...args] = process.argv.slice(2);
