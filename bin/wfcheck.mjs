@@ -22,6 +22,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Node 22.12 or later (package.json's engines): on an older one better-sqlite3 13 and the harness's
+// dependencies fail in ways that name nothing useful, so the command says it at once.
+const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(Number);
+if (nodeMajor < 22 || (nodeMajor === 22 && nodeMinor < 12)) {
+  console.error(`wfcheck: needs Node.js 22.12 or later (22 or 24); this is ${process.version}`);
+  process.exit(2);
+}
 const SCRIPTS = join(PACKAGE_ROOT, 'scripts');
 
 /**

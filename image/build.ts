@@ -9,7 +9,7 @@
  *    fresh keys, and keeps the seed's keyless remainder beside it: no key lands in any layer.
  * 3. Adds the k6 it is given (the command passes the harness's own build, load/node/ensure-k6.ts) and
  *    image/entrypoint.mjs.
- * 4. Builds image/Dockerfile on BASE_IMAGE (default local/node-base:20, assembled from the host's node
+ * 4. Builds image/Dockerfile on BASE_IMAGE (default local/node-base:<major>, assembled from the host's node
  *    when missing), labelled with a digest of its inputs: an image with the same digest is reused.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -44,7 +44,7 @@ const INPUTS_LABEL = 'wfcheck.inputs';
 export interface HarnessImageOptions {
   /** The k6 binary to put in the image (it must run on the base: linked against its glibc or static). */
   k6: string;
-  /** Base image; default local/node-base:20 (assembled from the host's node if missing). */
+  /** Base image; default local/node-base:<major> (assembled from the host's node if missing). */
   baseImage?: string;
   /** Build even when an image with the same inputs exists. */
   rebuild?: boolean;
@@ -137,7 +137,7 @@ export async function ensureHarnessImage(options: HarnessImageOptions): Promise<
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** The base image's id, assembling local/node-base:20 when it is the base and missing. */
+/** The base image's id, assembling local/node-base:<major> when it is the base and missing. */
 async function ensureBase(baseImage: string, log: (line: string) => void): Promise<string> {
   let id = await imageId(baseImage);
   if (!id && baseImage === LOCAL_BASE_IMAGE) {

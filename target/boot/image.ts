@@ -2,8 +2,8 @@
  * Builds the reference target's Docker image: `npm run target:image`.
  *
  * 1. Bundles target/main.ts with esbuild into one target.mjs (fastify and all deps inside).
- * 2. Ensures the base image: BASE_IMAGE if set (e.g. node:20-slim), else local/node-base:20, which is
- *    assembled from the host's /usr/bin/node and the libraries it links (no registry needed).
+ * 2. Ensures the base image: BASE_IMAGE if set (e.g. node:22-slim), else local/node-base:<major>, which
+ *    is assembled from the Node running this (its major) and the libraries it links (no registry needed).
  * 3. Tags the image with a hash of its inputs (bundle, seed, Dockerfile, base image id) and builds
  *    it only when no image with that tag exists. Build output is shown when the build fails.
  */
@@ -19,11 +19,13 @@ import { build } from 'esbuild';
 const run = promisify(execFile);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TARGET_DIR = join(ROOT, 'target');
-export const LOCAL_BASE_IMAGE = 'local/node-base:20';
+/** The Node that runs the harness, and the base image assembled from it: the image runs the same major. */
+const HOST_NODE = process.execPath;
+export const LOCAL_BASE_IMAGE = `local/node-base:${process.versions.node.split('.')[0]}`;
 export const IMAGE_REPOSITORY = 'wfcheck-target';
 
 export interface ImageOptions {
-  /** Base image; default env BASE_IMAGE, else local/node-base:20 (assembled if missing). */
+  /** Base image; default env BASE_IMAGE, else local/node-base:<major> (assembled if missing). */
   baseImage?: string;
   log?: (line: string) => void;
 }
@@ -55,7 +57,7 @@ async function buildInContext(
         `base image ${baseImage} is not present locally; pull it first or unset BASE_IMAGE to use ${LOCAL_BASE_IMAGE}`,
       );
     }
-    log(`assembling ${LOCAL_BASE_IMAGE} from the host's /usr/bin/node`);
+    log(`assembling ${LOCAL_BASE_IMAGE} from the host's ${HOST_NODE}`);
     await assembleLocalBase();
     baseId = await imageId(baseImage);
     if (!baseId) throw new Error(`${LOCAL_BASE_IMAGE} was imported but cannot be found`);
@@ -119,14 +121,15 @@ async function imageId(ref: string): Promise<string | undefined> {
   }
 }
 
-/** A minimal rootfs: node, the libraries `ldd` lists (same paths), a node user, /tmp 1777. */
+/** A minimal rootfs: the host's node at /usr/bin/node, the libraries `ldd` lists (same paths), a node user, /tmp 1777. */
 async function assembleLocalBase(): Promise<void> {
   const rootfs = mkdtempSync(join(tmpdir(), 'wfcheck-node-base-'));
   try {
-    const node = '/usr/bin/node';
-    const { stdout } = await run('ldd', [node]);
-    const libs = [...stdout.matchAll(/(\/\S+)\s+\(0x/g)].map((m) => m[1]);
-    for (const file of [node, ...libs]) {
+    const { stdout } = await run('ldd', [HOST_NODE]);
+    const libs = [...stdout.matchAll(/(\/\S+)\s+\(0x/g)].map((m) => m[1]!);
+    mkdirSync(join(rootfs, 'usr/bin'), { recursive: true });
+    copyFileSync(HOST_NODE, join(rootfs, 'usr/bin/node'));
+    for (const file of libs) {
       mkdirSync(join(rootfs, dirname(file)), { recursive: true });
       copyFileSync(file, join(rootfs, file)); // follows symlinks: the real library lands at the linked name
     }
