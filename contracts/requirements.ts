@@ -462,7 +462,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'Execution status values: init, executing, finish, failed.',
     'An execution runs its nodes; once none has work left, nothing keeps it executing. The transitions are not ' +
       'shown, so a status that lags its nodes for a few polls is allowed; one that stays put while they have all ' +
-      'settled is a warning, with the polls that show it.',
+      'settled is a warning, with the polls that show it. Settled: every node finished or failed, or one failed ' +
+      'and none executes (nodes left init or waiting after a failure wait on what failed).',
     ['getExecutionStatus'],
   ),
   reading(

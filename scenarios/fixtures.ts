@@ -101,6 +101,9 @@ function refOf(info: TestInfo): TestRef {
   };
 }
 
+/** What a test may do besides its longest poll (start runs, read outputs, judge). */
+const POLL_MARGIN_MS = 30_000;
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   config: [async ({}, use) => use(loadRunConfig()), { scope: 'worker' }],
 
@@ -134,6 +137,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   verdict: [
     async ({ config, evidence, testRef }, use, info) => {
+      // A test's deadline leaves room for the longest poll it may make, so that a poll ends with its own
+      // reason (not run, blocked) before the runner cuts the test off as unfinished.
+      info.setTimeout(Math.max(info.timeout, config.pollTimeoutMs + POLL_MARGIN_MS));
       const cited = citedRequirements(info.titlePath.join(' '));
       const started = Date.now();
       evidence.write({ kind: 'test-begin', test: testRef, citedRequirements: cited, at: new Date().toISOString() });

@@ -17,9 +17,9 @@
  *
  * An execution that can never end is not waited for: one whose status is outside the enum
  * can never read as terminal (blocked by the clause the contract checks failed on it,
- * EXEC-STATUS-ENUM), and one whose status stays the same, not terminal, while every node
- * has settled for STUCK_POLLS reads in a row (read at the interval, without backing off)
- * "cannot finish": a warning of STATE-ENDS-WHEN-NODES-SETTLE with the polls that show it,
+ * EXEC-STATUS-ENUM), and one whose status stays the same, not terminal, while its nodes have
+ * settled (every one ended, or one failed and none executes) for STUCK_POLLS reads in a row
+ * (read at the interval, without backing off) "cannot finish": a warning of STATE-ENDS-WHEN-NODES-SETTLE with the polls that show it,
  * which blocks what needed its end. Once one execution cannot finish, the run knows it
  * (faults-seen.ts): a later execution showing the same status with every node settled is
  * stopped at first sight, blocked by the same warning. A read that
@@ -88,10 +88,16 @@ export const STUCK_POLLS = 5;
 
 const terminal = (s: Snapshot) => TERMINAL.includes(s.status.status ?? '');
 
-/** Every node of the execution has a terminal status (and it has nodes: without them nothing shows it is done). */
+/**
+ * The execution's nodes have settled: every one has a terminal status, or one failed and none executes
+ * (those left init or waiting wait on what failed, as an engine that stops scheduling after a failure
+ * leaves them). It has nodes: without them nothing shows it is done.
+ */
 function nodesSettled(s: Snapshot): boolean {
   const nodes = s.status.nodeExecutions ?? [];
-  return nodes.length > 0 && nodes.every((n) => TERMINAL.includes(n.status ?? ''));
+  if (nodes.length === 0) return false;
+  if (nodes.every((n) => TERMINAL.includes(n.status ?? ''))) return true;
+  return nodes.some((n) => n.status === 'failed') && !nodes.some((n) => n.status === 'executing');
 }
 
 /** The execution's state as its status view shows it: its status and its nodes' statuses. */

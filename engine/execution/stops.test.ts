@@ -79,3 +79,37 @@ test('a refusal a guessed value could explain is judged once its control, the ot
   expect(messages('RUN-LEGACY-TOP-LEVEL')[0]).toMatch(/the same values in the wrapper form were accepted/);
   expect(messages('RUN-LEGACY-TOP-LEVEL')[1]).toMatch(/cannot judge: refused .* a value the harness guessed/);
 });
+
+const statusOf = (status: string, nodes: [string, string][]) =>
+  answer('getExecutionStatus', 200, {
+    success: true,
+    data: { executionId: 'e1', status, nodeExecutions: nodes.map(([nodeId, s]) => ({ nodeId, status: s })) },
+  });
+
+test('an execution that stays executing after a node failed and nothing else runs cannot finish: a warning in a few polls', async () => {
+  // Left waiting behind the failure, as an engine that stops scheduling leaves them.
+  const stalled = statusOf('executing', [
+    ['fetch', 'finish'],
+    ['validate', 'failed'],
+    ['load', 'waiting'],
+  ]);
+  const { stop, outcomes } = await stopOf([stalled], 60_000);
+  expect(stop.blockedBy).toBe('STATE-ENDS-WHEN-NODES-SETTLE');
+  expect(outcomes('STATE-ENDS-WHEN-NODES-SETTLE')).toEqual(['fail']);
+});
+
+test('after a failure an independent branch that still executes is waited for: not stuck while a node runs', async () => {
+  const running = statusOf('executing', [
+    ['validate', 'failed'],
+    ['notify', 'executing'],
+  ]);
+  const ended = statusOf('failed', [
+    ['validate', 'failed'],
+    ['notify', 'finish'],
+  ]);
+  const { verdict, outcomes } = recorder();
+  const answers = [running, running, running, running, running, running, running, ended];
+  const snaps = await pollExecution(statusClient(answers), verdict, 'e1', { intervalMs: 1, timeoutMs: 60_000 });
+  expect(snaps.at(-1)?.status.status).toBe('failed');
+  expect(outcomes('STATE-ENDS-WHEN-NODES-SETTLE')).toEqual([]);
+});

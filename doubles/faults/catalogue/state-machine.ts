@@ -233,6 +233,30 @@ export const STATE_MACHINE: readonly Mutant[] = [
         : res,
   },
   {
+    id: 'never-ends-after-failure',
+    category: 'state-machine',
+    description:
+      'An execution never leaves "executing", whether its nodes finished or one failed: after a failure, the nodes that depended on it stay waiting for good, so its nodes never all settle.',
+    warns: ['STATE-ENDS-WHEN-NODES-SETTLE'],
+    probes: ['STATE-TERMINAL', 'RUN-RETURNS-EXECUTION-ID'],
+    stillRuns: ['RUN-RETURNS-EXECUTION-ID', 'ABORT-ACCEPTED', 'SEARCH-PAGE-1-BASED', 'UPLOAD-KEY-PER-FILE'],
+    response: (res, _req, ctx) =>
+      isOp(ctx, 'getExecutionStatus')
+        ? editJson(res, (b) => {
+            if (b.data?.status !== 'finish' && b.data?.status !== 'failed') return;
+            const failed = (b.data.nodeExecutions ?? []).some((n: Json) => n?.status === 'failed');
+            b.data.status = 'executing';
+            // What a failure left unstarted waits for good, as an engine that stops scheduling does.
+            if (failed)
+              for (const n of b.data.nodeExecutions ?? [])
+                if (n?.status === 'failed' && String(n.errorMessage ?? '').startsWith('not run')) {
+                  n.status = 'waiting';
+                  delete n.errorMessage;
+                }
+          })
+        : res,
+  },
+  {
     id: 'status-unknown-value',
     category: 'state-machine',
     description:
