@@ -123,13 +123,7 @@ export type TrialOutcome =
   | { kind: 'unreadable'; status?: number; error?: string; seen?: string; afterMs: number };
 
 /** Why the trial stopped watching an execution still running. */
-export type Cut =
-  | 'slow enough'
-  | 'only a 403 sought'
-  | 'nothing more sought'
-  | 'outlasted the others'
-  | 'followed'
-  | 'budget';
+export type Cut = 'only a 403 sought' | 'nothing more sought' | 'outlasted the others' | 'followed' | 'budget';
 
 export interface Trial {
   canvasId: string;
@@ -348,11 +342,11 @@ function cutOf(w: Watch, e: Open, at: number): Cut | undefined {
   if (w.o.followMs > 0) return age + w.o.intervalMs > w.o.followMs ? 'followed' : undefined;
   if (w.t0 !== undefined && at - w.t0 >= w.o.budget.ms) return 'budget';
   if (w.done()) return 'nothing more sought';
-  // Watched to twice the bar, so that of several that pass it, the one that runs longest stands out.
-  if (e.ranMs >= 2 * w.o.slowEnoughMs && w.seeks('long-running')) return 'slow enough';
   if (w.onlyDisabled()) return 'only a 403 sought';
-  // Sought for a failure it may still show: watched until it clearly outlasts the others.
-  if (e.ranMs >= Math.max(2 * w.o.slowEnoughMs, 3 * w.longestEndedMs)) return 'outlasted the others';
+  // Still sought for a failure it may show: a slow one is watched on until it clearly outlasts the others
+  // (three times the longest that ended), or, while none has ended to compare with, five times the bar.
+  const outlasted = w.longestEndedMs > 0 ? Math.max(2 * w.o.slowEnoughMs, 3 * w.longestEndedMs) : 5 * w.o.slowEnoughMs;
+  if (e.ranMs >= outlasted) return 'outlasted the others';
   return undefined;
 }
 
@@ -398,6 +392,8 @@ function readRound(w: Watch, replies: readonly TrialReply[], at: number): void {
       return;
     }
     e.ranMs = afterMs;
+    // Seen running long enough to be aborted after a poll: the slow one is found (it may still fail).
+    if (e.ranMs >= w.o.slowEnoughMs) w.shown('long-running');
     still.push(e);
   });
   w.open = still;
@@ -418,6 +414,20 @@ function afterAbort(w: Watch, toAbort: readonly Open[], replies: readonly TrialR
       ranMs: e.ranMs,
     });
   });
+}
+
+/**
+ * Of the executions that ended after running long enough to be the slow one, only the one that ran
+ * longest stays long-running (and none when one still running when the trial stopped ran longer): the
+ * others finished, and a workflow that finishes in seconds is an ordinary one, fit for every role that
+ * follows a run to its end. Those cut off still running stay long-running: nobody saw them end.
+ */
+function oneSlowestAmongThoseThatEnded(trials: Trial[]): Trial[] {
+  const slow = trials.filter((t) => t.behaviour === 'long-running');
+  const slowest = slow.reduce<Trial | undefined>((a, t) => ((t.ranMs ?? 0) > (a?.ranMs ?? -1) ? t : a), undefined);
+  return trials.map((t) =>
+    t.behaviour === 'long-running' && t.outcome.kind === 'ended' && t !== slowest ? { ...t, behaviour: 'finishes' } : t,
+  );
 }
 
 /**
@@ -458,7 +468,7 @@ export function* trialRuns(
     for (const e of w.open) e.cut ??= cutOf(w, e, at);
   }
   return {
-    trials: w.trials.filter((t) => t !== undefined),
+    trials: oneSlowestAmongThoseThatEnded(w.trials.filter((t) => t !== undefined)),
     footprint: w.footprint,
     untried: candidates.length - w.next,
     ...(w.stoppedBy ? { stoppedBy: w.stoppedBy } : {}),

@@ -58,6 +58,23 @@ export const STATE_MACHINE: readonly Mutant[] = [
         : res,
   },
   {
+    id: 'files-while-executing',
+    category: 'state-machine',
+    description:
+      'A node that writes a file lists its draft in the output while it is still executing (§3.2): only a read made while a node runs can see it.',
+    breaks: ['OUTPUT-FILES-ONLY-AFTER-FINISH'],
+    response: (res, _req, ctx) =>
+      isOp(ctx, 'getExecutionOutput')
+        ? editJson(res, (b) => {
+            if (!Array.isArray(b.data?.output)) return;
+            b.data.files = Array.isArray(b.data.files) ? b.data.files : [];
+            for (const n of b.data.output)
+              if (n?.status === 'executing')
+                b.data.files.push({ name: `${n.nodeId}-draft.txt`, type: 'text/plain', size: 0, nodeId: n.nodeId });
+          })
+        : res,
+  },
+  {
     id: 'abort-running-404',
     category: 'state-machine',
     description: 'Abort only finds queued executions: a running one answers 404.',
