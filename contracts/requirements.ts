@@ -770,9 +770,10 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ),
     {
       appliesWhen:
-        'A request that carries no file at all: a multipart body without parts, a JSON body. A file under ' +
-        'another multipart field name than `files` is recorded: the content type of the upload is not shown, ' +
-        'so neither is how `files` is named in it.',
+        'A request that carries no file at all: a multipart body without parts. A JSON body is refused with ' +
+        'any 4xx (a 415 as fairly as a 400: the content type of the upload is not shown, UPLOAD-CONTENT-TYPE ' +
+        'records it); accepting it fails. A file under another multipart field name than `files` is recorded: ' +
+        'neither is how `files` is named in the request.',
     },
   ),
   observe(

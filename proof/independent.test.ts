@@ -1,29 +1,37 @@
 /**
- * Fair to implementations nobody here wrote: the Go and the Python implementations of doubles/independent/,
- * written from the specification alone by implementers who never saw the harness, pass both modes (the
- * scripted suites and the generative mode at its default budget) with every role filled and no finding
- * at all. A must failure on one of them would be either a deviation its CHOICES.md documents (then it is
- * listed here, with the choice) or a defect of the harness; there is none today, so the lists are empty.
+ * Fair to implementations nobody here wrote: the five implementations of doubles/independent/ (Go and
+ * Python with their standard libraries; Spring Boot, NestJS and Django REST framework, the stacks vendors
+ * use), written from the specification alone by implementers who never saw the harness, pass both modes
+ * (the scripted suites and the generative mode at its default budget) with every role filled. A finding
+ * on one of them is either a deviation its independent review (REVIEW.md beside it) confirms, listed here
+ * by the clause it fails with the review's words, or a defect of the harness.
  *
- * They run at 1/20 of their own durations (their slow workflow then takes about a second).
+ * They run faster than their own durations (TEST_SPEED): their slow workflow then takes one to three seconds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { independentMissing, startIndependent, type IndependentKind } from '../doubles/independent/launch.ts';
+import {
+  INDEPENDENT_KINDS,
+  independentMissing,
+  STACKS,
+  startIndependent,
+  TEST_SPEED,
+  type IndependentKind,
+} from '../doubles/independent/launch.ts';
 import { explore } from '../explore/explore.ts';
 import { exploreOptionsOf } from '../explore/run.ts';
 import { readExploreSettings } from '../foundation/environment/config.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 import { runConformance } from './conformance-run.ts';
 
-/** Deviations a CHOICES.md documents, by the clause they fail: none has been found. */
-const DOCUMENTED: Record<IndependentKind, string[]> = { go: [], python: [] };
+/** Deviations each independent review (REVIEW.md) confirms, by the clause they fail. */
+const DOCUMENTED: Record<IndependentKind, string[]> = { go: [], python: [], spring: [], nest: [], django: [] };
 
 const SEED = 20260101;
 
-for (const kind of ['go', 'python'] as const) {
+for (const kind of INDEPENDENT_KINDS) {
   test.describe(`the ${kind} implementation, written from the specification alone`, () => {
     test.describe.configure({ mode: 'serial' });
     test.beforeAll(() => test.skip(!!independentMissing(kind), independentMissing(kind) ?? ''));
@@ -31,8 +39,8 @@ for (const kind of ['go', 'python'] as const) {
     test('passes the conformance run: every role filled, no failing finding and no warning', {
       tag: '@conformance-run',
     }, async () => {
-      test.setTimeout(240_000);
-      const target = await startIndependent(kind);
+      test.setTimeout(240_000 + STACKS[kind].startMs);
+      const target = await startIndependent(kind, { speed: TEST_SPEED[kind] });
       const outDir = mkdtempSync(join(tmpdir(), `wfcheck-independent-${kind}-`));
       try {
         const run = await runConformance({
@@ -60,8 +68,8 @@ for (const kind of ['go', 'python'] as const) {
     test('passes the generative mode at its default budget: no deviation, nothing left unjudged', {
       tag: '@conformance-run',
     }, async () => {
-      test.setTimeout(180_000);
-      const target = await startIndependent(kind);
+      test.setTimeout(180_000 + STACKS[kind].startMs);
+      const target = await startIndependent(kind, { speed: TEST_SPEED[kind] });
       try {
         const s = readExploreSettings(
           {},

@@ -341,12 +341,14 @@ function cutOf(w: Watch, e: Open, at: number): Cut | undefined {
   const age = at - e.startedAt;
   if (w.o.followMs > 0) return age + w.o.intervalMs > w.o.followMs ? 'followed' : undefined;
   if (w.t0 !== undefined && at - w.t0 >= w.o.budget.ms) return 'budget';
-  if (w.done()) return 'nothing more sought';
-  if (w.onlyDisabled()) return 'only a 403 sought';
-  // Still sought for a failure it may show: a slow one is watched on until it clearly outlasts the others
-  // (three times the longest that ended), or, while none has ended to compare with, five times the bar.
+  // Three times the longest that ended, or, while none has ended to compare with, five times the bar.
   const outlasted = w.longestEndedMs > 0 ? Math.max(2 * w.o.slowEnoughMs, 3 * w.longestEndedMs) : 5 * w.o.slowEnoughMs;
   if (e.ranMs >= outlasted) return 'outlasted the others';
+  // One past the bar is watched on, whatever else is sought, until it ends or clearly outlasts the others:
+  // the slow role goes to the longest seen, and that needs to know how long each one runs.
+  if (e.ranMs >= w.o.slowEnoughMs) return undefined;
+  if (w.done()) return 'nothing more sought';
+  if (w.onlyDisabled()) return 'only a 403 sought';
   return undefined;
 }
 

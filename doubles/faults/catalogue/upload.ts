@@ -157,4 +157,17 @@ export const UPLOAD: readonly Mutant[] = [
         ? jsonReply(400, { success: false, errCode: 'E2005', errMsg: 'request payload too large; maximum size 100KB' })
         : req,
   },
+  {
+    id: 'upload-other-media-415',
+    category: 'upload',
+    description:
+      'An upload whose body is not multipart/form-data is refused with 415, as Django REST framework and Spring do for a media type no parser takes (§4.7: the content type of the upload is not shown).',
+    legal: true,
+    explored: true,
+    probes: ['UPLOAD-400-NO-FILES', 'UPLOAD-CONTENT-TYPE'],
+    request: (req, ctx) =>
+      isOp(ctx, 'uploadFiles') && ctx.carried && !/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')
+        ? jsonReply(415, { success: false, errCode: 'E3009', errMsg: 'unsupported media type' })
+        : req,
+  },
 ];
