@@ -96,7 +96,7 @@ function perOperationClauses(op: OperationId): Requirement[] {
           'Every answer, and no answer at all (a reset, a malformed answer). Not failed: a 429 (rate limits ' +
           'are not shown), a 4xx carrying a §7 code whose HTTP status is not listed (E2004, E2005…), a 413 ' +
           'to a request body over 100,000 bytes (the payload limit, whose status is not shown), and a 4xx from ' +
-          'the HTTP layer to a request target no stack routes (HTTP-LAYER-REFUSAL).',
+          'the HTTP layer to a request target no stack routes or to a body whose framing is broken (HTTP-LAYER-REFUSAL).',
       },
     ),
     reading(
@@ -1011,8 +1011,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
       '4',
       'A request whose target no stack routes as the operation (an encoded slash, backslash, dot, percent sign or ' +
         'control character, a semicolon, or a malformed or non-UTF-8 percent-escape in a path id; a malformed or ' +
-        'non-UTF-8 escape in a query value) may be refused by the HTTP layer with a 4xx before the operation sees it: ' +
-        'recorded, not failed. A 5xx, a hang or a reset still fails the status clause.',
+        'non-UTF-8 escape in a query value), or whose body is framed wrong (a chunk size that is not hexadecimal or of ' +
+        'sixteen hex digits, a chunked body or a Content-Length cut short), may be refused by the HTTP layer with a ' +
+        '4xx before the operation sees it (for broken framing any 4xx, listed or not, its body not judged); so may a ' +
+        'request target over 2,048 octets with a 414 or a 431 (RFC 9110 only recommends 8,000; gunicorn stops at ' +
+        '4,094): recorded, not failed. A 5xx or a reset still fails the status clause; a hang is INPUT-NOT-SLOW.',
       'Path parameters are strings.',
     ),
     {
@@ -1081,6 +1084,49 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'Which operations the content and payload limits apply to: stated only by the codes themselves.',
   ),
   observe('LIMIT-RATE', '8', 'Rate limits of the API: not shown.', 'Rate limits of the API: not shown.'),
+
+  // Reliability: how long inputs within the limits take, and whether one request holds up the others.
+  // The specification states no latency, so both are should-level and the bar is relative to the target.
+  reading(
+    should(
+      'INPUT-NOT-SLOW',
+      '8',
+      'An input within the limits is answered in about the time its operation ordinarily takes.',
+      '| Maximum content length (code E2004) | 100k characters |',
+      'The limits say what an operation takes: content within 100k characters is an input it serves. One ' +
+        'answered in seconds or minutes where the same operation ordinarily answers in milliseconds (a ' +
+        'step-splitting regex growing with the square of a run of spaces) keeps its caller, and every retry, waiting.',
+    ),
+    {
+      otherReading:
+        'No response time is specified anywhere: a server may take as long as an input needs, and a long prompt ' +
+        'may legitimately cost more to plan.',
+      appliesWhen:
+        'An input class (a run of one character in a parameter, a framing, a number) answered over 1 s and over ' +
+        "10× the operation's ordinary answer time measured during the same run, again when sent once more; one " +
+        'unanswered at the request deadline counts (once). Reported with the smallest input still slow and how ' +
+        'the time grows when the run doubles.',
+    },
+  ),
+  reading(
+    should(
+      'ONE-REQUEST-NO-STALL',
+      '5',
+      "One slow request does not make the server's other requests, of any key, wait for it.",
+      'The caller can search the workflows reachable with its API key',
+      'Every key is a caller of its own: a server that waits on one request (a regex blocking its only event ' +
+        'loop, every worker thread busy) turns one slow input into an outage for every other caller.',
+    ),
+    {
+      otherReading:
+        'Capacity and concurrency are not specified (rate limits are not shown): a server may serve one request ' +
+        'at a time.',
+      appliesWhen:
+        'A cheap search (the other key when there is one) sent on another connection while a request found slow ' +
+        '(INPUT-NOT-SLOW) is in flight, answered over 1 s, over 10× its ordinary time and after at least half the ' +
+        "slow request's time.",
+    },
+  ),
 
   // §6, §9
   observe('EVENTS', '6', 'Events: not shown.', 'Events: not shown.'),

@@ -16,17 +16,19 @@ import type {
   Entry,
   ExecutionOp,
   ExploreInput,
-  FileInput,
   Fill,
   GenerateInput,
   QueryNumber,
   RunCanvas,
   RunInput,
-  UploadInput,
+  SearchInput,
+  UrlText,
   Value,
   World,
 } from './model.ts';
-import { longName, longUrlText, nest, rawNumber, withHeaderVariants } from './edges.ts';
+import { edgeNumber, longName, longUrlText, nest, pagingPair, rawNumber, withHeaderVariants } from './edges.ts';
+import { jsonEscape, percentEscape } from './encodings.ts';
+import { uploadArbitraries } from './parts.ts';
 import { anyString, anyText, repeated, textOf, tokenChar, type Text } from './text.ts';
 
 export interface Arbitraries {
@@ -45,14 +47,24 @@ const lowerLetter = fc.integer({ min: 0x61, max: 0x7a }).map((c) => String.fromC
  */
 const fitsInUrl = (t: Text) => encodeURIComponent(textOf(t)).length <= 6000;
 
-/** Ids of any shape: short texts of every plane, long repeated ones; never "." or "..", which URLs resolve away. */
-const anyId: fc.Arbitrary<Text> = fc
-  .oneof(
-    { withCrossShrink: true },
-    { arbitrary: anyString({ minLength: 1, maxLength: 40 }), weight: 3 },
-    { arbitrary: longUrlText(6_000), weight: 2 },
-  )
-  .filter((t) => fitsInUrl(t) && !/^\.\.?$/.test(textOf(t)));
+/**
+ * Ids of any shape: short texts of every plane, long repeated ones, percent-escapes that are no UTF-8; never
+ * "." or "..", which URLs resolve away.
+ */
+const anyId: fc.Arbitrary<UrlText> = fc.oneof(
+  { withCrossShrink: true },
+  {
+    weight: 5,
+    arbitrary: fc
+      .oneof(
+        { withCrossShrink: true },
+        { arbitrary: anyString({ minLength: 1, maxLength: 40 }), weight: 3 },
+        { arbitrary: longUrlText(6_000), weight: 2 },
+      )
+      .filter((t) => fitsInUrl(t) && !/^\.\.?$/.test(textOf(t))),
+  },
+  { weight: 1, arbitrary: percentEscape },
+);
 
 /**
  * The request line a search query may take, per text parameter and per number written as is: with two of
@@ -61,11 +73,12 @@ const anyId: fc.Arbitrary<Text> = fc
 const QUERY_TEXT_OCTETS = 2_000;
 const QUERY_DIGITS = 1_200;
 
-/** A text of a query: short of every plane (empty too), or long (its share of the request line). */
-const queryText: fc.Arbitrary<Text> = fc.oneof(
+/** A text of a query: short of every plane (empty too), long (its share of the request line), escapes that are no UTF-8. */
+const queryText: fc.Arbitrary<UrlText> = fc.oneof(
   { withCrossShrink: true },
   { arbitrary: anyString({ maxLength: 24 }), weight: 7 },
   { arbitrary: longUrlText(QUERY_TEXT_OCTETS), weight: 3 },
+  { arbitrary: percentEscape, weight: 1 },
 );
 
 const numbers: fc.Arbitrary<number> = fc.oneof(
@@ -77,7 +90,8 @@ const numbers: fc.Arbitrary<number> = fc.oneof(
 
 /**
  * A query number: whole or with a fraction, from -2^53 to 2^53; written as is (twenty digits and more,
- * exponent form, negative zero); or any text. The fraction shrinks away first.
+ * exponent form, negative zero); at an edge (a classic limit, the edge of a double); any text; escapes
+ * that are no UTF-8. The fraction shrinks away first.
  */
 const queryNumber: fc.Arbitrary<QueryNumber> = fc.oneof(
   { withCrossShrink: true },
@@ -92,6 +106,8 @@ const queryNumber: fc.Arbitrary<QueryNumber> = fc.oneof(
   },
   { weight: 3, arbitrary: rawNumber(QUERY_DIGITS) },
   { weight: 1, arbitrary: fc.record({ text: anyString({ maxLength: 12 }) }) },
+  { weight: 2, arbitrary: edgeNumber },
+  { weight: 1, arbitrary: percentEscape },
 );
 
 function entries(value: fc.Arbitrary<Value>, maxLength: number, names = anyString({ maxLength: 12 })) {
@@ -114,14 +130,17 @@ const anyValue: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
 
 /**
  * A value as the top level of a body holds it (a variable's, an extra field's): any value, or one at the
- * edges — a number no double holds, arrays nested up to the payload limit. Only there: a failure bound to
- * one then shrinks to the same place in the body whichever input found it.
+ * edges — a number no double holds, one at a classic limit or at the edge of a double, arrays nested up to
+ * the payload limit, a string with an ill-formed escape. Only there: a failure bound to one then shrinks to
+ * the same place in the body whichever input found it.
  */
 const topValue: fc.Arbitrary<Value> = fc.oneof(
   { withCrossShrink: true },
   { arbitrary: anyValue, weight: 6 },
   { arbitrary: rawNumber(20_000), weight: 2 },
   { arbitrary: nest, weight: 2 },
+  { arbitrary: edgeNumber, weight: 3 },
+  { arbitrary: jsonEscape, weight: 1 },
 );
 
 /** Names of variables and fields: short of every plane (empty too), or long. */
@@ -157,26 +176,37 @@ function choice<T>(branches: (false | undefined | { arbitrary: fc.Arbitrary<T>; 
 
 // ---- search, detail, executions -----------------------------------------------------------------------
 
+/** A search query of every parameter, each optional. */
+const searchQuery: fc.Arbitrary<SearchInput['query']> = fc.record(
+  {
+    keyword: queryText,
+    order: fc.oneof(
+      { withCrossShrink: true },
+      { arbitrary: anyString({ maxLength: 16 }), weight: 2 },
+      {
+        arbitrary: fc.constantFrom('asc', 'desc', 'updationDesc', 'creationAsc', 'titleAsc', '-createdAt'),
+        weight: 2,
+      },
+      { arbitrary: longUrlText(QUERY_TEXT_OCTETS), weight: 3 },
+      { arbitrary: percentEscape, weight: 1 },
+    ),
+    page: queryNumber,
+    pageSize: queryNumber,
+  },
+  { requiredKeys: [] },
+);
+
+/** A page and a page size whose offset crosses a classic limit (edges.ts), nothing else. */
+const pagingQuery: fc.Arbitrary<SearchInput['query']> = pagingPair.map(({ page, pageSize }) => ({ page, pageSize }));
+
 function search(): Arbitraries {
   const allowed = fc.record({
     op: fc.constant('searchWorkflows' as const),
     family: fc.constant('allowed'),
-    query: fc.record(
-      {
-        keyword: queryText,
-        order: fc.oneof(
-          { withCrossShrink: true },
-          { arbitrary: anyString({ maxLength: 16 }), weight: 2 },
-          {
-            arbitrary: fc.constantFrom('asc', 'desc', 'updationDesc', 'creationAsc', 'titleAsc', '-createdAt'),
-            weight: 2,
-          },
-          { arbitrary: longUrlText(QUERY_TEXT_OCTETS), weight: 3 },
-        ),
-        page: queryNumber,
-        pageSize: queryNumber,
-      },
-      { requiredKeys: [] },
+    query: fc.oneof(
+      { withCrossShrink: true },
+      { weight: 9, arbitrary: searchQuery },
+      { weight: 1, arbitrary: pagingQuery },
     ),
   });
   const forbidden = fc.record({
@@ -189,7 +219,7 @@ function search(): Arbitraries {
 }
 
 function detail(world: World): Arbitraries {
-  const canvas = choice<{ $canvas: number } | { id: Text }>([
+  const canvas = choice<{ $canvas: number } | { id: UrlText }>([
     world.canvases.length > 0 && { arbitrary: fc.record({ $canvas: fc.nat(50) }), weight: 2 },
     { arbitrary: fc.record({ id: anyId }), weight: 3 },
   ]);
@@ -207,7 +237,7 @@ function detail(world: World): Arbitraries {
 
 function execution(op: ExecutionOp, world: World): Arbitraries {
   const started = world.executions.length > 0 || world.plain !== undefined;
-  const ref = choice<{ $execution: number } | { id: Text }>([
+  const ref = choice<{ $execution: number } | { id: UrlText }>([
     started && { arbitrary: fc.record({ $execution: fc.nat(50) }), weight: 3 },
     { arbitrary: fc.record({ id: anyId }), weight: 2 },
   ]);
@@ -337,101 +367,6 @@ function run(world: World): Arbitraries {
   return { allowed, forbidden: forbiddenRun(world) };
 }
 
-// ---- upload -----------------------------------------------------------------------------------------
-
-const MEDIA_TYPES = [
-  'text/plain',
-  'application/pdf',
-  'image/png',
-  'text/csv',
-  'application/json',
-  'application/octet-stream',
-];
-
-const fileInput: fc.Arbitrary<FileInput> = fc.record({
-  name: fc.oneof(
-    { withCrossShrink: true },
-    { arbitrary: anyString({ minLength: 1, maxLength: 40 }), weight: 8 },
-    { arbitrary: repeated(1, 300, oneChar), weight: 2 },
-    { arbitrary: fc.constant(''), weight: 1 },
-  ),
-  type: fc.oneof(
-    { withCrossShrink: true },
-    fc.constantFrom(...MEDIA_TYPES),
-    fc.constant(''),
-    fc
-      .tuple(
-        fc.string({ unit: lowerLetter, minLength: 1, maxLength: 8 }),
-        fc.string({ unit: lowerLetter, minLength: 1, maxLength: 8 }),
-      )
-      .map(([a, b]) => `${a}/${b}`),
-  ),
-  size: fc.integer({ min: 0, max: 24 * 1024 }),
-  fill: fc.nat(1000),
-});
-
-const TINY_FILE: FileInput = { name: 'wfcheck-explore.txt', type: 'text/plain', size: 16, fill: 1 };
-const FILES_FIELDS = new Set(['files', 'files[]']);
-
-function upload(): Arbitraries {
-  const allowed = fc.record({
-    op: fc.constant('uploadFiles' as const),
-    family: fc.constant('allowed'),
-    body: fc.record({
-      form: fc.constant('files' as const),
-      files: fc.array(fileInput, { minLength: 1, maxLength: 3 }),
-    }),
-  });
-  const otherName = anyString({ minLength: 1, maxLength: 10 }).filter((n) => !FILES_FIELDS.has(n));
-  const noFiles = fc.oneof(
-    fc.constant({ form: 'files' as const, files: [] as FileInput[] }),
-    fc.record({
-      form: fc.constant('text-fields' as const),
-      fields: fc.uniqueArray(fc.record({ name: otherName, value: anyString({ maxLength: 20 }) }), {
-        minLength: 1,
-        maxLength: 3,
-        selector: (f) => f.name,
-      }),
-    }),
-    fc.record({
-      form: fc.constant('json' as const),
-      text: fc.constantFrom('{}', '{"files":[]}', '{"files":"x"}', '[]'),
-    }),
-  );
-  const up = (family: string, body: fc.Arbitrary<UploadInput['body']>) =>
-    fc.record({
-      op: fc.constant('uploadFiles' as const),
-      family: fc.constant(family),
-      body,
-    }) as fc.Arbitrary<UploadInput>;
-  const forbidden = fc.oneof(
-    up('no-files', noFiles),
-    // A text value where files go, or files under another field: "files" is missing, how it is refused is open.
-    up(
-      'text-in-files',
-      fc.record({
-        form: fc.constant('text-fields' as const),
-        fields: fc.tuple(anyString({ maxLength: 20 })).map(([value]) => [{ name: 'files', value }]),
-      }),
-    ),
-    up(
-      'files-in-other-field',
-      fc.record({
-        form: fc.constant('files' as const),
-        field: otherName,
-        files: fc.array(fileInput, { minLength: 1, maxLength: 1 }),
-      }),
-    ),
-    fc.record({
-      op: fc.constant('uploadFiles' as const),
-      family: fc.constant('no-valid-key'),
-      auth: authInput,
-      body: fc.constant({ form: 'files' as const, files: [TINY_FILE] }),
-    }) as fc.Arbitrary<UploadInput>,
-  );
-  return { allowed, forbidden };
-}
-
 // ---- generate ---------------------------------------------------------------------------------------
 
 const PROMPT = 'Summarise the weekly sales report';
@@ -448,10 +383,13 @@ const extraFields = entries(
   anyName.filter((n) => !NAMED_FIELDS.has(n.toLowerCase())),
 );
 
-/** An allowed query: any short text, words, or one character repeated up to just under the content limit. */
-const generateQuery = fc.oneof(
+/**
+ * An allowed query: any short text, words, one character repeated up to just under the content limit, or a
+ * string with an ill-formed escape (a lone surrogate).
+ */
+const generateQuery: fc.Arbitrary<Value> = fc.oneof(
   { withCrossShrink: true },
-  { arbitrary: anyString({ maxLength: 60 }) as fc.Arbitrary<Text>, weight: 6 },
+  { arbitrary: anyString({ maxLength: 60 }) as fc.Arbitrary<Value>, weight: 6 },
   {
     arbitrary: fc
       .array(anyString({ minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 8 })
@@ -459,6 +397,7 @@ const generateQuery = fc.oneof(
     weight: 3,
   },
   { arbitrary: repeated(1, LONG, oneChar), weight: 1 },
+  { arbitrary: jsonEscape, weight: 1 },
 );
 
 function allowedGenerate(world: World): fc.Arbitrary<GenerateInput> {
@@ -563,7 +502,7 @@ function byOperation(op: OperationId, world: World): Arbitraries {
     case 'abortExecution':
       return execution(op, world);
     case 'uploadFiles':
-      return upload();
+      return uploadArbitraries(authInput);
     case 'generateWorkflow':
       return generate(world);
   }

@@ -3,9 +3,12 @@
  * and numbers keep the form they were generated in — and records the features of each (the shape a
  * fingerprint is made of). A probe (classes.ts) replaces one class of values while they are written.
  */
-import type { AuthMode } from '../engine/transport/exchange.ts';
-import type { AuthInput, Entry, FileKeyRef, RawNumber, Value, World } from './model.ts';
+import { seg, type AuthMode } from '../engine/transport/exchange.ts';
+import { escapeClass, isJsonEscape, isPercent } from './encodings.ts';
+import type { AuthInput, Entry, FileKeyRef, Percent, RawNumber, UrlText, Value, World } from './model.ts';
+import { runFeatures, type Run } from './runs.ts';
 import {
+  atEdge,
   depthFeatures,
   isRepeat,
   numberTextFeatures,
@@ -22,6 +25,8 @@ import {
  */
 export type Probe =
   | { path: string; family: 'text'; char: string }
+  /** A broken encoding (percent-escapes, a JSON escape) replaced by a text of one character. */
+  | { path: string; family: 'escape'; text: string }
   | { path: string; family: 'number'; raw: string }
   | { path: 'header'; family: 'header'; variant?: string };
 
@@ -32,6 +37,13 @@ export class Builder {
   readonly content: string[] = [];
   /** Names of the variables the run's workflow declares as text: their values are content. */
   contentNames: ReadonlySet<string> = new Set();
+  /** Long runs of one character in the texts written (runs.ts): what a slow answer is narrowed down by. */
+  readonly runs: Run[] = [];
+  /**
+   * The request carries a value at an edge (a number at a classic limit or past a double, an ill-formed
+   * escape, an odd part): how to refuse it is the server's to choose, so an unlisted 4xx is observed.
+   */
+  edge = false;
 
   constructor(
     readonly world: World,
@@ -50,7 +62,28 @@ export class Builder {
     const p = this.probe;
     const s = p?.family === 'text' && p.path === path ? withClassReplaced(textOf(t), p.char) : textOf(t);
     textFeatures(path, s, this.features);
+    runFeatures(path, s, this.features, this.runs);
     return s;
+  }
+
+  /** The text a probe puts in place of a broken encoding at `path`, if it does. */
+  private escapeProbed(path: string): string | undefined {
+    const p = this.probe;
+    return p?.family === 'escape' && p.path === path ? p.text : undefined;
+  }
+
+  /** Percent-escapes as they are, for a URL: what a decoder meets is their class (`not-utf8`). */
+  percent(path: string, p: Percent): string {
+    this.features.add(path);
+    this.features.add(`${path}:not-utf8`);
+    return p.$percent;
+  }
+
+  /** A text of a URL as it goes in it: a query value (form-encoded) or a path segment, escapes as they are. */
+  url(path: string, v: UrlText, as: 'query' | 'segment'): string {
+    if (isPercent(v) && !this.escapeProbed(path)) return this.percent(path, v);
+    const s = this.text(path, isPercent(v) ? this.escapeProbed(path)! : v);
+    return as === 'segment' ? seg(s) : new URLSearchParams({ v: s }).toString().slice(2);
   }
 
   /** A number as sent: JSON's writing of it, or the text of a raw one (a probe's representative at its path). */
@@ -59,6 +92,7 @@ export class Builder {
     const raw =
       p?.family === 'number' && p.path === path ? p.raw : typeof n === 'number' ? JSON.stringify(n) : n.$number;
     numberTextFeatures(path, raw, this.features);
+    if (atEdge(raw)) this.edge = true;
     return raw;
   }
 
@@ -87,6 +121,12 @@ export class Builder {
       return JSON.stringify(s);
     }
     if ('$number' in v) return this.number(path, v);
+    if (isJsonEscape(v) && this.escapeProbed(path)) return JSON.stringify(this.text(path, this.escapeProbed(path)!));
+    if (isJsonEscape(v)) {
+      this.edge = true;
+      this.features.add(`${path}:${escapeClass(v.$escape)}`);
+      return `"${v.$escape}"`;
+    }
     if ('$fileKey' in v) return JSON.stringify(this.fileKey(path, v));
     // Objects and arrays are one kind: "structured" (a bug that breaks on one usually breaks on both).
     this.features.add(`${path}:structured`);
@@ -127,7 +167,8 @@ export class Builder {
     return { kind: 'literal', value: a.scheme ? `${a.scheme} ${token}` : token };
   }
 
-  id(path: string, t: Text): string {
-    return this.text(path, t);
+  /** An id as its path segment: encoded, or percent-escapes as they are. */
+  segment(path: string, t: UrlText): string {
+    return this.url(path, t, 'segment');
   }
 }

@@ -33,7 +33,10 @@ async function classShape(input: ExploreInput, crashes: (p: ReturnType<typeof pr
   return generalized(shapeOf(minimal.features), found);
 }
 
-const keywordOf = (p: ReturnType<typeof prepare>) => String(p.spec.query?.keyword ?? '');
+/** A query value as the server reads it off the request line. */
+const queryOf = (p: ReturnType<typeof prepare>, name: string) =>
+  new URL(`http://target${p.spec.path}`).searchParams.get(name) ?? '';
+const keywordOf = (p: ReturnType<typeof prepare>) => queryOf(p, 'keyword');
 const body = (p: ReturnType<typeof prepare>) => String(p.spec.raw?.body ?? '');
 
 test('a keyword outside printable ASCII: one class from "À" and from NUL', async () => {
@@ -59,12 +62,15 @@ test('a variable name outside [A-Za-z0-9_]: one class from " ", "!" and "À", th
 
 test('a page beyond 2^53 or in exponent form: one class from 16 digits and from 1e0', async () => {
   const rule = (p: ReturnType<typeof prepare>) => {
-    const page = String(p.spec.query?.page ?? '');
+    const page = queryOf(p, 'page');
     return /[eE]/.test(page) || (/^\d+$/.test(page) && BigInt(page) > 2n ** 53n);
   };
   const fromDigits = await classShape(search({ page: { $number: '9999999999999999' } }), rule);
   const fromExponent = await classShape(search({ page: { $number: '1e0' } }), rule);
-  expect(fromDigits).toEqual(['page', 'page:any(exponent,|x|>2^53,digits>16,digits>1000)']);
+  expect(fromDigits).toEqual([
+    'page',
+    'page:any(exponent,overflows-double,underflows-double,|exponent|>2^31-1,|x|>2^53,|x|>2^63-1,|x|>2^64-1,digits>16,digits>1000)',
+  ]);
   expect(fromExponent).toEqual(fromDigits);
 });
 
@@ -96,4 +102,16 @@ test('classed values: characters of a class, numbers, header variants; plain let
   expect(classedPaths(p.features).some((c) => c.path === 'keyword')).toBe(false);
   expect(shapeHolds(new Set(['order', 'order:four-byte']), ['order:any(space,four-byte)'])).toBe(true);
   expect(shapeHolds(new Set(['order', 'order:punct']), ['order:any(space,four-byte)'])).toBe(false);
+});
+
+test('an escape that is no UTF-8 is its own class, unless a class of characters in its place crashes alike', async () => {
+  // A server that reads %FF as U+FFFD and then breaks on anything outside ASCII: the same finding as "À".
+  const decoded = (p: ReturnType<typeof prepare>) =>
+    /[^\x20-\x7e]/.test(new URLSearchParams(p.spec.path.split('?')[1]).get('keyword') ?? '');
+  const fromEscape = await classShape(search({ keyword: { $percent: '%FF' } }), decoded);
+  const fromAccent = await classShape(search({ keyword: 'À' }), decoded);
+  expect(fromEscape).toEqual(fromAccent);
+  // A URL decoder that breaks on the bytes themselves: no character stands in for them.
+  const raw = (p: ReturnType<typeof prepare>) => p.spec.path.includes('%FF');
+  expect(await classShape(search({ keyword: { $percent: '%FF' } }), raw)).toEqual(['keyword', 'keyword:not-utf8']);
 });

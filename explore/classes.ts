@@ -16,6 +16,7 @@
 import type { OperationId } from '../contracts/check.ts';
 import { headerVariantsFor } from './headers.ts';
 import type { Probe } from './builder.ts';
+import { ENCODING_CLASSES } from './encodings.ts';
 import { CHAR_CLASSES, EMPTY, NUMBER_CLASSES, PLAIN_NUMBER } from './text.ts';
 
 type Family = Probe['family'];
@@ -44,6 +45,7 @@ export function splitFeature(feature: string): [path: string, what: string] | un
 
 function familyOf(path: string, what: string): Family | undefined {
   if (path === 'header') return 'header';
+  if (ENCODING_CLASSES.includes(what)) return 'escape';
   if (TEXT_CLASSES.includes(what)) return 'text';
   return NUMBER_CLASS_NAMES.includes(what) ? 'number' : undefined;
 }
@@ -54,6 +56,7 @@ function describes(c: ClassedPath, feature: string): boolean {
   if (!parts || parts[0] !== c.path) return false;
   const what = parts[1];
   if (c.family === 'header') return true;
+  if (c.family === 'escape') return ENCODING_CLASSES.includes(what);
   if (c.family === 'text') return TEXT_CLASSES.includes(what) || what.startsWith('len') || what === EMPTY;
   return NUMBER_CLASS_NAMES.includes(what) || what === 'positive';
 }
@@ -72,6 +75,13 @@ export function classedPaths(features: readonly string[]): ClassedPath[] {
 /** The probes of one value: a representative of each class of its family, then the plain value (no class). */
 export function probesOf(c: ClassedPath, op: OperationId): { probe: Probe; cls?: string }[] {
   const { path } = c;
+  // A broken encoding in place of which a character of a class crashes alike is that class's member (a
+  // decoder that turns %FF into U+FFFD, then breaks on anything outside ASCII): the same finding.
+  if (c.family === 'escape')
+    return [
+      ...Object.entries(CHAR_CLASSES).map(([cls, text]) => ({ probe: { path, family: 'escape' as const, text }, cls })),
+      { probe: { path, family: 'escape', text: PLAIN_CHAR } },
+    ];
   if (c.family === 'text')
     return [
       ...Object.entries(CHAR_CLASSES).map(([cls, char]) => ({ probe: { path, family: 'text' as const, char }, cls })),

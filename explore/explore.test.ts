@@ -49,6 +49,33 @@ const classesIn = (f: ExploreFinding, path: string): string[] =>
   f.shape.flatMap((x) => (x.startsWith(`${path}:any(`) ? x.slice(path.length + 5, -1).split(',') : []));
 const VARIABLE_NAME_CLASSES = ['space', 'punct', 'control', 'c1-control', 'two-byte', 'three-byte', 'four-byte'];
 const NOT_PRINTABLE_ASCII = ['control', 'c1-control', 'two-byte', 'three-byte', 'four-byte'];
+/** Numbers past 1000: at the magnitudes, written long, or past a double. */
+const PAST_1000 = [
+  'overflows-double',
+  '|exponent|>2^31-1',
+  '|x|>1000',
+  '|x|>32767',
+  '|x|>65535',
+  '|x|>2^31-1',
+  '|x|>2^32-1',
+  '|x|>2^53',
+  '|x|>2^63-1',
+  '|x|>2^64-1',
+  'digits>16',
+  'digits>1000',
+];
+/** Numbers past 2^53 or in exponent form (at the edges of a double too). */
+const PAST_2_53_OR_EXPONENT = [
+  'exponent',
+  'overflows-double',
+  'underflows-double',
+  '|exponent|>2^31-1',
+  '|x|>2^53',
+  '|x|>2^63-1',
+  '|x|>2^64-1',
+  'digits>16',
+  'digits>1000',
+];
 const CHARSETS_AND_CODINGS = [
   'charset=us-ascii',
   'charset=latin1',
@@ -84,10 +111,9 @@ const CAUGHT: Record<string, { ops: string[]; family(f: ExploreFinding): boolean
   },
   'crash-page-size-large': {
     ops: ['searchWorkflows'],
-    // The simplest member of the form that reached it: 1001, or sixteen digits written as is.
+    // The simplest member of the form that reached it: 1001, sixteen digits written as is, a number at an edge.
     family: (f) =>
-      Number(rawOf(minimal(f).query?.pageSize)) > 1000 &&
-      classesIn(f, 'pageSize').join() === '|x|>1000,|x|>65535,|x|>2^31-1,|x|>2^53,digits>16,digits>1000',
+      Number(rawOf(minimal(f).query?.pageSize)) > 1000 && classesIn(f, 'pageSize').join() === PAST_1000.join(),
   },
   'crash-nested-variable-values': {
     ops: ['runWorkflow'],
@@ -122,7 +148,7 @@ const CAUGHT: Record<string, { ops: string[]; family(f: ExploreFinding): boolean
       const raw = rawOf(q.page ?? q.pageSize);
       const cls = classesIn(f, q.page !== undefined ? 'page' : 'pageSize');
       const beyond = /[eE]/.test(raw) || (/^-?\d+$/.test(raw) && BigInt(raw) > 2n ** 53n);
-      return beyond && cls.join() === 'exponent,|x|>2^53,digits>16,digits>1000';
+      return beyond && cls.join() === PAST_2_53_OR_EXPONENT.join();
     },
   },
   'crash-number-thousands-of-digits': {

@@ -39,6 +39,8 @@ import {
   type StopReason,
 } from './report.ts';
 import { probe, Session, type ExploreOptions, type ExploreTarget, type Judged, type PropertyRun } from './session.ts';
+import { analyseSlow, isSlowAnswer, sweepRuns } from './slowness.ts';
+import { timeOf } from './timings.ts';
 
 export type { ExploreOptions, ExploreTarget } from './session.ts';
 
@@ -61,6 +63,8 @@ export interface ExploreResult {
 }
 
 const SHARE_ALLOWED = 0.75;
+/** Of an operation's time, what its runs of one character may take before the properties start. */
+const SHARE_RUNS = 0.3;
 /** Requests a property keeps for shrinking when it starts a round. */
 const SHRINK_RESERVE = 0.3;
 const MAX_ROUNDS = 12;
@@ -85,6 +89,17 @@ function emptySummary(kind: PropertyKind): PropertySummary {
     stop: 'not run',
     tried: {},
   };
+}
+
+/** The allowed inputs' summary with the runs of one character added: their requests and the families they tried. */
+function withRuns(allowed: PropertySummary, runs: PropertySummary): void {
+  allowed.requests += runs.requests;
+  allowed.inputs += runs.requests;
+  for (const [param, families] of Object.entries(runs.tried)) {
+    const into = allowed.tried[param] ?? {};
+    allowed.tried[param] = into;
+    for (const [family, n] of Object.entries(families)) into[family] = (into[family] ?? 0) + n;
+  }
 }
 
 // ---- setup: what there is to run and to ask about ----------------------------------------------------------
@@ -270,9 +285,18 @@ function roundProperty(s: Session, run: PropertyRun, sum: PropertySummary, budge
       sum.capped++;
       fc.pre(false);
     }
+    // A class of input found slow is not sent again: it would only cost its wait again.
+    if (s.knownSlow(run.op, prepared.features)) {
+      sum.knownSlow = (sum.knownSlow ?? 0) + 1;
+      fc.pre(false);
+    }
     budget.left--;
     const { exchange, outcome } = await probe(s, input, prepared, sum);
     if (state.closed) return true;
+    if (isSlowAnswer(s, run.op, exchange)) {
+      const t = timeOf(exchange, s.deadlineMs)!;
+      await analyseSlow(s, run.op, run.kind, sum, { input, prepared, exchange, ...t });
+    }
     const holds = holdsFor(s, sum, state, { input, prepared, exchange, outcome });
     state.judged.set(key, holds || state.last!);
     return holds;
@@ -352,6 +376,9 @@ async function exploreOperation(
   const allowedRequests = Math.ceil(s.options.requestsPerOperation * SHARE_ALLOWED);
   const allowed = emptySummary('allowed');
   const forbidden = emptySummary('forbidden');
+  // Long runs of one character first, in every string parameter (slowness.ts): their requests count apart.
+  const runs = emptySummary('allowed');
+  await sweepRuns(s, op, runs, opStart + share * SHARE_RUNS);
   await exploreProperty(
     s,
     {
@@ -374,6 +401,7 @@ async function exploreOperation(
     },
     forbidden,
   );
+  withRuns(allowed, runs);
   const summary: OperationSummary = {
     operation: op,
     wallMs: Date.now() - opStart,

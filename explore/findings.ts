@@ -6,12 +6,14 @@
 import { hasRequirement } from '../contracts/requirements.ts';
 import { redactSecrets } from '../foundation/environment/redact.ts';
 import type { Exchange } from '../engine/transport/exchange.ts';
+import { framedReproducer } from '../engine/transport/framing.ts';
+import { prepareRequest } from '../engine/transport/request.ts';
 import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../engine/evidence/reproducer.ts';
 import type { Probe } from './builder.ts';
 import { classesOf, generalized } from './classes.ts';
 import { prepare, shapeOf, showInput, type Prepared } from './inputs.ts';
 import type { ExploreInput } from './model.ts';
-import { fingerprintOf, type PropertySummary, type ShownExchange } from './report.ts';
+import { fingerprintOf, type ExploreFinding, type PropertySummary, type ShownExchange } from './report.ts';
 import { probe, type Judged, type PropertyRun, type Session } from './session.ts';
 
 const EXCERPT = 2_000;
@@ -41,6 +43,12 @@ function shownExchange(ex: Exchange): ShownExchange {
 
 /** The curl reproducer of a request as prepared, the key written `${API_KEY}`; long bodies go to a file. */
 function reproducer(s: Session, p: Prepared, ex: Exchange, fingerprint: string): { curl: string; bodyFile?: string } {
+  // curl cannot break framing: the bytes themselves, printed into nc.
+  if (p.spec.framing) {
+    const ctx = { baseUrl: s.target.baseUrl, caller: { name: 'A' as const, apiKey: s.target.apiKey } };
+    const sent = prepareRequest(p.spec, { ...ctx, requestTimeoutMs: s.deadlineMs, saveBody: () => '' });
+    return { curl: framedReproducer(sent, p.spec.framing, s.target.apiKey) };
+  }
   const headers: Record<string, string | string[]> = { accept: 'application/json', ...p.spec.headers };
   const auth = p.spec.auth ?? { kind: 'tenant' };
   if (auth.kind === 'tenant') headers.authorization = `Bearer ${s.target.apiKey}`;
@@ -75,7 +83,19 @@ function reproducer(s: Session, p: Prepared, ex: Exchange, fingerprint: string):
 }
 
 /** Parts of an input that name its kind rather than hold a value: never shortened. */
-const FIXED_KEYS = new Set(['op', 'family', 'form', 'scheme', 'type', '$canvas', '$number', 'header']);
+const FIXED_KEYS = new Set([
+  'op',
+  'family',
+  'form',
+  'scheme',
+  'type',
+  '$canvas',
+  '$number',
+  '$percent',
+  '$escape',
+  'header',
+  'disposition',
+]);
 /** Longer texts are left as shrinking made them: shortening them one character at a time costs too much. */
 const SIMPLIFY_TEXT_UP_TO = 24;
 /** Requests one finding may spend after shrinking. */
@@ -209,11 +229,36 @@ export async function addFinding(
           await classesOf(run.op, prepared.features, (p) => crashesAlike(s, run, sum, judged, p)),
         )
       : shapeOf(prepared.features);
+  const pushed = pushFinding(s, run, { input, prepared, exchange, outcome }, shape, {
+    family: minimal.family,
+    alsoBreaks: oddIdCrash(outcome.clause, exchange, shape) ? [ODD_IDS] : [],
+    replay: { seed: s.options.seed, ...replay, simplified: steps },
+    reproduced,
+    shrinkComplete: replay.shrinkComplete,
+  });
+  if (pushed)
+    s.log(
+      `${run.op}: [${outcome.clause}] ${outcome.message} — minimal ${JSON.stringify(showInput(input)).slice(0, 300)}`,
+    );
+}
+
+/**
+ * A finding made of a failure narrowed down (by shrinking here, by the runs of slowness.ts): reported once
+ * per fingerprint (a second one counts as an occurrence), with its exchange and reproducer. True when new.
+ */
+export function pushFinding(
+  s: Session,
+  run: Pick<PropertyRun, 'op' | 'kind'>,
+  judged: Judged,
+  shape: string[],
+  how: Pick<ExploreFinding, 'family' | 'alsoBreaks' | 'replay' | 'reproduced' | 'shrinkComplete'>,
+): boolean {
+  const { outcome, prepared, exchange, input } = judged;
   const fingerprint = fingerprintOf(run.op, outcome.clause, shape);
   const same = s.findings.find((f) => f.fingerprint === fingerprint);
   if (same) {
     same.occurrences++;
-    return;
+    return false;
   }
   const { curl, bodyFile } = reproducer(s, prepared, exchange, fingerprint);
   s.findings.push({
@@ -223,22 +268,20 @@ export async function addFinding(
     level: outcome.level,
     catalogued: hasRequirement(outcome.clause),
     property: run.kind,
-    family: minimal.family,
+    family: how.family,
     message: redactSecrets(outcome.message),
     expected: outcome.expected,
     actual: redactSecrets(outcome.actual),
-    alsoBreaks: [...new Set([...outcome.others, ...(oddIdCrash(outcome.clause, exchange, shape) ? [ODD_IDS] : [])])],
+    alsoBreaks: [...new Set([...outcome.others, ...how.alsoBreaks])],
     shape,
     minimalInput: showInput(input),
     exchange: shownExchange(exchange),
     curl,
     ...(bodyFile ? { bodyFile } : {}),
-    replay: { seed: s.options.seed, ...replay, simplified: steps },
-    reproduced,
-    shrinkComplete: replay.shrinkComplete,
+    replay: how.replay,
+    reproduced: how.reproduced,
+    shrinkComplete: how.shrinkComplete,
     occurrences: 1,
   });
-  s.log(
-    `${run.op}: [${outcome.clause}] ${outcome.message} — minimal ${JSON.stringify(showInput(input)).slice(0, 300)}`,
-  );
+  return true;
 }

@@ -1,7 +1,9 @@
 /**
  * The request headers the generative mode varies, one variant per input: the content type of a JSON body
- * and its charset, its content coding, and an odd Authorization that still carries the key (sent twice,
- * after a wrong one, with a lower-case scheme, with two spaces).
+ * and its charset, its content coding, an odd Authorization that still carries the key (sent twice,
+ * after a wrong one, with a lower-case scheme, with two spaces), and the framing of any body (a chunk size
+ * that is not hexadecimal or of sixteen hex digits, a chunked body or a Content-Length cut short: sent by
+ * the engine's raw sender, engine/transport/framing.ts).
  *
  * None of them is forbidden by the specification, and none is about a clause of its own: an answer to
  * one is judged as every answer is, so any listed status passes and a crash fails. A refusal with a
@@ -11,16 +13,17 @@
  * that open point and never failed.
  */
 import type { OperationId } from '../contracts/check.ts';
-import type { AuthMode, RequestSpec } from '../engine/transport/exchange.ts';
+import type { AuthMode, Framing, RequestSpec } from '../engine/transport/exchange.ts';
+import { FRAMINGS } from '../engine/transport/framing.ts';
 
 interface Variant {
-  /** Only a request with a JSON body carries it (run and generate). */
-  jsonBody: boolean;
+  /** Which requests carry it: those with a JSON body (run and generate), with any body (and upload), any. */
+  needs: 'json-body' | 'body' | 'none';
   apply(spec: RequestSpec, key: string): RequestSpec;
 }
 
 const body = (contentType: string | undefined, contentEncoding?: string): Variant => ({
-  jsonBody: true,
+  needs: 'json-body',
   apply: (spec) => ({
     ...spec,
     raw: { body: spec.raw?.body ?? '', contentType },
@@ -29,9 +32,12 @@ const body = (contentType: string | undefined, contentEncoding?: string): Varian
 });
 
 const auth = (mode: (key: string) => AuthMode): Variant => ({
-  jsonBody: false,
+  needs: 'none',
   apply: (spec, key) => ({ ...spec, auth: mode(key) }),
 });
+
+/** A body framed as `framing` breaks it; any refusal of it is the HTTP layer's (HTTP-LAYER-REFUSAL). */
+const framed = (framing: Framing): Variant => ({ needs: 'body', apply: (spec) => ({ ...spec, framing }) });
 
 /** Every variant by the name its feature carries (`header:<name>`), in the order a probe tries them. */
 export const HEADER_VARIANTS: Readonly<Record<string, Variant>> = {
@@ -52,14 +58,18 @@ export const HEADER_VARIANTS: Readonly<Record<string, Variant>> = {
   })),
   'authorization=lower-case-scheme': auth((k) => ({ kind: 'literal', value: `bearer ${k}` })),
   'authorization=two-spaces': auth((k) => ({ kind: 'literal', value: `Bearer  ${k}` })),
+  ...Object.fromEntries(FRAMINGS.map((f) => [`framing=${f}`, framed(f)])),
 };
 
 const JSON_BODY_OPS: readonly OperationId[] = ['runWorkflow', 'generateWorkflow'];
+const BODY_OPS: readonly OperationId[] = [...JSON_BODY_OPS, 'uploadFiles'];
 
 /** The variants an operation's requests can carry. */
 export function headerVariantsFor(op: OperationId): string[] {
+  const carries = (v: Variant) =>
+    v.needs === 'none' || (v.needs === 'json-body' ? JSON_BODY_OPS : BODY_OPS).includes(op);
   return Object.entries(HEADER_VARIANTS)
-    .filter(([, v]) => !v.jsonBody || JSON_BODY_OPS.includes(op))
+    .filter(([, v]) => carries(v))
     .map(([name]) => name);
 }
 
@@ -71,6 +81,7 @@ export const HEADER_OPEN_POINT = 'ERROR-STATUS-FOR-UNLISTED-CODES';
 /** The request with the variant applied; undefined when it does not apply (a body variant, no body sent). */
 export function withHeader(spec: RequestSpec, name: string, key: string): RequestSpec | undefined {
   const v = HEADER_VARIANTS[name];
-  if (!v || (v.jsonBody && !spec.raw)) return undefined;
+  if (!v || (v.needs === 'json-body' && !spec.raw) || (v.needs === 'body' && !spec.raw && !spec.multipart))
+    return undefined;
   return { ...v.apply(spec, key), openPoint: spec.openPoint ?? HEADER_OPEN_POINT };
 }

@@ -3,13 +3,15 @@
  * contract-checked client sends, its references resolved against what the exploration holds now, with
  * the input's shape (the features a fingerprint is made of) and the size class of its body (§8 limits).
  */
-import type { FileSpec } from '../foundation/data/files.ts';
 import { seg, type RequestSpec } from '../engine/transport/exchange.ts';
 import type { WorkflowPlan } from '../engine/judging/judging.ts';
-import { limitOver, type LimitedRequest } from '../engine/judging/refusals.ts';
+import { limitOver, UPLOAD_CONTENT_TYPE, type LimitedRequest } from '../engine/judging/refusals.ts';
 import { LIMITS } from '../contracts/error-codes.ts';
 import { Builder, type Probe } from './builder.ts';
-import { headerFeature, withHeader } from './headers.ts';
+import { isPercent } from './encodings.ts';
+import { HEADER_OPEN_POINT, headerFeature, withHeader } from './headers.ts';
+import { uploadBody } from './parts.ts';
+import type { Run } from './runs.ts';
 import type {
   DetailInput,
   Entry,
@@ -26,7 +28,7 @@ import type {
   Value,
   World,
 } from './model.ts';
-import { codePoints, EMPTY, textFeatures, textOf, type Text } from './text.ts';
+import { codePoints, EMPTY, LIMIT_EXPONENTS, textOf, type Text } from './text.ts';
 
 // ---- sizes (§8) ------------------------------------------------------------------------------------
 
@@ -71,6 +73,8 @@ export interface Prepared {
   mayWrite: boolean;
   /** The body's values when it is JSON the explorer built (for limits and display). */
   bodyText?: string;
+  /** Long runs of one character the request carries (runs.ts). */
+  runs?: Run[];
 }
 
 /** The fileKey refs as the variable takes them: one key, or an array of keys. */
@@ -109,17 +113,17 @@ function withDeclared(entries: readonly Entry[], declared: readonly Entry[]): En
 
 function prepareRun(input: RunInput, b: Builder): Omit<Prepared, 'features'> {
   const c = input.canvas;
-  let canvasId: string;
+  let segment: string;
   let plan: WorkflowPlan | undefined;
   let real = false;
   if ('$canvas' in c) {
     const known = c.$canvas === 'plain' ? b.world.plain : b.world.files;
     b.features.add(`canvas:${c.$canvas}`);
-    canvasId = known?.canvasId ?? 'wfcheck-explore-no-canvas';
+    segment = seg(known?.canvasId ?? 'wfcheck-explore-no-canvas');
     plan = known?.plan;
     real = !!known;
-  } else canvasId = b.id('canvasId', c.id);
-  const path = `/openapi/workflow/${seg(canvasId)}/run`;
+  } else segment = b.segment('canvasId', c.id);
+  const path = `/openapi/workflow/${segment}/run`;
   const base = { method: 'POST', path, auth: b.auth(input), label: `explore ${input.family}` };
   const body = input.body;
   if (body.form === 'none') {
@@ -158,7 +162,7 @@ function prepareRun(input: RunInput, b: Builder): Omit<Prepared, 'features'> {
   const text = `{${parts.join(',')}}`;
   b.strings.push('variables');
   return {
-    spec: { ...base, raw: { body: text, contentType: 'application/json' } },
+    spec: { ...base, raw: { body: text, contentType: 'application/json' }, ...edgeOpenPoint(b) },
     size: sizeClassOf('runWorkflow', Buffer.byteLength(text), b.content),
     writes: 'execution',
     mayWrite: real,
@@ -166,47 +170,73 @@ function prepareRun(input: RunInput, b: Builder): Omit<Prepared, 'features'> {
   };
 }
 
-/** Number of a query as sent, and its shape: a number's when it reads as one, a text's otherwise. */
+/**
+ * A query number as it goes in the query string (form-encoded, or percent-escapes as they are), and its
+ * shape: a number's when it reads as one, a text's otherwise.
+ */
 function queryNumber(b: Builder, path: string, n: QueryNumber): string {
-  if (typeof n === 'number') return b.number(path, { $number: String(n) });
-  if ('$number' in n) return b.number(path, n);
+  const encoded = (raw: string) => new URLSearchParams({ v: raw }).toString().slice(2);
+  if (typeof n === 'number') return encoded(b.number(path, { $number: String(n) }));
+  if (isPercent(n)) return b.url(path, n, 'query');
+  if ('$number' in n) return encoded(b.number(path, n));
   const x = n.text.trim() === '' ? Number.NaN : Number(n.text);
-  if (!Number.isFinite(x)) return b.text(`${path}:text`, n.text);
+  if (!Number.isFinite(x)) return encoded(b.text(`${path}:text`, n.text));
   b.features.add(`${path}:as-text`);
-  return b.number(path, { $number: n.text });
+  return encoded(b.number(path, { $number: n.text }));
 }
 
 const PLAIN_PAGE = /^[1-9]\d{0,15}$/;
 
+/** The classic limits the offset of a page, (page − 1) × pageSize, can cross (2^15 … 2^64). */
+const OFFSET_LIMITS = LIMIT_EXPONENTS.map((e) => 2n ** BigInt(e));
+
+/**
+ * The offset of a page of whole numbers, (page − 1) × pageSize, as features for the table of families tried
+ * (never part of a shape): the limits it passes, and whether it is within one page size of one (an edge).
+ */
+function offsetOf(b: Builder, page: string | undefined, size: string | undefined): boolean {
+  if (!page || !size || !PLAIN_PAGE.test(page) || !PLAIN_PAGE.test(size)) return false;
+  const offset = (BigInt(page) - 1n) * BigInt(size);
+  let edge = false;
+  for (const [i, limit] of OFFSET_LIMITS.entries()) {
+    if (offset >= limit) b.features.add(`offset:>=2^${LIMIT_EXPONENTS[i]}`);
+    if (offset - limit < BigInt(size) && limit - offset <= BigInt(size)) edge = true;
+  }
+  return edge;
+}
+
 /**
  * The first point the specification leaves open that a search query touches, if any: an `order` value
- * ("not shown"), a page that is no plain positive integer, a page size beyond 50 (what the suites rely
- * on), below 1 or not whole ("default and maximum page size: not shown"). An unlisted 4xx to such a
- * query is that point's observation.
+ * ("not shown"), a page that is no plain positive integer or is at an edge (a classic limit, an offset
+ * crossing one), a page size beyond 50 (what the suites rely on), below 1 or not whole ("default and
+ * maximum page size: not shown"). An unlisted 4xx to such a query is that point's observation.
  */
-function searchOpenPoint(query: Record<string, string>): string | undefined {
+function searchOpenPoint(query: Record<string, string>, edge: boolean): string | undefined {
   if (query.order !== undefined) return 'SEARCH-ORDER-VALUES';
   const page = query.page;
   if (page !== undefined && !(PLAIN_PAGE.test(page) && Number(page) <= 2 ** 53)) return 'SEARCH-PAGESIZE-DEFAULT';
   const size = query.pageSize;
   if (size !== undefined && !(PLAIN_PAGE.test(size) && Number(size) <= 50)) return 'SEARCH-PAGESIZE-MAX';
-  return undefined;
+  return edge ? 'SEARCH-PAGESIZE-DEFAULT' : undefined;
 }
 
 function prepareSearch(input: SearchInput, b: Builder): Omit<Prepared, 'features'> {
   const q = input.query;
-  const query: Record<string, string> = {};
-  if (q.keyword !== undefined) query.keyword = b.text('keyword', q.keyword);
-  if (q.order !== undefined) query.order = b.text('order', q.order);
-  if (q.page !== undefined) query.page = queryNumber(b, 'page', q.page);
-  if (q.pageSize !== undefined) query.pageSize = queryNumber(b, 'pageSize', q.pageSize);
+  const sent: [string, string][] = [];
+  if (q.keyword !== undefined) sent.push(['keyword', b.url('keyword', q.keyword, 'query')]);
+  if (q.order !== undefined) sent.push(['order', b.url('order', q.order, 'query')]);
+  if (q.page !== undefined) sent.push(['page', queryNumber(b, 'page', q.page)]);
+  if (q.pageSize !== undefined) sent.push(['pageSize', queryNumber(b, 'pageSize', q.pageSize)]);
+  // What the server reads (escapes that are no UTF-8 read as no number at all).
+  const read = Object.fromEntries(sent.map(([k, v]) => [k, safeDecode(v)]));
+  const edge = offsetOf(b, read.page, read.pageSize) || b.edge;
   // Only an allowed query probes an open point: a forbidden one is about the clause that refuses it.
-  const openPoint = input.family === 'allowed' && !input.auth ? searchOpenPoint(query) : undefined;
+  const openPoint = input.family === 'allowed' && !input.auth ? searchOpenPoint(read, edge) : undefined;
+  const search = sent.map(([k, v]) => `${k}=${v}`).join('&');
   return {
     spec: {
       method: 'GET',
-      path: '/openapi/workflows',
-      query,
+      path: `/openapi/workflows${search ? `?${search}` : ''}`,
       auth: b.auth(input),
       label: `explore ${input.family}`,
       ...(openPoint ? { openPoint } : {}),
@@ -216,17 +246,26 @@ function prepareSearch(input: SearchInput, b: Builder): Omit<Prepared, 'features
   };
 }
 
+/** A form-encoded query value as a server reads it; escapes that are no UTF-8 read as such. */
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v.replace(/\+/g, ' '));
+  } catch {
+    return `%not-utf8:${v}`;
+  }
+}
+
 function prepareDetail(input: DetailInput, b: Builder): Omit<Prepared, 'features'> {
-  let id: string;
+  let segment: string;
   if ('$canvas' in input.canvas) {
     b.features.add('canvas:known');
     const list = b.world.canvases;
-    id = list.length ? list[input.canvas.$canvas % list.length]!.canvasId : 'wfcheck-explore-no-canvas';
-  } else id = b.id('canvasId', input.canvas.id);
+    segment = seg(list.length ? list[input.canvas.$canvas % list.length]!.canvasId : 'wfcheck-explore-no-canvas');
+  } else segment = b.segment('canvasId', input.canvas.id);
   return {
     spec: {
       method: 'GET',
-      path: `/openapi/workflows/${seg(id)}`,
+      path: `/openapi/workflows/${segment}`,
       auth: b.auth(input),
       label: `explore ${input.family}`,
     },
@@ -242,17 +281,17 @@ const EXECUTION_PATHS: Record<ExecutionOp, [method: string, suffix: string]> = {
 };
 
 function prepareExecution(input: ExecutionInput, b: Builder): Omit<Prepared, 'features'> {
-  let id: string;
+  let segment: string;
   if ('$execution' in input.execution) {
     b.features.add('execution:started');
     const list = b.world.executions;
-    id = list.length ? list[input.execution.$execution % list.length]! : 'wfcheck-explore-no-execution';
-  } else id = b.id('executionId', input.execution.id);
+    segment = seg(list.length ? list[input.execution.$execution % list.length]! : 'wfcheck-explore-no-execution');
+  } else segment = b.segment('executionId', input.execution.id);
   const [method, suffix] = EXECUTION_PATHS[input.op];
   return {
     spec: {
       method,
-      path: `/openapi/workflow/${seg(id)}/${suffix}`,
+      path: `/openapi/workflow/${segment}/${suffix}`,
       auth: b.auth(input),
       label: `explore ${input.family}`,
     },
@@ -261,72 +300,21 @@ function prepareExecution(input: ExecutionInput, b: Builder): Omit<Prepared, 'fe
   };
 }
 
-/** Deterministic bytes of a generated file (xorshift from its seed). */
-export function fileBytes(size: number, seed: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let x = (seed * 2654435761) >>> 0 || 1;
-  for (let i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
-const BOUNDARY = 'wfcheck-explore-boundary';
-
-/** A multipart/form-data body of text fields, names escaped as form libraries escape them. */
-function textFieldsBody(fields: readonly { name: string; value: string }[]): string {
-  const esc = (s: string) => s.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
-  const parts = fields.map(
-    (f) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${esc(f.name)}"\r\n\r\n${f.value}\r\n`,
-  );
-  return `${parts.join('')}--${BOUNDARY}--\r\n`;
-}
-
 function prepareUpload(input: UploadInput, b: Builder): Omit<Prepared, 'features'> {
   const base = { method: 'POST', path: '/openapi/files/upload', auth: b.auth(input), label: `explore ${input.family}` };
-  const body = input.body;
-  if (body.form === 'json') {
-    b.features.add('body:json');
-    textFeatures('body:json', body.text, b.features);
-    return {
-      spec: { ...base, raw: { body: body.text, contentType: 'application/json' } },
-      size: 'within',
-      mayWrite: false,
-    };
-  }
-  if (body.form === 'text-fields') {
-    b.features.add('body:text-fields');
-    for (const f of body.fields) {
-      textFeatures('field#name', f.name, b.features);
-      textFeatures('field', f.value, b.features);
-    }
-    return {
-      spec: {
-        ...base,
-        raw: { body: textFieldsBody(body.fields), contentType: `multipart/form-data; boundary=${BOUNDARY}` },
-      },
-      size: 'within',
-      mayWrite: false,
-    };
-  }
-  if (body.field !== undefined) textFeatures('body:field', body.field, b.features);
-  if (body.files.length > 1) b.features.add('files:many');
-  if (body.files.length === 0) b.features.add('files:none');
-  const files: FileSpec[] = body.files.map((f) => {
-    const name = b.text('file.name', f.name);
-    b.features.add(f.type === '' ? 'file.type:empty' : 'file.type');
-    if (f.size > 0) b.features.add('file.size>0');
-    if (f.size > 16 * 1024) b.features.add('file.size>16KiB');
-    return { name, type: f.type, content: fileBytes(f.size, f.fill) };
-  });
-  return {
-    spec: { ...base, multipart: { files, ...(body.field !== undefined ? { field: body.field } : {}) } },
-    size: 'within',
-    mayWrite: false,
-  };
+  const body = uploadBody(input.body, b);
+  // Not multipart: its refusal as a media type (415) is UPLOAD-CONTENT-TYPE's to record (judge.ts).
+  const open = input.body.form === 'json' ? { openPoint: UPLOAD_CONTENT_TYPE } : edgeOpenPoint(b);
+  return { spec: { ...base, ...body, ...open }, size: 'within', mayWrite: false };
+}
+
+/**
+ * Where an unlisted 4xx to a request carrying a value at an edge is recorded: how to refuse a number past
+ * a double, an ill-formed escape or an odd part is the server's to choose, with a code whose HTTP status §7
+ * does not list (E0003, E3009, E2005).
+ */
+function edgeOpenPoint(b: Builder): { openPoint?: string } {
+  return b.edge ? { openPoint: HEADER_OPEN_POINT } : {};
 }
 
 function prepareGenerate(input: GenerateInput, b: Builder): Omit<Prepared, 'features'> {
@@ -358,7 +346,7 @@ function prepareGenerate(input: GenerateInput, b: Builder): Omit<Prepared, 'feat
   else b.features.add('canvas:new');
   const text = `{${parts.join(',')}}`;
   return {
-    spec: { ...base, raw: { body: text, contentType: 'application/json' } },
+    spec: { ...base, raw: { body: text, contentType: 'application/json' }, ...edgeOpenPoint(b) },
     size: sizeClassOf('generateWorkflow', Buffer.byteLength(text), b.content),
     writes: overwrite ? 'overwrite' : 'canvas',
     mayWrite: !overwrite,
@@ -402,7 +390,7 @@ export function prepare(input: ExploreInput, world: World, probe?: Probe): Prepa
     b.features.add(headerFeature(header!));
   }
   if (p.size !== 'within') b.features.add(`size:${p.size}`);
-  return { ...p, features: [...b.features].sort() };
+  return { ...p, features: [...b.features].sort(), ...(b.runs.length ? { runs: b.runs } : {}) };
 }
 
 // ---- shape ----------------------------------------------------------------------------------------------
@@ -431,9 +419,12 @@ const NEUTRAL = new Set([
   'extra.*#name',
 ]);
 
+/** Features said only for the table of families tried: the offset a page's numbers make. */
+const NEUTRAL_PATHS = new Set(['offset']);
+
 /** The shape of a request: its features without the neutral ones, nor emptiness (what shrinking leaves). */
 export function shapeOf(features: readonly string[]): string[] {
-  return features.filter((f) => !NEUTRAL.has(f) && !f.endsWith(`:${EMPTY}`));
+  return features.filter((f) => !NEUTRAL.has(f) && !f.endsWith(`:${EMPTY}`) && !NEUTRAL_PATHS.has(f.split(':')[0]!));
 }
 
 // ---- showing an input ----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import { KEY_NOT_ECHOED } from '../engine/judging/contract.ts';
 import {
   judgeInvalidParameter,
   judgeOverLimit,
+  judgeUploadNotMultipart,
   judgeWithoutKey,
   type InvalidParameterClause,
   type LimitClause,
@@ -35,7 +36,9 @@ export type About =
   | { kind: 'answer' }
   | { kind: 'without-key'; clauses: string[] }
   | { kind: 'limit'; clause: LimitClause }
-  | { kind: 'invalid'; clause: InvalidParameterClause };
+  | { kind: 'invalid'; clause: InvalidParameterClause }
+  /** An upload whose body is JSON: any 4xx refuses it (its content type is not shown), accepting it fails. */
+  | { kind: 'upload-not-multipart' };
 
 export type Judgement =
   | { kind: 'pass'; observed?: { clause: string; status: number } }
@@ -85,7 +88,9 @@ export function aboutOf(input: ExploreInput, p: Prepared): About {
     case 'missing-query':
       return { kind: 'invalid', clause: 'GENERATE-400-MISSING-QUERY' };
     case 'no-files':
-      return { kind: 'invalid', clause: 'UPLOAD-400-NO-FILES' };
+      return 'body' in input && input.body.form === 'json'
+        ? { kind: 'upload-not-multipart' }
+        : { kind: 'invalid', clause: 'UPLOAD-400-NO-FILES' };
     default:
       return { kind: 'answer' };
   }
@@ -95,6 +100,7 @@ export function aboutOf(input: ExploreInput, p: Prepared): About {
 function aboutClauses(about: About): string[] {
   if (about.kind === 'without-key') return ['AUTH-NOT-SERVED-WITHOUT-KEY', ...about.clauses];
   if (about.kind === 'answer') return [];
+  if (about.kind === 'upload-not-multipart') return ['UPLOAD-400-NO-FILES'];
   return [about.clause];
 }
 
@@ -103,6 +109,7 @@ function judgeAbout(verdict: Verdict, about: About, ex: Exchange, message: strin
   if (about.kind === 'without-key') judgeWithoutKey(verdict, ex, { clauses: about.clauses, message });
   else if (about.kind === 'limit') judgeOverLimit(verdict, about.clause, ex, message);
   else if (about.kind === 'invalid') judgeInvalidParameter(verdict, about.clause, ex, message);
+  else if (about.kind === 'upload-not-multipart') judgeUploadNotMultipart(verdict, ex, message);
 }
 
 /**

@@ -11,7 +11,20 @@ import type { Text } from './text.ts';
  * A variable value or a body field: every kind §4.1 names, plus null, references to uploaded files, numbers
  * JSON numbers cannot hold (written as they are sent) and arrays nested to a depth (written as brackets).
  */
-export type Value = Text | number | boolean | null | Value[] | ObjectValue | FileKeyRef | RawNumber | Nest;
+export type Value = Text | number | boolean | null | Value[] | ObjectValue | FileKeyRef | RawNumber | Nest | JsonEscape;
+
+/**
+ * A JSON string written with its escapes as they are (`\udc00`, a lone surrogate; `\uZZZZ`, no escape at
+ * all): what a JSON encoder never writes, and a JSON decoder meets.
+ */
+export interface JsonEscape {
+  $escape: string;
+}
+
+/** Percent-escapes sent as they are in a URL (`%FF`, `%C0%AF`): bytes that do not decode as UTF-8. */
+export interface Percent {
+  $percent: string;
+}
 
 /** A number written as is: 5,000 digits, `-0`, `6.8e+89`, whatever a double would change. */
 export interface RawNumber {
@@ -49,21 +62,27 @@ interface Base {
   header?: string;
 }
 
-/** A query number as sent: a number (written as JavaScript writes it), a number written as is, or any text. */
-export type QueryNumber = number | RawNumber | { text: string };
+/**
+ * A query number as sent: a number (written as JavaScript writes it), a number written as is, any text, or
+ * percent-escapes as they are.
+ */
+export type QueryNumber = number | RawNumber | { text: string } | Percent;
+
+/** A text in a URL (a query value, a path id): a text, encoded as URLs encode it, or percent-escapes as they are. */
+export type UrlText = Text | Percent;
 
 export interface SearchInput extends Base {
   op: 'searchWorkflows';
-  query: { keyword?: Text; order?: Text; page?: QueryNumber; pageSize?: QueryNumber };
+  query: { keyword?: UrlText; order?: UrlText; page?: QueryNumber; pageSize?: QueryNumber };
 }
 
 export interface DetailInput extends Base {
   op: 'getWorkflowDetail';
-  canvas: { $canvas: number } | { id: Text };
+  canvas: { $canvas: number } | { id: UrlText };
 }
 
 /** A canvas to run: the runnable one the exploration found, the one with a file variable, or any id. */
-export type RunCanvas = { $canvas: 'plain' | 'files' } | { id: Text };
+export type RunCanvas = { $canvas: 'plain' | 'files' } | { id: UrlText };
 
 /**
  * How the declared variables of a discovered canvas are filled, whatever the canvas: an option by index,
@@ -95,7 +114,7 @@ export type ExecutionOp = 'getExecutionStatus' | 'getExecutionOutput' | 'abortEx
 
 export interface ExecutionInput extends Base {
   op: ExecutionOp;
-  execution: { $execution: number } | { id: Text };
+  execution: { $execution: number } | { id: UrlText };
 }
 
 export interface FileInput {
@@ -106,8 +125,25 @@ export interface FileInput {
   fill: number;
 }
 
+/**
+ * A file part written by hand (parts.ts): its Content-Disposition in one of the forms RFC 7578 and
+ * RFC 6266 allow or a parser meets (`filename*=`, both names, no `name`), its Content-Type odd or long.
+ */
+export interface PartInput {
+  name: Text;
+  /** An odd media type as written, or `application/` followed by `long` letters. */
+  type: string | { long: number };
+  disposition: 'filename' | 'filename*' | 'both-names' | 'no-name';
+  size: number;
+  fill: number;
+}
+
 export type UploadBody =
   | { form: 'files'; field?: string; files: FileInput[] }
+  /** File parts with their headers written by hand. */
+  | { form: 'parts'; parts: PartInput[] }
+  /** `count` tiny files in one upload (hundreds to thousands of parts). */
+  | { form: 'many'; count: number }
   /** A multipart body with text fields only. */
   | { form: 'text-fields'; fields: { name: string; value: string }[] }
   /** A JSON body: not multipart. */

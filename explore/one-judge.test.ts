@@ -20,6 +20,7 @@ import { ContractJudge } from '../engine/judging/contract.ts';
 import {
   judgeInvalidParameter,
   judgeOverLimit,
+  judgeUploadNotMultipart,
   judgeWithoutKey,
   limitOver,
   type InvalidParameterClause,
@@ -88,6 +89,7 @@ type SuiteJudge =
   | { kind: 'without-key'; clauses: string[] }
   | { kind: 'limit'; clause: LimitClause }
   | { kind: 'invalid'; clause: InvalidParameterClause }
+  | { kind: 'upload-not-multipart' }
   | { kind: 'contract only' };
 
 function bySuites(ex: Exchange, suite: SuiteJudge, openPoint?: string): Results {
@@ -96,6 +98,7 @@ function bySuites(ex: Exchange, suite: SuiteJudge, openPoint?: string): Results 
   if (suite.kind === 'without-key') judgeWithoutKey(j.verdict, ex, { clauses: suite.clauses, message: 'suite' });
   if (suite.kind === 'limit') judgeOverLimit(j.verdict, suite.clause, ex, 'suite');
   if (suite.kind === 'invalid') judgeInvalidParameter(j.verdict, suite.clause, ex, 'suite');
+  if (suite.kind === 'upload-not-multipart') judgeUploadNotMultipart(j.verdict, ex, 'suite');
   return resultsOf(j.records.take(ex.record.id));
 }
 
@@ -136,7 +139,27 @@ const run = (body: Extract<ExploreInput, { op: 'runWorkflow' }>['body'], family 
   fill: { text: 'weekly', option: 0, fileKeys: [], asArray: false },
 });
 
+const uploadJson: ExploreInput = { op: 'uploadFiles', family: 'no-files', body: { form: 'json', text: '{}' } };
+
 const CASES: Case[] = [
+  {
+    name: 'an upload whose body is JSON refused as a media type (415): recorded, as a 400 would be',
+    input: uploadJson,
+    status: 415,
+    body: refusal('E3009'),
+    suite: { kind: 'upload-not-multipart' },
+    expect: { 'UPLOAD-CONTENT-TYPE': 'observed' },
+    judgement: 'pass',
+  },
+  {
+    name: 'an upload whose body is JSON accepted: no file was sent, UPLOAD-400-NO-FILES fails',
+    input: uploadJson,
+    status: 200,
+    body: { success: true, data: { files: [] } },
+    suite: { kind: 'upload-not-multipart' },
+    expect: { 'UPLOAD-400-NO-FILES': 'fail' },
+    judgement: 'UPLOAD-400-NO-FILES',
+  },
   {
     name: 'a generation whose query is over 100k characters, served',
     input: { op: 'generateWorkflow', family: 'allowed', body: { form: 'json', query: longText, create: true } },

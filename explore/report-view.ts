@@ -80,11 +80,14 @@ function factsOf(f: ExploreFinding, withHistory: boolean): Item[] {
     ],
     `expected ${f.expected}; got ${f.actual}`,
     ['fingerprint ', { code: f.fingerprint }, '; shape: ', ...(f.shape.length ? codes(f.shape) : ['(empty)'])],
-    [
-      `replay: seed ${r.seed}, property seed ${r.propertySeed}, path `,
-      { code: r.path },
-      ` (round ${r.round}, ${r.shrinks} shrinks, ${r.simplified} simplification(s))${f.shrinkComplete ? '' : ', shrinking cut short'}`,
-    ],
+    // A slowness is narrowed down by lengths that double, then halve (slowness.ts): no fast-check path replays it.
+    r.path === ''
+      ? `replay: seed ${r.seed} (any seed: narrowed down by run lengths doubled then halved, ${r.numRuns} requests)`
+      : [
+          `replay: seed ${r.seed}, property seed ${r.propertySeed}, path `,
+          { code: r.path },
+          ` (round ${r.round}, ${r.shrinks} shrinks, ${r.simplified} simplification(s))${f.shrinkComplete ? '' : ', shrinking cut short'}`,
+        ],
     `reproduced on a second send: ${f.reproduced ? 'yes' : 'no (the target did not fail the same way again)'}; reached ${f.occurrences} time(s)`,
     ...(f.alsoBreaks.length ? [`the same answer also breaks: ${f.alsoBreaks.join(', ')}`] : []),
   ];
@@ -151,7 +154,8 @@ function stopText(p: PropertySummary): string {
   const inc = Object.entries(p.inconclusive)
     .map(([k, n]) => `${n} ${k}`)
     .join(', ');
-  return `${p.inputs} inputs, ${p.requests} req, ${p.stop}${p.capped ? `, ${p.capped} capped` : ''}${inc ? `, ${inc}` : ''}`;
+  const slow = p.knownSlow ? `, ${p.knownSlow} of a slow class not sent` : '';
+  return `${p.inputs} inputs, ${p.requests} req, ${p.stop}${p.capped ? `, ${p.capped} capped` : ''}${slow}${inc ? `, ${inc}` : ''}`;
 }
 
 function deviationItems(r: ExploreReport): Inlines[] {

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import type { OperationId } from '../contracts/check.ts';
 import { OPERATION_PREFIX, type Level } from '../contracts/requirements.ts';
 import { familyOf } from '../engine/verdict/findings.ts';
+import { INPUT_NOT_SLOW, NO_STALL } from '../engine/judging/latency.ts';
 import type { ExploreHistory, FindingSeen, GoneFinding, PreviousExploreRun } from '../foundation/history/explore.ts';
 
 export type PropertyKind = 'allowed' | 'forbidden';
@@ -35,6 +36,8 @@ export interface PropertySummary {
   failed: number;
   /** Inputs left unsent because the footprint cap was reached. */
   capped: number;
+  /** Inputs of a class already found slow, not sent again (its wait would only come again). */
+  knownSlow?: number;
   /** Answers that could not be judged, by reason (a harness deadline, a refused connection, still rate limited). */
   inconclusive: Record<string, number>;
   /** Unlisted 4xx answers to inputs touching an open point: clause → statuses seen and how often. */
@@ -143,11 +146,32 @@ const PARAMETER_KINDS: readonly [RegExp, string][] = [
   [/^(vars|extra)\.\*/, 'value'],
 ];
 
+/**
+ * Broken encodings are one class wherever they stand: a decoder breaks on the bytes, not on a parameter's
+ * name (escapes that are no UTF-8 in any query value or path id; lone surrogates or false escapes in any
+ * JSON string).
+ */
+const ENCODING_KINDS: Readonly<Record<string, string>> = {
+  'not-utf8': 'url',
+  'lone-surrogate': 'json string',
+  'bad-escape': 'json string',
+};
+
+function kindOfFeature(f: string): string {
+  const at = f.lastIndexOf(':');
+  const encoding = at > 0 ? ENCODING_KINDS[f.slice(at + 1)] : undefined;
+  if (encoding) return `${encoding}${f.slice(at)}`;
+  return PARAMETER_KINDS.reduce((x, [re, kind]) => x.replace(re, kind), f);
+}
+
 /** The class of input a crash is about: its shape with parameters named by kind, bare presences left out. */
 function crashClass(shape: readonly string[]): string[] {
-  const named = shape.map((f) => PARAMETER_KINDS.reduce((x, [re, kind]) => x.replace(re, kind), f));
+  const named = shape.map(kindOfFeature);
   return [...new Set(named.filter((f) => f.includes(':')))].sort();
 }
+
+/** The clauses about how long answers take (engine/judging/latency.ts). */
+const SLOWNESS: ReadonlySet<string> = new Set([INPUT_NOT_SLOW, NO_STALL]);
 
 /**
  * Groups findings by evidence, as the conformance report does, never by a list of known cases. Findings
@@ -158,6 +182,7 @@ function crashClass(shape: readonly string[]): string[] {
  *   whether an allowed or a forbidden input reached it — unless the failure did not come back on its
  *   minimal input, in which case no input caused it and every such failure of that answer is one (an
  *   intermittent fault);
+ * - for an answer slow (or none within the deadline) on a class of input, and a stall it causes: that class;
  * - for any other answer (a body, a header, a status judged against its clause): the clause without its
  *   operation's prefix, whichever status (but for an unlisted one) and kind of input drew it — what the
  *   answer says does not depend on which input drew it.
@@ -172,13 +197,21 @@ export function deviationsOf(findings: readonly ExploreFinding[]): ExploreDeviat
     // unlisted status is keyed by the status itself (a 201 and a 422 are two habits).
     // The clause without its operation's prefix, as the conformance findings read it.
     const family = familyOf(f.clause, f.operation, OPERATION_PREFIX);
-    const answer =
-      status === undefined
+    // A class of input answered slowly, and the stall it causes, are one deviation: the time, not the answer.
+    const slow = SLOWNESS.has(f.clause);
+    const answer = slow
+      ? 'slow'
+      : status === undefined
         ? `${f.exchange.fault?.kind ?? 'no answer'}`
         : serverBroke || family === 'HTTP-STATUS-LISTED'
           ? `${status}`
           : 'any status';
-    const shape = !serverBroke ? [`clause:${family}`] : f.reproduced ? crashClass(f.shape) : ['not reproduced'];
+    const shape =
+      slow || (serverBroke && f.reproduced)
+        ? crashClass(f.shape)
+        : serverBroke
+          ? ['not reproduced']
+          : [`clause:${family}`];
     const key = JSON.stringify([f.level, answer, shape]);
     const g = groups.get(key) ?? { level: f.level, answer, shape, operations: [], clauses: [], fingerprints: [] };
     groups.set(key, g);

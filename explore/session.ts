@@ -11,6 +11,7 @@ import { ENV } from '../foundation/environment/rules.ts';
 import { ApiClient } from '../engine/client/client.ts';
 import type { Exchange, RequestSpec } from '../engine/transport/exchange.ts';
 import { retryAfterMs } from '../engine/transport/rate-limit.ts';
+import { INPUT_NOT_SLOW } from '../engine/judging/latency.ts';
 import { dataOf } from '../engine/judging/judging.ts';
 import { EvidenceInMemory } from '../engine/evidence/records.ts';
 import { Verdict } from '../engine/evidence/verdict.ts';
@@ -19,6 +20,7 @@ import { shapeOf, type Prepared } from './inputs.ts';
 import { judgeAnswer, type Judgement, type Judges } from './judge.ts';
 import type { ExploreInput, World } from './model.ts';
 import type { ExploreFinding, Footprint, PropertyKind, PropertySummary } from './report.ts';
+import { Timings } from './timings.ts';
 
 export interface ExploreTarget {
   /** Ends in /v1. */
@@ -77,6 +79,8 @@ export class Session {
   readonly bodies = new Map<string, string>();
   readonly setupNotes: string[] = [];
   unreachable?: string;
+  /** How long each operation ordinarily answers on this target, measured as the run goes (slowness.ts). */
+  readonly timings = new Timings();
   private quietUntil = 0;
 
   constructor(
@@ -110,7 +114,9 @@ export class Session {
     const wait = this.quietUntil - Date.now();
     if (wait > 0) await sleep(wait);
     this.footprint.requests[phase]++;
-    const ex = await this.api.send({ ...spec, allowFault: true });
+    // Each input is judged on its own: a hang or a reset on one class of input says nothing of the others.
+    const ex = await this.api.send({ ...spec, allowFault: true, rememberFault: false });
+    this.timings.record(ex);
     // Setup and cleanup answers are judged as every answer is, but no judgement reads them back.
     if (phase !== 'explore') this.judges.records.take(ex.record.id);
     // The client waited out a few 429s already; one still standing quiets the exploration as long as asked.
@@ -151,6 +157,16 @@ export class Session {
     const allowed = max - Math.min(5, Math.floor(max / 4));
     if (kind === 'forbidden') return used < max;
     return used < (shrinking ? allowed : Math.ceil(allowed / 2));
+  }
+
+  /** The request deadline every exploring request is sent under. */
+  get deadlineMs(): number {
+    return this.api.config.requestTimeoutMs;
+  }
+
+  /** A slow finding of the operation whose class this request holds: sending it again would only wait again. */
+  knownSlow(op: OperationId, features: readonly string[]): ExploreFinding | undefined {
+    return this.knownAs(op, INPUT_NOT_SLOW, features);
   }
 
   /** The finding a failure belongs to: same operation and clause, its minimal shape found in this input's shape. */

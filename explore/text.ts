@@ -78,6 +78,14 @@ export const anyChar: fc.Arbitrary<string> = fc
 /** Printable ASCII without space: what a header value (a key, a scheme) can carry. */
 export const tokenChar: fc.Arbitrary<string> = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
 
+/**
+ * One of `list`, shrinking through it in order: a failure on the sixth member shrinks to the first member
+ * that fails alike (fc.constantFrom shrinks straight to the first, and keeps the member it had otherwise).
+ */
+export function inOrder<T>(list: readonly T[]): fc.Arbitrary<T> {
+  return fc.nat(list.length - 1).map((i) => list[i]!);
+}
+
 export function anyString(constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> {
   return fc.string({ unit: anyChar, size: 'small', ...constraints });
 }
@@ -177,21 +185,31 @@ export function textFeatures(path: string, s: string, out: Set<string>): void {
   }
 }
 
-const MAGNITUDES: readonly [number, string][] = [
-  [1, '1'],
-  [100, '100'],
-  [1000, '1000'],
-  [65_535, '65535'],
-  [2 ** 31 - 1, '2^31-1'],
-  [2 ** 53, '2^53'],
+/**
+ * Magnitudes a number can pass, at the classic limits: 16 bits signed and unsigned, 32 bits signed and
+ * unsigned, a double's integers (2^53), 64 bits signed and unsigned. Compared exactly (a double rounds
+ * 2^63-1 up to 2^63).
+ */
+const MAGNITUDES: readonly [bigint, string][] = [
+  [1n, '1'],
+  [100n, '100'],
+  [1000n, '1000'],
+  [32_767n, '32767'],
+  [65_535n, '65535'],
+  [2n ** 31n - 1n, '2^31-1'],
+  [2n ** 32n - 1n, '2^32-1'],
+  [2n ** 53n, '2^53'],
+  [2n ** 63n - 1n, '2^63-1'],
+  [2n ** 64n - 1n, '2^64-1'],
 ];
 
 const DIGITS = [16, 1000] as const;
 
 /**
  * Classes of numbers a failure can be about, each with a representative as written on the wire: sign,
- * fraction, exponent form, magnitude, and how many digits are written (beyond what a double holds; by
- * the thousand).
+ * fraction, exponent form (and at the edges of a double: beyond its largest, below its smallest, an
+ * exponent no 32-bit integer holds), magnitude, and how many digits are written (beyond what a double
+ * holds; by the thousand).
  */
 export const NUMBER_CLASSES: Readonly<Record<string, string>> = {
   zero: '0',
@@ -199,7 +217,10 @@ export const NUMBER_CLASSES: Readonly<Record<string, string>> = {
   'negative-zero': '-0',
   fraction: '1.5',
   exponent: '1e1',
-  ...Object.fromEntries(MAGNITUDES.map(([m, name]) => [`|x|>${name}`, (BigInt(m) + 1n).toString()])),
+  'overflows-double': '1e309',
+  'underflows-double': '1e-400',
+  '|exponent|>2^31-1': '1e99999999999',
+  ...Object.fromEntries(MAGNITUDES.map(([m, name]) => [`|x|>${name}`, (m + 1n).toString()])),
   'digits>16': '9'.repeat(20),
   'digits>1000': '9'.repeat(3000),
 };
@@ -207,9 +228,50 @@ export const NUMBER_CLASSES: Readonly<Record<string, string>> = {
 /** A number that has none of the classes but being positive: what a failing number is replaced by to see whether it matters. */
 export const PLAIN_NUMBER = '1';
 
+/** The classic limits a number can stand at or beside (2^15 … 2^64). */
+export const LIMIT_EXPONENTS = [15, 16, 31, 32, 53, 63, 64] as const;
+
+/**
+ * Whether a number is at an edge: a whole number at or beside a classic limit (±1), or in exponent form
+ * beyond a double, below its smallest, or with an exponent no 32-bit integer holds.
+ */
+export function atEdge(raw: string): boolean {
+  const t = raw.trim();
+  if (/^[+-]?\d+$/.test(t)) {
+    if (t.length > 24) return false;
+    const v = BigInt(t.replace(/^[+-]/, ''));
+    return LIMIT_EXPONENTS.some((e) => v >= 2n ** BigInt(e) - 1n && v <= 2n ** BigInt(e) + 1n);
+  }
+  const edges = new Set<string>();
+  exponentFeatures('', t, Number(t), edges);
+  return edges.size > 1;
+}
+
+/**
+ * |x| exactly for a whole number written in digits (a double rounds 2^63 − 1 up), undefined for any other
+ * writing; one of more than 24 digits is past every magnitude (read as such: parsing 20,000 digits costs).
+ */
+function magnitude(raw: string): bigint | undefined {
+  const t = raw.trim().replace(/^[+-]/, '');
+  if (!/^\d+$/.test(t)) return undefined;
+  return t.replace(/^0+/, '').length > 24 ? 10n ** 25n : BigInt(t);
+}
+
+/** The features of a number written in exponent form at the edges of a double and of an integer exponent. */
+function exponentFeatures(path: string, raw: string, x: number, out: Set<string>): void {
+  // Unambiguous, so 20,000 digits without an exponent are one pass, not a backtracking search.
+  const m = /[eE]/.test(raw) ? /^\s*[+-]?(\d+(?:\.\d*)?|\.\d+)[eE]([+-]?\d+)\s*$/.exec(raw) : null;
+  if (!m) return;
+  out.add(`${path}:exponent`);
+  if (!Number.isFinite(x)) out.add(`${path}:overflows-double`);
+  if (x === 0 && /[1-9]/.test(m[1]!)) out.add(`${path}:underflows-double`);
+  if (BigInt(m[2]!.replace(/^\+/, '')) > 2n ** 31n - 1n || BigInt(m[2]!) < -(2n ** 31n))
+    out.add(`${path}:|exponent|>2^31-1`);
+}
+
 /**
  * The shape of a number as written (JSON number text, or a query value that reads as one): sign, whether
- * it is whole, exponent form, which magnitudes it passes, how many digits it writes.
+ * it is whole, exponent form and its edges, which magnitudes it passes, how many digits it writes.
  */
 export function numberTextFeatures(path: string, raw: string, out: Set<string>): void {
   out.add(path);
@@ -219,7 +281,10 @@ export function numberTextFeatures(path: string, raw: string, out: Set<string>):
   else out.add(x < 0 ? `${path}:negative` : `${path}:positive`);
   if (Number.isFinite(x) && !Number.isInteger(x)) out.add(`${path}:fraction`);
   if (/[eE]/.test(raw)) out.add(`${path}:exponent`);
-  for (const [m, name] of MAGNITUDES) if (Math.abs(x) > m) out.add(`${path}:|x|>${name}`);
+  exponentFeatures(path, raw, x, out);
+  const exact = magnitude(raw);
+  for (const [m, name] of MAGNITUDES)
+    if (exact !== undefined ? exact > m : Math.abs(x) > Number(m)) out.add(`${path}:|x|>${name}`);
   const digits = (raw.split(/[eE]/)[0]!.match(/\d/g) ?? []).length;
   for (const d of DIGITS) if (digits > d) out.add(`${path}:digits>${d}`);
 }

@@ -46,7 +46,9 @@ async function main(): Promise<number> {
     try {
       const target = await startIndependent(kind, { speed: 1 });
       await target.stop();
-      console.log(`${kind}: built and started in ${((Date.now() - started) / 1000).toFixed(1)} s (${STACKS[kind].stack})`);
+      console.log(
+        `${kind}: built and started in ${((Date.now() - started) / 1000).toFixed(1)} s (${STACKS[kind].stack})`,
+      );
     } catch (err) {
       failed++;
       console.error(`${kind}: ${(err as Error).message}`);

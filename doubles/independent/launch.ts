@@ -30,7 +30,13 @@ export const INDEPENDENT_KINDS: readonly IndependentKind[] = ['go', 'python', 's
  * then takes about a second), the framework ones at 1/4 (their longest takes 1.5 to 3 s, still long
  * enough to be aborted after a poll, the others well under a second).
  */
-export const TEST_SPEED: Record<IndependentKind, number> = { go: 0.05, python: 0.05, spring: 0.25, nest: 0.25, django: 0.25 };
+export const TEST_SPEED: Record<IndependentKind, number> = {
+  go: 0.05,
+  python: 0.05,
+  spring: 0.25,
+  nest: 0.25,
+  django: 0.25,
+};
 
 export interface IndependentTarget {
   kind: IndependentKind;
@@ -81,7 +87,8 @@ export const STACKS: Record<IndependentKind, Stack> = {
 export function independentMissing(kind: IndependentKind): string | undefined {
   for (const [tool, args] of STACKS[kind].tools) {
     const probe = spawnSync(tool, args, { encoding: 'utf8' });
-    if (probe.status !== 0) return `${tool} is not installed: the ${kind} implementation (${STACKS[kind].stack}) cannot run`;
+    if (probe.status !== 0)
+      return `${tool} is not installed: the ${kind} implementation (${STACKS[kind].stack}) cannot run`;
   }
   return undefined;
 }

@@ -22,7 +22,7 @@ import { exchangeRecord, saveBody, type ReadAnswer } from '../evidence/exchange-
 import { citedRequirements, FAULT_REMEMBERED, type EvidenceSink, type TestRef } from '../evidence/records.ts';
 import type { Verdict } from '../evidence/verdict.ts';
 import { ContractJudge } from '../judging/contract.ts';
-import { HTTP_LAYER_REFUSAL, httpLayerRefusalOf } from '../judging/unroutable.ts';
+import { HTTP_LAYER_REFUSAL, httpLayerLimitOf, httpLayerRefusalOf } from '../judging/unroutable.ts';
 import {
   bodyCutAfterRefusal,
   faultClauseOf,
@@ -36,6 +36,7 @@ import {
   type RequestSpec,
 } from '../transport/exchange.ts';
 import { describeFault, faultsSeen, type FaultSeen } from '../transport/faults-seen.ts';
+import { sendFramed } from '../transport/framing.ts';
 import { Abandoned, sendOnce, type Answer } from '../transport/http.ts';
 import { RATE_LIMIT_ATTEMPTS, retryAfterMs } from '../transport/rate-limit.ts';
 import { prepareRequest, type PreparedRequest } from '../transport/request.ts';
@@ -63,11 +64,17 @@ function parsedBody(text: string): { json?: unknown; parsed?: boolean } {
 
 /**
  * The point the specification leaves open that a request probes, if any: the one its sender names, or,
- * for a request target no stack routes (an encoded slash in an id…), the HTTP layer's refusal of it.
+ * for a request target no stack routes (an encoded slash in an id…) or a body whose framing is broken, the
+ * HTTP layer's refusal of it (broken framing: any 4xx, listed or not, is the HTTP layer's).
  */
-function openPointOf(r: PreparedRequest): { openPoint?: string; openPointAbout?: string } {
+function openPointOf(
+  r: PreparedRequest,
+  status: number | undefined,
+): { openPoint?: string; openPointAbout?: string; anyRefusal?: boolean } {
+  if (r.spec.framing)
+    return { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: `a body framed ${r.spec.framing}`, anyRefusal: true };
   if (r.spec.openPoint) return { openPoint: r.spec.openPoint };
-  const refusal = httpLayerRefusalOf(r.url);
+  const refusal = httpLayerRefusalOf(r.url) ?? httpLayerLimitOf(r.url, status);
   return refusal ? { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: refusal } : {};
 }
 
@@ -129,7 +136,7 @@ export class ApiClient {
       const waitMs = retryAfterMs(exchange.headers['retry-after']);
       if (waitMs === undefined || performance.now() - first + waitMs >= timeoutMs) break;
       this.writer.write(exchange.record);
-      this.contract.judge(exchange, { credit: false, ...openPointOf(request), judgeFaults: false });
+      this.contract.judge(exchange, { credit: false, ...openPointOf(request, exchange.status), judgeFaults: false });
       this.verdict.observe(
         'LIMIT-RATE',
         `${exchange.operation ?? spec.method} answered 429`,
@@ -140,7 +147,11 @@ export class ApiClient {
       exchange = await this.exchange(request);
     }
     this.writer.write(exchange.record);
-    this.contract.judge(exchange, { credit: true, ...openPointOf(request), judgeFaults: spec.judgeFaults });
+    this.contract.judge(exchange, {
+      credit: true,
+      ...openPointOf(request, exchange.status),
+      judgeFaults: spec.judgeFaults,
+    });
     if (request.remembers && exchange.fault) exchange.faulted = this.remember(exchange, timeoutMs);
     if (exchange.fault && !spec.allowFault) {
       this.stopCited(exchange);
@@ -161,10 +172,12 @@ export class ApiClient {
     const evidenceDir = this.config.evidenceDir;
     // Another call of the operation may fault while this one waits (calls go side by side, and workers run
     // at once): then this one waits no longer, and ends as a call of a faulted operation.
-    const sent: Answer = await sendOnce(r, {
+    const wire = {
       maxBodyBytes: this.config.maxBodyBytes,
       ...(r.remembers && operation ? { giveUpWhen: () => faultsSeen(evidenceDir).find(operation, 'call') } : {}),
-    });
+    };
+    // Broken framing is written on a socket of its own (Node's client frames every body itself).
+    const sent: Answer = r.spec.framing ? await sendFramed(r, r.spec.framing, wire) : await sendOnce(r, wire);
     // A refusal whose body the server's close cut short is judged by its status alone; nothing else of it.
     const bodyNotJudged = bodyCutAfterRefusal(sent);
     const { fault: _, ...whole } = sent;

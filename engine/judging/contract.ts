@@ -37,11 +37,19 @@ export class ContractJudge {
    * checked against, given the kind of body it carried (one that did not parse is evidence for nothing
    * that needs a body). `credit` is false for an answer that was retried (a 429 waited out). In the
    * answer to a probe of an open point, an unlisted 4xx is that point's observation, not a failure.
-   * A transport fault of the target's making fails the status clause (`judgeFaults`).
+   * A transport fault of the target's making fails the status clause (`judgeFaults`). With `anyRefusal`
+   * (a body whose framing is broken, refused by the HTTP layer before the operation), any 4xx, listed or
+   * not, is the observation, and nothing of its body is judged: it is the HTTP layer's, not the operation's.
    */
   judge(
     ex: Exchange,
-    options: { credit: boolean; openPoint?: string; openPointAbout?: string; judgeFaults?: boolean },
+    options: {
+      credit: boolean;
+      openPoint?: string;
+      openPointAbout?: string;
+      anyRefusal?: boolean;
+      judgeFaults?: boolean;
+    },
   ): void {
     if (options.judgeFaults !== false) this.judgeFault(ex);
     if (!ex.operation || ex.status === undefined || ex.fault) return;
@@ -50,11 +58,12 @@ export class ContractJudge {
     // A refusal (an unlisted 4xx) of a value the specification leaves open is that point's observation,
     // not a failure of the status clause; a crash never is.
     const { listedStatuses } = operationInfo(ex.operation);
-    const observedAsOpen =
-      options.openPoint !== undefined && ex.status >= 400 && ex.status < 500 && !listedStatuses.includes(ex.status);
+    const refusal = options.openPoint !== undefined && ex.status >= 400 && ex.status < 500;
+    const observedAsOpen = refusal && (options.anyRefusal === true || !listedStatuses.includes(ex.status));
     if (observedAsOpen) {
       const about = options.openPointAbout ? ` for ${options.openPointAbout}` : '';
       this.verdict.observe(options.openPoint!, `${ex.operation} status${about}`, ex.status, ex.record.id);
+      if (options.anyRefusal) return;
     }
     for (const v of ex.violations) {
       failed.add(v.requirementId);

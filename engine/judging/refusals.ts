@@ -144,3 +144,18 @@ export function judgeInvalidParameter(
 ): boolean {
   return expectStatus(verdict, clause, ex, 400, message);
 }
+
+/** Where the refusal of an upload whose body is not multipart is recorded (§4.7: its content type is not shown). */
+export const UPLOAD_CONTENT_TYPE = 'UPLOAD-CONTENT-TYPE';
+
+/**
+ * An upload whose body is JSON, not multipart: no file in it, yet the content type of the upload is not
+ * shown, so it may be refused as a media type the operation does not take (415) as fairly as a request
+ * without files (400). Any 4xx is recorded under UPLOAD-CONTENT-TYPE; anything else is judged as a request
+ * without files (UPLOAD-400-NO-FILES: accepting it fails).
+ */
+export function judgeUploadNotMultipart(verdict: Verdict, ex: Exchange, message: string): void {
+  if (ex.status !== undefined && ex.status >= 400 && ex.status < 500)
+    verdict.observe(UPLOAD_CONTENT_TYPE, message, describe(ex), ex.record.id);
+  else judgeInvalidParameter(verdict, 'UPLOAD-400-NO-FILES', ex, message);
+}

@@ -4,7 +4,7 @@
  * operation's own, judged by its status clause).
  */
 import { expect, test } from '@playwright/test';
-import { httpLayerRefusalOf } from './unroutable.ts';
+import { httpLayerLimitOf, httpLayerRefusalOf } from './unroutable.ts';
 
 const detail = (id: string) => new URL(`http://127.0.0.1/v1/openapi/workflows/${id}`);
 const search = (query: string) => new URL(`http://127.0.0.1/v1/openapi/workflows?${query}`);
@@ -42,4 +42,12 @@ test('routed by every stack: ordinary, unicode, markup-looking, spaced and long 
     expect(httpLayerRefusalOf(detail(id)), id).toBeUndefined();
   for (const query of ['keyword=a%01b', 'keyword=%E5%B7%A5', 'page=1&pageSize=20', 'keyword=a%2Fb'])
     expect(httpLayerRefusalOf(search(query)), query).toBeUndefined();
+});
+
+test("a 414 or 431 to a request target over 2,048 octets is the HTTP layer's limit; to a short one, or another status, it is not", () => {
+  const long = detail('w'.repeat(4_500));
+  expect(httpLayerLimitOf(long, 414)).toMatch(/4\d{3} octets/);
+  expect(httpLayerLimitOf(long, 431)).toBeDefined();
+  expect(httpLayerLimitOf(long, 400)).toBeUndefined();
+  expect(httpLayerLimitOf(detail('c_acme_hello'), 414)).toBeUndefined();
 });

@@ -49,3 +49,21 @@ function refusalIn(part: string, where: 'path' | 'query'): string | undefined {
 export function httpLayerRefusalOf(target: URL): string | undefined {
   return refusalIn(target.pathname, 'path') ?? (target.search ? refusalIn(target.search.slice(1), 'query') : undefined);
 }
+
+/**
+ * Request lines this long are beyond what many servers take by default (gunicorn 4,094 octets, Apache
+ * 8,190, nginx 8 KB of headers); RFC 9110 only recommends 8,000 at least. Shorter ones are taken by all.
+ */
+const LONG_REQUEST_LINE = 2_048;
+
+/**
+ * Why a 414 (URI too long) or a 431 (headers too large) is the HTTP layer's limit on this request and not
+ * the operation's answer: its request target is longer than every stack takes. Undefined otherwise.
+ */
+export function httpLayerLimitOf(target: URL, status: number | undefined): string | undefined {
+  if (status !== 414 && status !== 431) return undefined;
+  const octets = target.pathname.length + target.search.length;
+  return octets > LONG_REQUEST_LINE
+    ? `a request target of ${octets} octets (the HTTP layer's length limit)`
+    : undefined;
+}

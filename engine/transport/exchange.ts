@@ -25,6 +25,12 @@ export type AuthMode =
   | { kind: 'literal'; value: string }
   | { kind: 'repeated'; values: string[] };
 
+/**
+ * HTTP framing broken on purpose (framing.ts): a chunk size that is not hexadecimal or of sixteen hex
+ * digits, a chunked body cut short, a Content-Length larger than the body (then the connection closed).
+ */
+export type Framing = 'chunk-size-not-hex' | 'chunk-size-16-digits' | 'chunked-cut-short' | 'length-cut-short';
+
 export interface RequestSpec {
   method: string;
   /** Path after the base URL, already encoded (use `seg()` for ids). */
@@ -56,6 +62,17 @@ export interface RequestSpec {
    * operation's status clause.
    */
   openPoint?: string;
+  /**
+   * Sent with its framing broken (a socket of its own writes it): the HTTP layer may refuse it with any 4xx,
+   * listed or not, recorded under HTTP-LAYER-REFUSAL and its body not judged.
+   */
+  framing?: Framing;
+  /**
+   * A fault of this call is remembered for the run (later calls of the operation answered at once); default
+   * true. The generative mode turns it off: it judges each input on its own, and a hang or a reset on one
+   * class of input says nothing of the others.
+   */
+  rememberFault?: boolean;
 }
 
 export interface TransportFaultInfo {

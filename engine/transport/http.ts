@@ -100,7 +100,8 @@ function classifyBody(
   };
 }
 
-function decode(bytes: Buffer, encoding: string | undefined): Buffer {
+/** A body as its Content-Encoding says; one that does not decode is judged as it came. */
+export function decodeBody(bytes: Buffer, encoding: string | undefined): Buffer {
   try {
     if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(bytes);
     if (encoding === 'deflate') return inflateSync(bytes);
@@ -289,7 +290,7 @@ class Call {
     if (!this.req.writableEnded) this.req.destroy();
     const { res, chunks, truncated, bytes } = this.state;
     const raw = Buffer.concat(chunks);
-    const body = truncated ? raw : decode(raw, res?.headers['content-encoding']);
+    const body = truncated ? raw : decodeBody(raw, res?.headers['content-encoding']);
     this.resolve({
       status: res?.statusCode,
       headers: res ? headersOf(res) : {},

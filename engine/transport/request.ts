@@ -122,6 +122,6 @@ export function prepareRequest(spec: RequestSpec, ctx: PrepareContext): Prepared
     timeoutMs: spec.timeoutMs ?? ctx.requestTimeoutMs,
     mapped,
     // The reachability probe asks whether there is a target at all: its answers are no operation's fault.
-    remembers: mapped !== undefined && spec.judgeFaults !== false,
+    remembers: mapped !== undefined && spec.judgeFaults !== false && spec.rememberFault !== false,
   };
 }

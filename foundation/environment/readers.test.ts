@@ -50,8 +50,11 @@ const NOT_YET_MOVED: Record<string, string> = {};
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 const TEST_FILE = /\.test(kit)?\.ts$/;
 const SKIPPED_DIRS = new Set(['node_modules', 'generated', 'reports', 'test-results']);
-/** The reference target keeps its own reader (target/config.ts): a separate product. */
-const OTHER_PRODUCTS = new Set(['target']);
+/**
+ * Separate products keep their own readers: the reference target (target/config.ts), and the
+ * implementations written apart from the harness (doubles/independent/: each reads its own settings).
+ */
+const OTHER_PRODUCTS = new Set(['target', 'doubles/independent/nest']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -60,7 +63,7 @@ function sources(dir: string): string[] {
       const skipped =
         entry.name.startsWith('.') ||
         SKIPPED_DIRS.has(entry.name) ||
-        (dir === PACKAGE_ROOT && OTHER_PRODUCTS.has(entry.name));
+        OTHER_PRODUCTS.has(relative(PACKAGE_ROOT, path));
       return skipped ? [] : sources(path);
     }
     return SOURCE.test(entry.name) && !TEST_FILE.test(entry.name) ? [relative(PACKAGE_ROOT, path)] : [];
