@@ -61,9 +61,7 @@ function sources(dir: string): string[] {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       const skipped =
-        entry.name.startsWith('.') ||
-        SKIPPED_DIRS.has(entry.name) ||
-        OTHER_PRODUCTS.has(relative(PACKAGE_ROOT, path));
+        entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name) || OTHER_PRODUCTS.has(relative(PACKAGE_ROOT, path));
       return skipped ? [] : sources(path);
     }
     return SOURCE.test(entry.name) && !TEST_FILE.test(entry.name) ? [relative(PACKAGE_ROOT, path)] : [];
