@@ -3,7 +3,7 @@
  * proof/layers.test.ts). The README's "Layout" section draws the same layers.
  *
  * Paths are matched relative to the folder depcruise runs from, so the rules hold both for the
- * repository and for doubles/layers/, the small tree of offenders that proves each rule
+ * repository and for fixtures/layers/, the small tree of offenders that proves each rule
  * can fire. npm packages are matched wherever node_modules sits (the fixture tree resolves them from
  * the repository's node_modules, a few folders up).
  */
@@ -18,7 +18,7 @@ const TEST = '\\.test(kit)?\\.ts$';
 
 /** Repository code a layer rule speaks about; npm packages and Node built-ins are outside it. */
 const REPO =
-  '^(contracts|doubles|target|foundation|engine|explore|matrix|scenarios|load|proof|image|bin|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
+  '^(contracts|fixtures|foundation|engine|explore|matrix|scenarios|load|proof|image|bin|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
 
 /** Node's built-in modules as they appear in the graph (depcruise drops the `node:` prefix). */
 const NODE_BUILTIN = `^(node:)?(${builtinModules.join('|')})$`;
@@ -43,10 +43,10 @@ const SHARED_WITH_K6 = [
   '^contracts/generated/',
   '^foundation/environment/rules\\.ts$',
   '^foundation/environment/command-line\\.ts$',
-  '^engine/discovery/roles\\.ts$',
-  '^engine/report/escape\\.ts$',
-  '^engine/report/render/junit\\.ts$',
-  '^engine/discovery/trial\\.ts$',
+  '^engine/live/discovery/roles\\.ts$',
+  '^engine/after/report/escape\\.ts$',
+  '^engine/after/report/render/junit\\.ts$',
+  '^engine/live/discovery/trial\\.ts$',
 ];
 
 /**
@@ -70,17 +70,17 @@ function importsOnly(name, comment, layer, allowed) {
 }
 
 /**
- * The engine's floors, lowest first, each with why it sits where it does. A floor may import the floors
- * below it, never one above: the machinery reads from the bottom up (records, then the wire, then what
- * an answer means, then the client that ties them, then what the suites build on it, then the run's
- * verdict, its rendering and the run itself).
+ * The engine is a Y: two wings that never import each other, both standing on the evidence, joined at
+ * the top by the runner. The live wing talks to a target while a run goes (the wire, what an answer
+ * means, the client, finding workflows, following executions); the after wing reads what was written
+ * (findings, the report kit). Within a wing each floor imports only the floors below it, lowest first.
  */
-const ENGINE_FLOORS = [
-  [
-    'evidence',
-    'what is written while a run goes (exchange, check and observation records, the recorder of clause ' +
-      'results, reproducers): everything above writes it, so it depends on nothing of the engine',
-  ],
+const EVIDENCE = [
+  'evidence',
+  'what is written while a run goes (exchange, check and observation records, the recorder of clause results, ' +
+    'reproducers): both wings write or read it, so it depends on nothing of the engine',
+];
+const LIVE_WING = [
   [
     'transport',
     'the wire: requests prepared, sent under one deadline with a size cap, faults classified and remembered ' +
@@ -98,28 +98,59 @@ const ENGINE_FLOORS = [
       'the workflows it finds',
   ],
   ['execution', 'runs started and followed across polls (runs, polling): they use discovered workflows'],
+];
+const AFTER_WING = [
   [
-    'verdict',
+    'findings',
     "the run's verdict read back from the evidence (findings, requirements, waivers): it judges nothing anew " +
       'and sends nothing',
   ],
-  ['report', 'the rendering kit: one renderer per format over the verdict, one escaper per format'],
-  ['runner', 'the orchestration of a conformance run (Playwright, probe, outputs, history): the top floor'],
+  ['report', 'the rendering kit: one renderer per format over the findings, one escaper per format'],
+];
+const RUNNER = [
+  'runner',
+  'the orchestration of a conformance run (Playwright, probe, outputs, history): where the two wings join',
 ];
 
-function engineFloorRules() {
-  return ENGINE_FLOORS.map(([floor, why], i) =>
-    importsOnly(
+/** One wing's floors: each may import the evidence and the floors below it in its own wing, never the other wing. */
+function wingRules(wing, floors, other) {
+  return floors.map(([floor, why], i) => {
+    const below = floors.slice(0, i).map(([f]) => f);
+    return importsOnly(
       `engine-${floor}-imports-only-lower-floors`,
-      `engine/${floor}/ is ${why}. It may import the floors below it (${
-        ENGINE_FLOORS.slice(0, i)
-          .map(([f]) => f)
-          .join(', ') || 'none'
-      }), contracts and foundation; never a floor above, the suites, explore, load or the proof.`,
-      `^engine/${floor}/`,
-      ['^contracts/', '^foundation/', ...ENGINE_FLOORS.slice(0, i + 1).map(([f]) => `^engine/${f}/`)],
+      `engine/${wing}/${floor}/ is ${why}. It may import the evidence${
+        below.length ? `, ${below.join(', ')} (below it in the ${wing} wing)` : ''
+      }, contracts and foundation; never a floor above it, the ${other} wing, the runner, the suites, explore, ` +
+        'load or the proof.',
+      `^engine/${wing}/${floor}/`,
+      [
+        '^contracts/',
+        '^foundation/',
+        '^engine/evidence/',
+        ...floors.slice(0, i + 1).map(([f]) => `^engine/${wing}/${f}/`),
+      ],
+    );
+  });
+}
+
+function engineRules() {
+  return [
+    importsOnly(
+      'engine-evidence-imports-only-lower-floors',
+      `engine/evidence/ is ${EVIDENCE[1]}. It may import contracts and foundation only.`,
+      '^engine/evidence/',
+      ['^contracts/', '^foundation/', '^engine/evidence/'],
     ),
-  );
+    ...wingRules('live', LIVE_WING, 'after'),
+    ...wingRules('after', AFTER_WING, 'live'),
+    importsOnly(
+      'engine-runner-imports-only-lower-floors',
+      `engine/runner/ is ${RUNNER[1]}: it may import both wings, the evidence, contracts and foundation; ` +
+        'never the suites, explore, load or the proof.',
+      '^engine/runner/',
+      ['^contracts/', '^foundation/', '^engine/'],
+    ),
+  ];
 }
 
 module.exports = {
@@ -151,20 +182,21 @@ module.exports = {
       to: { path: [REPO, NPM_PACKAGE], pathNot: ['^foundation/data/', '(^|/)node_modules/@faker-js/faker/'] },
     },
     importsOnly(
-      'doubles-import-only-contracts',
-      'doubles/ holds the test doubles the proof runs the harness against (the mutating proxy with its ' +
-        'fault catalogue, hostile servers): they speak the contract and nothing else, so that a double ' +
-        'cannot lean on the harness it is meant to catch out.',
-      '^doubles/',
-      ['^doubles/', '^contracts/'],
+      'fixtures-import-only-contracts',
+      'fixtures/ beside the reference target holds what the proof runs the harness against (the mutating ' +
+        'proxy with its fault catalogue, hostile servers, the launcher of the implementations written apart): ' +
+        'they speak the contract and nothing else, so that a fixture cannot lean on the harness it is meant to ' +
+        'catch out, nor on the reference target it stands in front of.',
+      '^fixtures/(?!reference/)',
+      ['^fixtures/(?!reference/)', '^contracts/'],
     ),
     importsOnly(
       'target-does-not-import-the-harness',
-      'target/ is a product the harness tests, shipped as its own image: it may use the ' +
+      'fixtures/reference/ is a product the harness tests, shipped as its own image: it may use the ' +
         'contracts it implements, but if it imported the harness (scenarios, load, environment, proof, ' +
         'data) the harness would partly be testing itself, and the image would carry harness code.',
-      '^target/',
-      ['^target/', '^contracts/'],
+      '^fixtures/reference/',
+      ['^fixtures/reference/', '^contracts/'],
     ),
     importsOnly(
       'environment-imports-only-lower-layers',
@@ -172,7 +204,7 @@ module.exports = {
         'it sits below scenarios/ and load/, so it may use contracts, data and the target (to boot it), ' +
         'never a consumer of itself.',
       '^foundation/environment/',
-      ['^contracts/', '^foundation/data/', '^target/', '^foundation/environment/'],
+      ['^contracts/', '^foundation/data/', '^fixtures/reference/', '^foundation/environment/'],
     ),
     importsOnly(
       'history-imports-only-lower-layers',
@@ -182,7 +214,7 @@ module.exports = {
       '^foundation/history/',
       ['^contracts/', '^foundation/environment/', '^foundation/history/'],
     ),
-    ...engineFloorRules(),
+    ...engineRules(),
     importsOnly(
       'suites-stand-on-the-engine',
       'scenarios/ holds the suites and their Playwright fixtures alone: they reach a target only through ' +
@@ -207,7 +239,7 @@ module.exports = {
         "and contracts (and the report kit's escaper); never the engine that runs and judges, the suites, " +
         'explore, load, the proof or a double, so that a site can be built anywhere a history is.',
       '^matrix/',
-      ['^matrix/', '^foundation/', '^contracts/', '^engine/report/escape'],
+      ['^matrix/', '^foundation/', '^contracts/', '^engine/after/report/escape'],
     ),
     {
       name: 'k6-no-node-builtins',
@@ -235,7 +267,7 @@ module.exports = {
       comment:
         'contracts/check.ts (with the requirement and error-code tables and the generated validators it ' +
         'loads), foundation/environment/rules.ts and the discovery role rules and trial protocol ' +
-        '(engine/discovery/roles.ts, trial.ts) run in Node and inside k6, and k6 loads everything ' +
+        '(engine/live/discovery/roles.ts, trial.ts) run in Node and inside k6, and k6 loads everything ' +
         'they reach, not only their direct imports: nothing they reach may be a Node built-in or an npm ' +
         'package. Declaration files are exempt: their imports are type-only and never loaded.',
       from: { path: SHARED_WITH_K6, pathNot: '\\.d\\.ts$' },
@@ -248,7 +280,7 @@ module.exports = {
         'as the conformance run does, so that both resolve and boot it alike; and the load run must not ' +
         'depend on the conformance suites or on the proof drivers.',
       '^load/node/',
-      ['^load/(lib|node)/', '^contracts/', '^foundation/', '^engine/(discovery|report)/'],
+      ['^load/(lib|node)/', '^contracts/', '^foundation/', '^engine/(live/discovery|after/report)/'],
     ),
     {
       name: 'playwright-only-in-suites-and-tests',
@@ -286,7 +318,7 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     // The offenders that prove the rules fire (the test cruises them on their own, from their folder), and
     // an implementation written apart from the harness (an npm project of its own).
-    exclude: { path: '^(doubles/layers/|doubles/independent/nest/)' },
+    exclude: { path: '^(fixtures/layers/|fixtures/independent/nest/)' },
     // Type-only imports count: a type imported the wrong way still ties a layer to a consumer.
     tsPreCompilationDeps: true,
     // Absolute, so that the fixture tree (cruised from its own folder) resolves as the repository does.

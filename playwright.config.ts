@@ -16,8 +16,7 @@ export default defineConfig({
       testIgnore: ['.cache/**', '**/node_modules/**', 'reports/**'],
       testMatch: [
         'contracts/**/*.test.ts',
-        'doubles/**/*.test.ts',
-        'target/**/*.test.ts',
+        'fixtures/**/*.test.ts',
         'foundation/**/*.test.ts',
         'engine/**/*.test.ts',
         'explore/**/*.test.ts',

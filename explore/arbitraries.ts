@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import type { OperationId } from '../contracts/check.ts';
-import { LOCALES } from '../engine/discovery/locales.ts';
+import { LOCALES } from '../engine/live/discovery/locales.ts';
 import type {
   AuthInput,
   Entry,

@@ -3,7 +3,7 @@
  * and numbers keep the form they were generated in — and records the features of each (the shape a
  * fingerprint is made of). A probe (classes.ts) replaces one class of values while they are written.
  */
-import { seg, type AuthMode } from '../engine/transport/exchange.ts';
+import { seg, type AuthMode } from '../engine/live/transport/exchange.ts';
 import { escapeClass, isJsonEscape, isPercent } from './encodings.ts';
 import type { AuthInput, Entry, FileKeyRef, Percent, RawNumber, UrlText, Value, World } from './model.ts';
 import { runFeatures, type Run } from './runs.ts';

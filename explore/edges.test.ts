@@ -1,6 +1,6 @@
 /**
  * Proves the generative mode on the edges implementations written from the specification alone crashed or
- * stalled on (doubles/faults/edge-crashes.ts), against the reference target in process behind the mutating
+ * stalled on (fixtures/faults/edge-crashes.ts), against the reference target in process behind the mutating
  * proxy, with the defaults an external target gets:
  *
  * - each crash entry (an offset past 32 bits, an exponent no integer holds, a number past a double, escapes
@@ -14,10 +14,10 @@
  *   framing with a plain-text 400), is clean: each refusal observed, none failed.
  */
 import { expect, test } from '@playwright/test';
-import { EDGE_CRASHES, EDGE_LEGAL, EDGE_SLOW } from '../doubles/faults/edge-crashes.ts';
-import { INPUT_NOT_SLOW, NO_STALL } from '../engine/judging/latency.ts';
-import type { Mutant } from '../doubles/faults/catalogue.ts';
-import { NEVER } from '../doubles/faults/proxy.ts';
+import { EDGE_CRASHES, EDGE_LEGAL, EDGE_SLOW } from '../fixtures/faults/edge-crashes.ts';
+import { INPUT_NOT_SLOW, NO_STALL } from '../engine/live/judging/latency.ts';
+import type { Mutant } from '../fixtures/faults/catalogue.ts';
+import { NEVER } from '../fixtures/faults/proxy.ts';
 import { exploreBehind } from '../proof/explore-behind.ts';
 import type { ExploreFinding, ExploreReport } from './report.ts';
 

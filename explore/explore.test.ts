@@ -1,6 +1,6 @@
 /**
  * Proves the generative mode: against the reference target, in process, behind the mutating proxy with
- * the input-crash entries (doubles/faults/input-crashes.ts), with the default settings an external
+ * the input-crash entries (fixtures/faults/input-crashes.ts), with the default settings an external
  * target gets (budget, footprint caps, no overwriting):
  *
  * - each crash entry is caught within the budget as exactly one deviation: a finding per operation (and
@@ -19,13 +19,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { INPUT_CRASHES, INPUT_LEGAL } from '../doubles/faults/input-crashes.ts';
-import type { Mutant } from '../doubles/faults/catalogue.ts';
-import { startMutatingProxy } from '../doubles/faults/proxy.ts';
+import { INPUT_CRASHES, INPUT_LEGAL } from '../fixtures/faults/input-crashes.ts';
+import type { Mutant } from '../fixtures/faults/catalogue.ts';
+import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { exploreBehind } from '../proof/explore-behind.ts';
 import { readExploreSettings } from '../foundation/environment/config.ts';
 import { ENV } from '../foundation/environment/rules.ts';
-import { startTarget } from '../target/server.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
 import { anyChar, codePointAt } from './text.ts';
 import type { ExploreFinding, ExploreReport } from './report.ts';
 import { writeExploreReport } from './report-view.ts';

@@ -5,9 +5,9 @@
  */
 import { hasRequirement } from '../contracts/requirements.ts';
 import { redactSecrets } from '../foundation/environment/redact.ts';
-import type { Exchange } from '../engine/transport/exchange.ts';
-import { framedReproducer } from '../engine/transport/framing.ts';
-import { prepareRequest } from '../engine/transport/request.ts';
+import type { Exchange } from '../engine/live/transport/exchange.ts';
+import { framedReproducer } from '../engine/live/transport/framing.ts';
+import { prepareRequest } from '../engine/live/transport/request.ts';
 import { curlFor, INLINE_BODY_LIMIT, type ReproBody } from '../engine/evidence/reproducer.ts';
 import type { Probe } from './builder.ts';
 import { classesOf, generalized } from './classes.ts';

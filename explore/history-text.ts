@@ -3,8 +3,8 @@
  * (each new or seen before) with those of the previous run now gone, and one fingerprint across runs.
  * Terminal text, through the report kit's console renderer.
  */
-import { type Block, toInlines, listOf, paragraph } from '../engine/report/document.ts';
-import { renderConsole } from '../engine/report/render/console.ts';
+import { type Block, toInlines, listOf, paragraph } from '../engine/after/report/document.ts';
+import { renderConsole } from '../engine/after/report/render/console.ts';
 import type { ExploreHistory } from '../foundation/history/explore.ts';
 import type { ExploreRunRow } from '../foundation/history/queries.ts';
 import type { ExploreFindingOutcome } from '../foundation/history/records.ts';

@@ -3,9 +3,9 @@
  * contract-checked client sends, its references resolved against what the exploration holds now, with
  * the input's shape (the features a fingerprint is made of) and the size class of its body (§8 limits).
  */
-import { seg, type RequestSpec } from '../engine/transport/exchange.ts';
-import type { WorkflowPlan } from '../engine/judging/judging.ts';
-import { limitOver, UPLOAD_CONTENT_TYPE, type LimitedRequest } from '../engine/judging/refusals.ts';
+import { seg, type RequestSpec } from '../engine/live/transport/exchange.ts';
+import type { WorkflowPlan } from '../engine/live/judging/judging.ts';
+import { limitOver, UPLOAD_CONTENT_TYPE, type LimitedRequest } from '../engine/live/judging/refusals.ts';
 import { LIMITS } from '../contracts/error-codes.ts';
 import { Builder, type Probe } from './builder.ts';
 import { isPercent } from './encodings.ts';

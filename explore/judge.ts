@@ -17,7 +17,7 @@ import { operationInfo } from '../contracts/check.ts';
 import type { Level } from '../contracts/requirements.ts';
 import type { CheckRecord, EvidenceInMemory, ObservationRecord } from '../engine/evidence/records.ts';
 import type { Verdict } from '../engine/evidence/verdict.ts';
-import { KEY_NOT_ECHOED } from '../engine/judging/contract.ts';
+import { KEY_NOT_ECHOED } from '../engine/live/judging/contract.ts';
 import {
   judgeInvalidParameter,
   judgeOverLimit,
@@ -25,8 +25,8 @@ import {
   judgeWithoutKey,
   type InvalidParameterClause,
   type LimitClause,
-} from '../engine/judging/refusals.ts';
-import { statusClauseOf, TARGET_FAULTS, type Exchange } from '../engine/transport/exchange.ts';
+} from '../engine/live/judging/refusals.ts';
+import { statusClauseOf, TARGET_FAULTS, type Exchange } from '../engine/live/transport/exchange.ts';
 import type { Prepared } from './inputs.ts';
 import type { AuthInput, ExploreInput } from './model.ts';
 import { textOf } from './text.ts';

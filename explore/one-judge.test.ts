@@ -16,7 +16,7 @@ import { checkResponse, operationFor } from '../contracts/check.ts';
 import { exchangeRecord } from '../engine/evidence/exchange-record.ts';
 import { EvidenceInMemory, type CheckRecord, type ObservationRecord } from '../engine/evidence/records.ts';
 import { Verdict } from '../engine/evidence/verdict.ts';
-import { ContractJudge } from '../engine/judging/contract.ts';
+import { ContractJudge } from '../engine/live/judging/contract.ts';
 import {
   judgeInvalidParameter,
   judgeOverLimit,
@@ -25,8 +25,8 @@ import {
   limitOver,
   type InvalidParameterClause,
   type LimitClause,
-} from '../engine/judging/refusals.ts';
-import type { Exchange, RequestSpec } from '../engine/transport/exchange.ts';
+} from '../engine/live/judging/refusals.ts';
+import type { Exchange, RequestSpec } from '../engine/live/transport/exchange.ts';
 import { prepare, type Prepared } from './inputs.ts';
 import type { ExploreInput, World } from './model.ts';
 import { judgeAnswer } from './judge.ts';

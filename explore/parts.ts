@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import type { FileSpec } from '../foundation/data/files.ts';
-import type { RequestSpec } from '../engine/transport/exchange.ts';
+import type { RequestSpec } from '../engine/live/transport/exchange.ts';
 import type { Builder } from './builder.ts';
 import type { AuthInput, FileInput, PartInput, UploadBody, UploadInput } from './model.ts';
 import { anyString, inOrder, repeated, textFeatures } from './text.ts';

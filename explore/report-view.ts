@@ -1,5 +1,5 @@
 /**
- * The generative run's report as people read it, built with the report kit (engine/report): report.md,
+ * The generative run's report as people read it, built with the report kit (engine/after/report): report.md,
  * the job summary (summary.md), the lines the command prints, and the files written. A finding is the
  * summary model's FindingView, as in the conformance report; the previous run's findings now gone are
  * its HistoryView.
@@ -18,11 +18,11 @@ import {
   listOf,
   paragraph,
   type Inlines,
-} from '../engine/report/document.ts';
-import { renderConsole } from '../engine/report/render/console.ts';
-import { renderJobSummary } from '../engine/report/render/job-summary.ts';
-import { renderMarkdown } from '../engine/report/render/markdown.ts';
-import { findingBlocks, type FindingView, type HistoryView, type RunSummary } from '../engine/report/summary.ts';
+} from '../engine/after/report/document.ts';
+import { renderConsole } from '../engine/after/report/render/console.ts';
+import { renderJobSummary } from '../engine/after/report/render/job-summary.ts';
+import { renderMarkdown } from '../engine/after/report/render/markdown.ts';
+import { findingBlocks, type FindingView, type HistoryView, type RunSummary } from '../engine/after/report/summary.ts';
 import { containsSecret, redactSecrets, redactValue } from '../foundation/environment/redact.ts';
 import type { GoneFinding } from '../foundation/history/explore.ts';
 import {

@@ -12,8 +12,8 @@
 import { createHash } from 'node:crypto';
 import type { OperationId } from '../contracts/check.ts';
 import { OPERATION_PREFIX, type Level } from '../contracts/requirements.ts';
-import { familyOf } from '../engine/verdict/findings.ts';
-import { INPUT_NOT_SLOW, NO_STALL } from '../engine/judging/latency.ts';
+import { familyOf } from '../engine/after/findings/findings.ts';
+import { INPUT_NOT_SLOW, NO_STALL } from '../engine/live/judging/latency.ts';
 import type { ExploreHistory, FindingSeen, GoneFinding, PreviousExploreRun } from '../foundation/history/explore.ts';
 
 export type PropertyKind = 'allowed' | 'forbidden';
@@ -170,7 +170,7 @@ function crashClass(shape: readonly string[]): string[] {
   return [...new Set(named.filter((f) => f.includes(':')))].sort();
 }
 
-/** The clauses about how long answers take (engine/judging/latency.ts). */
+/** The clauses about how long answers take (engine/live/judging/latency.ts). */
 const SLOWNESS: ReadonlySet<string> = new Set([INPUT_NOT_SLOW, NO_STALL]);
 
 /**

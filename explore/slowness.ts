@@ -1,6 +1,6 @@
 /**
  * Slow answers and stalls. Every answer is timed against its operation's ordinary time on this target
- * (timings.ts); an answer many times slower, and over a second (engine/judging/latency.ts), starts an
+ * (timings.ts); an answer many times slower, and over a second (engine/live/judging/latency.ts), starts an
  * analysis of its class of input instead of a fast-check shrink, which would send one slow request after
  * another:
  *
@@ -30,9 +30,9 @@ import {
   type Growth,
   INPUT_NOT_SLOW,
   NO_STALL,
-} from '../engine/judging/latency.ts';
+} from '../engine/live/judging/latency.ts';
 import type { CheckRecord } from '../engine/evidence/records.ts';
-import type { Exchange, RequestSpec } from '../engine/transport/exchange.ts';
+import type { Exchange, RequestSpec } from '../engine/live/transport/exchange.ts';
 import { pushFinding } from './findings.ts';
 import { prepare, shapeOf, type Prepared } from './inputs.ts';
 import type { ExploreInput } from './model.ts';

@@ -3,8 +3,8 @@
  * recent answers. The bar for "slow" is this target's own, not a number the specification never gives: a
  * server that takes 300 ms for every search is not slow on any of them.
  */
-import { slowerThanOrdinary } from '../engine/judging/latency.ts';
-import type { Exchange } from '../engine/transport/exchange.ts';
+import { slowerThanOrdinary } from '../engine/live/judging/latency.ts';
+import type { Exchange } from '../engine/live/transport/exchange.ts';
 
 /** Answers kept per operation: the recent ones (a target warms up, a shared machine gets busier). */
 const KEPT = 64;

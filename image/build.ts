@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ensureTargetImage, LOCAL_BASE_IMAGE } from '../target/boot/image.ts';
+import { ensureTargetImage, LOCAL_BASE_IMAGE } from '../fixtures/reference/boot/image.ts';
 import { inheritedEnvironment, PACKAGE_ROOT } from '../foundation/environment/config.ts';
 
 const run = promisify(execFile);
@@ -37,7 +37,7 @@ export const HARNESS_IMAGE = 'wfcheck';
 const IMAGE_DIR = join(PACKAGE_ROOT, 'image');
 /** Inside the image: the project the harness is installed into, and where k6 lies. */
 const INSTALL_DIR = 'opt/wfcheck';
-/** The per-run seed the entrypoint writes; the package's target/seed.json links to it. */
+/** The per-run seed the entrypoint writes; the package's fixtures/reference/seed.json links to it. */
 const RUN_SEED = '/tmp/wfcheck-target-seed.json';
 const INPUTS_LABEL = 'wfcheck.inputs';
 
@@ -220,7 +220,7 @@ async function install(tarball: string, project: string): Promise<void> {
 }
 
 /**
- * The installed target/seed.json becomes a link to the per-run seed; its content, keys emptied, is kept
+ * The installed fixtures/reference/seed.json becomes a link to the per-run seed; its content, keys emptied, is kept
  * beside the installation for the entrypoint to fill. Without the entrypoint the link leads nowhere and
  * the target refuses to boot, rather than serving keys anyone could read from the image.
  */

@@ -3,7 +3,7 @@
  * [options]` in /work. Before that:
  *
  * - The reference target gets fresh keys. The image holds its seed without keys (no key is in any
- *   layer), and the installed package's target/seed.json is a link to a file that does not exist
+ *   layer), and the installed package's fixtures/reference/seed.json is a link to a file that does not exist
  *   until this writes it, with a random key per tenant. A target booted inside the container (no
  *   BASE_URL) listens on the host's loopback with keys that only this run knows.
  * - The reports folder must be writable by the user the container runs as. A mounted folder that
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PACKAGE = join(HERE, 'node_modules', 'wfcheck');
 const SEED_WITHOUT_KEYS = join(HERE, 'target-seed-without-keys.json');
-const SEED_LINK = join(PACKAGE, 'target', 'seed.json');
+const SEED_LINK = join(PACKAGE, 'fixtures', 'reference', 'seed.json');
 
 const args = process.argv.slice(2);
 const onlyPrints = args.length === 0 || ['--help', '-h', 'help', '--version', '-V'].includes(args[0]);

@@ -7,12 +7,12 @@ import { test, expect } from '@playwright/test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTarget, type StartedTarget } from '../target/server.ts';
+import { startTarget, type StartedTarget } from '../fixtures/reference/server.ts';
 import { ensureK6, hasWfcheckExtension } from './node/ensure-k6.ts';
 import { writeLoadData } from './node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunOptions } from './node/run-k6.ts';
-import { startFaultyProxy, type Faults } from '../doubles/hostile/faulty-proxy.ts';
-import { startHostile } from '../doubles/hostile/servers.ts';
+import { startFaultyProxy, type Faults } from '../fixtures/hostile/faulty-proxy.ts';
+import { startHostile } from '../fixtures/hostile/servers.ts';
 import { apiResponses, checkedResponses, type RunReport } from './lib/report.ts';
 
 test.describe.configure({ mode: 'serial' });

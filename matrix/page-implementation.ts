@@ -8,7 +8,7 @@
 import type { VerdictChange } from '../foundation/history/diff.ts';
 import type { EvidenceExample } from '../foundation/history/records.ts';
 import { head, percent, ratio, trendSvg, verdictClass, when, wordOf } from './assets.ts';
-import { distinctAnchor as anchor, htmlAttr as html } from '../engine/report/escape.ts';
+import { distinctAnchor as anchor, htmlAttr as html } from '../engine/after/report/escape.ts';
 import { LETTER, type Cell, type Column, type Matrix, type Row } from './model.ts';
 
 /** How a run came in, when not run here. */

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SUBCOMMANDS } from '../foundation/environment/command-line.ts';
-import type { ConformanceReport } from '../engine/verdict/report.ts';
+import type { ConformanceReport } from '../engine/after/findings/report.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { REPO_ROOT } from './conformance-run.ts';
 

@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inheritedEnvironment } from '../foundation/environment/config.ts';
 import { ENV } from '../foundation/environment/rules.ts';
-import type { ConformanceReport } from '../engine/verdict/report.ts';
+import type { ConformanceReport } from '../engine/after/findings/report.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

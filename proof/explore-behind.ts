@@ -2,13 +2,13 @@
  * The generative mode against a fresh reference target (in process), behind a mutating proxy when an
  * entry is given: the way the proof runs it for the input-crash entries and the mutation table.
  */
-import type { Mutant } from '../doubles/faults/catalogue.ts';
-import { startMutatingProxy } from '../doubles/faults/proxy.ts';
+import type { Mutant } from '../fixtures/faults/catalogue.ts';
+import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { readExploreSettings } from '../foundation/environment/config.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 import { explore, type ExploreOptions } from '../explore/explore.ts';
 import { exploreOptionsOf } from '../explore/run.ts';
-import { startTarget } from '../target/server.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
 
 /**
  * Explores a fresh reference target, behind `mutant` when given, with the defaults of `npm run explore`

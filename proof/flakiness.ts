@@ -16,8 +16,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
 import { commandLine } from '../foundation/environment/config.ts';
-import { heading, listOf, paragraph } from '../engine/report/document.ts';
-import { renderMarkdown } from '../engine/report/render/markdown.ts';
+import { heading, listOf, paragraph } from '../engine/after/report/document.ts';
+import { renderMarkdown } from '../engine/after/report/render/markdown.ts';
 import { idsWhere, verdictSeries, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
 import {
   scratchOutDir,
@@ -25,7 +25,7 @@ import {
   runConformance,
   type ConformanceRunResult,
 } from './conformance-run.ts';
-import { startTarget } from '../target/server.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const FLAKINESS_OUT = join(ROOT, 'reports', 'flakiness');

@@ -6,8 +6,8 @@
  * be "not run" with the timeout named, neither failed nor blocked (nothing deviated to block them).
  */
 import { expect, test } from '@playwright/test';
-import { startTarget } from '../target/server.ts';
-import { startMutatingProxy, type MutantBehaviour } from '../doubles/faults/proxy.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
+import { startMutatingProxy, type MutantBehaviour } from '../fixtures/faults/proxy.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
 
 const REQUEST_TIMEOUT_MS = 1_500;

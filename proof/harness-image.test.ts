@@ -14,16 +14,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
-import type { ConformanceReport } from '../engine/verdict/report.ts';
-import { loadSeed } from '../target/seed.ts';
-import { startTarget } from '../target/server.ts';
+import type { ConformanceReport } from '../engine/after/findings/report.ts';
+import { loadSeed } from '../fixtures/reference/seed.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const IMAGE = `wfcheck:${VERSION}`;
 const FIXTURE_KEYS = (
-  JSON.parse(readFileSync(join(PACKAGE_ROOT, 'target', 'seed.json'), 'utf8')) as {
+  JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'reference', 'seed.json'), 'utf8')) as {
     tenants: { apiKey: string }[];
   }
 ).tenants.map((t) => t.apiKey);
@@ -235,7 +235,7 @@ test(
     test.setTimeout(10 * 60_000);
     // The reference target on the host, with keys made for this test.
     const seedFile = join(mkdtempSync(join(tmpdir(), 'wfcheck-image-seed-')), 'seed.json');
-    const seed = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'target', 'seed.json'), 'utf8')) as {
+    const seed = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'fixtures', 'reference', 'seed.json'), 'utf8')) as {
       tenants: { name: string; apiKey: string }[];
     };
     for (const t of seed.tenants) t.apiKey = `wfk_${t.name}_${randomBytes(16).toString('hex')}`;

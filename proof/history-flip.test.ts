@@ -10,15 +10,15 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunChange } from '../foundation/history/diff.ts';
 import { idsWhere, verdictsOf } from '../foundation/history/verdicts.ts';
-import { startTarget } from '../target/server.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
 import {
   REFERENCE_BEHIND_PROXY_ENV,
   runConformance,
   scratchOutDir,
   type ConformanceRunResult,
 } from './conformance-run.ts';
-import { mutantById, probesOf } from '../doubles/faults/catalogue.ts';
-import { startMutatingProxy, type MutantBehaviour } from '../doubles/faults/proxy.ts';
+import { mutantById, probesOf } from '../fixtures/faults/catalogue.ts';
+import { startMutatingProxy, type MutantBehaviour } from '../fixtures/faults/proxy.ts';
 import { grepFor } from './mutation.ts';
 
 const BUG = 'auth-missing-key-accepted';

@@ -1,5 +1,5 @@
 /**
- * The harness against hostile targets (doubles/hostile/): down, hang, connection reset, a 502 HTML
+ * The harness against hostile targets (fixtures/hostile/): down, hang, connection reset, a 502 HTML
  * page, invalid JSON, a 20 MB body, a slow drip. For each, the conformance run must
  * - end by itself within its bound (--timeout) plus a margin for start-up and report writing,
  * - exit non-zero,
@@ -11,7 +11,7 @@
  * leave every requirement "not run" with the fault named.
  * The load run must stop cleanly with its reason against a refused and a 502 target.
  *
- * A target where one operation alone is hostile (doubles/faults/catalogue/latency-errors.ts, "single-operation
+ * A target where one operation alone is hostile (fixtures/faults/catalogue/latency-errors.ts, "single-operation
  * faults": the status endpoint never answers, the output body drips slower than the request deadline,
  * executions end in a status outside the enum) costs the run one wait at most per worker: the fault is
  * met once, named the same way in every verdict it stops, and the run ends about as soon as a healthy one.
@@ -22,17 +22,17 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
-import { HOSTILE_KINDS, startHostile, type HostileKind } from '../doubles/hostile/servers.ts';
-import { mutantById } from '../doubles/faults/catalogue.ts';
-import { startMutatingProxy } from '../doubles/faults/proxy.ts';
-import { startTarget } from '../target/server.ts';
+import { HOSTILE_KINDS, startHostile, type HostileKind } from '../fixtures/hostile/servers.ts';
+import { mutantById } from '../fixtures/faults/catalogue.ts';
+import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
 import {
   REFERENCE_BEHIND_PROXY_ENV,
   runConformance,
   scratchOutDir,
   type ConformanceRunResult,
 } from './conformance-run.ts';
-import type { ConformanceReport } from '../engine/verdict/report.ts';
+import type { ConformanceReport } from '../engine/after/findings/report.ts';
 import { runLoadCli, type LoadCliRun } from './load-run.ts';
 
 /** The run's own deadline. */

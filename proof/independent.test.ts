@@ -1,5 +1,5 @@
 /**
- * Fair to implementations nobody here wrote: the five implementations of doubles/independent/ (Go and
+ * Fair to implementations nobody here wrote: the five implementations of fixtures/independent/ (Go and
  * Python with their standard libraries; Spring Boot, NestJS and Django REST framework, the stacks vendors
  * use), written from the specification alone by implementers who never saw the harness, pass both modes
  * (the scripted suites and the generative mode at its default budget) with every role filled. A finding
@@ -19,7 +19,7 @@ import {
   startIndependent,
   TEST_SPEED,
   type IndependentKind,
-} from '../doubles/independent/launch.ts';
+} from '../fixtures/independent/launch.ts';
 import { explore } from '../explore/explore.ts';
 import { exploreOptionsOf } from '../explore/run.ts';
 import { readExploreSettings } from '../foundation/environment/config.ts';

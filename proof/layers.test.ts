@@ -1,7 +1,7 @@
 /**
  * The layering holds: `npm run lint:layers` (dependency-cruiser with .dependency-cruiser.cjs) finds no
  * import going the wrong way. A rule that cannot fail proves nothing, so the same configuration is
- * also run over doubles/layers/, a miniature of the layout with one offender per rule, and must report
+ * also run over fixtures/layers/, a miniature of the layout with one offender per rule, and must report
  * exactly those offenders: no rule is blind, and none fires on the imports the layers allow.
  */
 import { test, expect } from '@playwright/test';
@@ -15,7 +15,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 const configFile = join(root, '.dependency-cruiser.cjs');
 const depcruise = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-const fixture = join(root, 'doubles', 'layers');
+const fixture = join(root, 'fixtures', 'layers');
 
 interface Rule {
   name: string;
@@ -80,15 +80,17 @@ test('npm run lint:layers finds no import going the wrong way', () => {
   // An exclude or a folder list gone wrong would pass vacuously: every layer must have been cruised.
   for (const layer of [
     'contracts/',
-    'doubles/faults/',
+    'fixtures/faults/',
     'foundation/data/',
-    'target/',
+    'fixtures/reference/',
     'foundation/environment/',
     'foundation/history/',
     'proof/',
     'proof/bench/k6/',
     'scenarios/',
     'engine/evidence/',
+    'engine/live/',
+    'engine/after/',
     'engine/runner/',
     'explore/',
     'matrix/',
@@ -102,7 +104,7 @@ test('npm run lint:layers finds no import going the wrong way', () => {
     ).toBe(true);
   }
   expect(
-    result.modules.some((m) => m.source.startsWith('doubles/layers/')),
+    result.modules.some((m) => m.source.startsWith('fixtures/layers/')),
     'the offending fixture is left out',
   ).toBe(false);
 
@@ -114,14 +116,13 @@ test('npm run lint:layers finds no import going the wrong way', () => {
   ).toBe(0);
 });
 
-test('every layer rule fires on its offender in doubles/layers/, and only there', () => {
+test('every layer rule fires on its offender in fixtures/layers/, and only there', () => {
   // Cruised from inside the fixture, its paths read as the repository's do (contracts/…, load/lib/…).
   const result = cruise(fixture, [
     '--config',
     configFile,
     'contracts',
-    'doubles',
-    'target',
+    'fixtures',
     'foundation',
     'engine',
     'explore',
@@ -136,17 +137,18 @@ test('every layer rule fires on its offender in doubles/layers/, and only there'
   expect(found).toEqual(
     [
       'contracts-imports-only-contracts: contracts/requirements.ts → scenarios/suite.ts',
-      'doubles-import-only-contracts: doubles/faults/proxy.ts → scenarios/suite.ts',
+      'fixtures-import-only-contracts: fixtures/faults/proxy.ts → scenarios/suite.ts',
       'data-imports-only-data: foundation/data/build.ts → foundation/environment/config.ts',
       'data-imports-only-data: foundation/data/build.ts → yaml',
-      'engine-evidence-imports-only-lower-floors: engine/evidence/up.ts → engine/transport/leaf.ts',
-      'engine-transport-imports-only-lower-floors: engine/transport/up.ts → engine/judging/leaf.ts',
-      'engine-judging-imports-only-lower-floors: engine/judging/up.ts → engine/client/leaf.ts',
-      'engine-client-imports-only-lower-floors: engine/client/up.ts → engine/discovery/roles.ts',
-      'engine-discovery-imports-only-lower-floors: engine/discovery/up.ts → engine/execution/leaf.ts',
-      'engine-execution-imports-only-lower-floors: engine/execution/up.ts → engine/verdict/leaf.ts',
-      'engine-verdict-imports-only-lower-floors: engine/verdict/up.ts → engine/report/leaf.ts',
-      'engine-report-imports-only-lower-floors: engine/report/up.ts → engine/runner/leaf.ts',
+      'engine-evidence-imports-only-lower-floors: engine/evidence/up.ts → engine/live/transport/leaf.ts',
+      'engine-transport-imports-only-lower-floors: engine/live/transport/up.ts → engine/live/judging/leaf.ts',
+      'engine-judging-imports-only-lower-floors: engine/live/judging/up.ts → engine/live/client/leaf.ts',
+      'engine-client-imports-only-lower-floors: engine/live/client/up.ts → engine/live/discovery/roles.ts',
+      'engine-discovery-imports-only-lower-floors: engine/live/discovery/up.ts → engine/live/execution/leaf.ts',
+      'engine-execution-imports-only-lower-floors: engine/live/execution/up.ts → engine/after/findings/leaf.ts',
+      'engine-findings-imports-only-lower-floors: engine/after/findings/up.ts → engine/after/report/leaf.ts',
+      'engine-findings-imports-only-lower-floors: engine/after/findings/crossing.ts → engine/live/client/leaf.ts',
+      'engine-report-imports-only-lower-floors: engine/after/report/up.ts → engine/runner/leaf.ts',
       'engine-runner-imports-only-lower-floors: engine/runner/up.ts → scenarios/suite.ts',
       'environment-imports-only-lower-layers: foundation/environment/config.ts → scenarios/suite.ts',
       'explore-stands-on-the-engine: explore/session.ts → scenarios/suite.ts',
@@ -157,16 +159,16 @@ test('every layer rule fires on its offender in doubles/layers/, and only there'
       'k6-shared-modules-stay-pure: contracts/check.ts → crypto (via contracts/error-codes.ts)',
       'k6-shared-modules-stay-pure: foundation/environment/rules.ts → os',
       'load-node-imports-only-lower-layers: load/node/run.ts → scenarios/suite.ts',
-      'matrix-builds-from-the-history: matrix/site.ts → engine/verdict/leaf.ts',
+      'matrix-builds-from-the-history: matrix/site.ts → engine/after/findings/leaf.ts',
       'no-circular: foundation/data/cycle-a.ts → foundation/data/cycle-b.ts',
       'not-to-unresolvable: proof/driver.ts → ./missing.ts',
       'nothing-imports-scripts: proof/driver.ts → scripts/cli.ts',
       'nothing-imports-scripts: scripts/cli.ts → scripts/other.ts',
       'playwright-only-in-suites-and-tests: load/lib/ui.ts → @playwright/test',
-      'playwright-only-in-suites-and-tests: engine/verdict/report.ts → @playwright/test',
+      'playwright-only-in-suites-and-tests: engine/after/findings/report.ts → @playwright/test',
       'suites-stand-on-the-engine: scenarios/helpers.ts → engine/runner/leaf.ts',
-      'suites-stand-on-the-engine: scenarios/helpers.ts → target/server.ts',
-      'target-does-not-import-the-harness: target/server.ts → scenarios/suite.ts',
+      'suites-stand-on-the-engine: scenarios/helpers.ts → fixtures/reference/server.ts',
+      'target-does-not-import-the-harness: fixtures/reference/server.ts → scenarios/suite.ts',
     ].sort(),
   );
 
@@ -174,6 +176,6 @@ test('every layer rule fires on its offender in doubles/layers/, and only there'
   const fired = new Set(result.summary.violations.map((v) => v.rule.name));
   expect(
     rules.map((r) => r.name).filter((name) => !fired.has(name)),
-    'rules without an offender in doubles/layers/',
+    'rules without an offender in fixtures/layers/',
   ).toEqual([]);
 });

@@ -6,7 +6,7 @@
 import { test, expect } from '@playwright/test';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHostile, type HostileKind } from '../doubles/hostile/servers.ts';
+import { startHostile, type HostileKind } from '../fixtures/hostile/servers.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { REPORTS_ROOT } from '../load/node/run-dir.ts';
 import { runLoadCli, type LoadCliRun } from './load-run.ts';

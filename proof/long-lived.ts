@@ -5,15 +5,15 @@
  * decay: every run must exercise the same requirements and show the same warnings and failures as the
  * first.
  */
-import { seedWithPreload } from '../target/crowded.ts';
+import { seedWithPreload } from '../fixtures/reference/crowded.ts';
 import { rmSync } from 'node:fs';
 import { ABSENT, compareVerdicts, idsWhere, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
-import { startTarget } from '../target/server.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
-import type { ConformanceReport } from '../engine/verdict/report.ts';
-import { heading, paragraph } from '../engine/report/document.ts';
-import { footprintText } from '../engine/report/index.ts';
-import { renderMarkdown } from '../engine/report/render/markdown.ts';
+import type { ConformanceReport } from '../engine/after/findings/report.ts';
+import { heading, paragraph } from '../engine/after/report/document.ts';
+import { footprintText } from '../engine/after/report/index.ts';
+import { renderMarkdown } from '../engine/after/report/render/markdown.ts';
 import { seedSequence } from './flakiness.ts';
 
 export interface SameTargetOptions {

@@ -4,7 +4,7 @@
  * nightly job would, into one history, and the matrix is built from it:
  *
  * - reference — the reference target;
- * - go, python — the two implementations written apart from the harness (doubles/independent/); the
+ * - go, python — the two implementations written apart from the harness (fixtures/independent/); the
  *   python one as a vendor would send it: run against its own history, its report.json imported with
  *   `wfcheck history import`;
  * - entries of the fault catalogue served by the mutating proxy in front of the reference target, as
@@ -19,11 +19,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { mutantById } from '../doubles/faults/catalogue.ts';
-import { startMutatingProxy } from '../doubles/faults/proxy.ts';
-import { independentMissing, startIndependent, type IndependentKind } from '../doubles/independent/launch.ts';
+import { mutantById } from '../fixtures/faults/catalogue.ts';
+import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
+import { independentMissing, startIndependent, type IndependentKind } from '../fixtures/independent/launch.ts';
 import { buildMatrixSite, type SiteOutcome } from '../matrix/site.ts';
-import { startTarget } from '../target/server.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from './browser.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, REPO_ROOT, runConformance, scratchOutDir } from './conformance-run.ts';
 
@@ -87,10 +87,10 @@ export const FIXED_FROM_NIGHT = 2;
 
 export const DEMO_IMPLEMENTATIONS: readonly DemoImplementation[] = [
   { name: 'reference', what: 'the reference target', version: () => '0.1.0', serve: reference },
-  { name: 'go', what: 'doubles/independent/go', version: () => '1.0', serve: () => independent('go') },
+  { name: 'go', what: 'fixtures/independent/go', version: () => '1.0', serve: () => independent('go') },
   {
     name: 'python',
-    what: 'doubles/independent/python, its report imported',
+    what: 'fixtures/independent/python, its report imported',
     version: () => '1.0',
     imported: true,
     serve: () => independent('python'),

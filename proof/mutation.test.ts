@@ -1,6 +1,6 @@
 /**
  * Keeps the mutation score true in CI: a representative subset of the catalogue
- * (doubles/faults/catalogue.ts) runs through `runMutation`, each mutant against a fresh reference
+ * (fixtures/faults/catalogue.ts) runs through `runMutation`, each mutant against a fresh reference
  * target behind the mutating proxy, in focused mode (only the tests citing the mutant's clauses).
  *
  * Subset: one bug per category (envelope/schema, status codes, auth, isolation, state machine,
@@ -22,8 +22,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { hasRequirement } from '../contracts/requirements.ts';
-import { kindOf, mutantById, MUTANTS } from '../doubles/faults/catalogue.ts';
-import { INPUT_CRASHES, INPUT_LEGAL } from '../doubles/faults/input-crashes.ts';
+import { kindOf, mutantById, MUTANTS } from '../fixtures/faults/catalogue.ts';
+import { INPUT_CRASHES, INPUT_LEGAL } from '../fixtures/faults/input-crashes.ts';
 import {
   DEFAULT_MUTATION_SEED,
   expectedFindingsOf,

@@ -2,7 +2,7 @@
  * Mutation testing of the conformance suite (`npm run mutation`, scripts/mutation.ts): proves it
  * catches real bugs and raises no false alarm.
  *
- * For each mutant of doubles/faults/catalogue.ts it starts a fresh reference target (in process),
+ * For each mutant of fixtures/faults/catalogue.ts it starts a fresh reference target (in process),
  * puts the mutating proxy in front of it, runs the conformance run against the proxy exactly as a
  * user would against a third-party target (BASE_URL, API_KEY, API_KEY_B), and reads the report:
  *

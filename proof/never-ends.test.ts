@@ -6,9 +6,9 @@
  * warning (exit 0: a should), no test is cut off by the runner, and what needed an end is blocked by it.
  */
 import { expect, test } from '@playwright/test';
-import { mutantById } from '../doubles/faults/catalogue.ts';
-import { startMutatingProxy } from '../doubles/faults/proxy.ts';
-import { startTarget } from '../target/server.ts';
+import { mutantById } from '../fixtures/faults/catalogue.ts';
+import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
+import { startTarget } from '../fixtures/reference/server.ts';
 import { runConformance, scratchOutDir } from './conformance-run.ts';
 
 for (const id of ['never-ends', 'never-ends-after-failure']) {

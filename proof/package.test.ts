@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
-import type { ConformanceReport } from '../engine/verdict/report.ts';
+import type { ConformanceReport } from '../engine/after/findings/report.ts';
 
 interface Ran {
   code: number | null;

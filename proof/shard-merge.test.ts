@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { verdictsOf } from '../foundation/history/verdicts.ts';
 import { mergeShards } from '../engine/runner/merge.ts';
-import type { ConformanceReport } from '../engine/verdict/report.ts';
+import type { ConformanceReport } from '../engine/after/findings/report.ts';
 import { REPO_ROOT, scratchOutDir } from './conformance-run.ts';
 
 const SEED = 4242;

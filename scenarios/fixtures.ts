@@ -10,14 +10,14 @@ import type { Faker } from '@faker-js/faker';
 import { seededFaker } from '../foundation/data/seeded.ts';
 import { citedRequirements, EvidenceWriter, type TestRef } from '../engine/evidence/records.ts';
 import { redactSecrets } from '../foundation/environment/redact.ts';
-import { ApiClient } from '../engine/client/client.ts';
-import { TransportFault } from '../engine/transport/exchange.ts';
+import { ApiClient } from '../engine/live/client/client.ts';
+import { TransportFault } from '../engine/live/transport/exchange.ts';
 import { loadRunConfig, type RunConfig } from '../foundation/environment/config.ts';
 import { Verdict } from '../engine/evidence/verdict.ts';
-import type { Discovery } from '../engine/discovery/workflows.ts';
-import { discoverWorkflows } from '../engine/discovery/discovery.ts';
-import { describeDiscovery } from '../engine/discovery/summary.ts';
-import { oncePerRun } from '../engine/transport/shared-by-workers.ts';
+import type { Discovery } from '../engine/live/discovery/workflows.ts';
+import { discoverWorkflows } from '../engine/live/discovery/discovery.ts';
+import { describeDiscovery } from '../engine/live/discovery/summary.ts';
+import { oncePerRun } from '../engine/live/transport/shared-by-workers.ts';
 
 export { expect };
 

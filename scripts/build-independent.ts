@@ -1,6 +1,6 @@
 /**
  * `npm run independent:build`: builds the implementations of the specification written apart from the
- * harness (doubles/independent/: Go, Python, Spring Boot, NestJS, Django), by starting each once and
+ * harness (fixtures/independent/: Go, Python, Spring Boot, NestJS, Django), by starting each once and
  * stopping it, so that the tests that run against them spend no time building. An implementation whose
  * toolchain is missing here is skipped with the reason. CI runs it before the tests.
  *
@@ -15,7 +15,7 @@ import {
   STACKS,
   startIndependent,
   type IndependentKind,
-} from '../doubles/independent/launch.ts';
+} from '../fixtures/independent/launch.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

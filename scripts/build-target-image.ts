@@ -1,6 +1,6 @@
 /** `wfcheck target image` (`npm run target:image` in a clone): builds (or reuses) the reference target's container image. */
 import { printedHelp, runCommand, usageText } from '../foundation/environment/command.ts';
-import { ensureTargetImage } from '../target/boot/image.ts';
+import { ensureTargetImage } from '../fixtures/reference/boot/image.ts';
 
 const USAGE = usageText(
   'usage: wfcheck target image   (builds the reference target image, or reuses it when it is current)\n\n' +

@@ -18,7 +18,7 @@ import { readConformanceSettings, WORK_DIR } from '../foundation/environment/con
 import { runCommand, splitAtTerminator, usageText } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { BootError } from '../foundation/environment/target.ts';
-import { conformanceConsole } from '../engine/report/index.ts';
+import { conformanceConsole } from '../engine/after/report/index.ts';
 import { runConformanceSuite, type RunLog } from '../engine/runner/run.ts';
 
 const USAGE = usageText(`usage: wfcheck conformance [options] [-- <extra playwright args>]

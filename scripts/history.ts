@@ -32,7 +32,7 @@ import {
 } from '../foundation/history/queries.ts';
 import { historyPath, withHistory } from '../foundation/history/store.ts';
 import { exploreChangeText, exploreRunsText, fingerprintTimelineText } from '../explore/history-text.ts';
-import { changeText } from '../engine/report/history-view.ts';
+import { changeText } from '../engine/after/report/history-view.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

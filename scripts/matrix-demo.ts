@@ -3,7 +3,7 @@
  *                        [--out DIR (default reports/matrix-demo)]
  *
  * An implementation matrix from real runs: the reference target, the two independent implementations
- * (doubles/independent; the python one's reports imported as a vendor's would be) and entries of the
+ * (fixtures/independent; the python one's reports imported as a vendor's would be) and entries of the
  * fault catalogue served as implementations of their own (two bugs, one fixed after night 2; a
  * should-level deviation; a legal variant), verified night after night with one seed per night into
  * one history; then `wfcheck matrix` builds the site (DIR/site/index.html) and chromium, when

@@ -7,7 +7,7 @@
  *                       [--max-failures N (default 0: every run in full)] [--focus] [--list]
  *                       [--explore inputs|all|none (default inputs)] [-- <playwright args>]
  *
- * The catalogue is doubles/faults/catalogue.ts and the input-crash entries of doubles/faults/input-crashes.ts.
+ * The catalogue is fixtures/faults/catalogue.ts and the input-crash entries of fixtures/faults/input-crashes.ts.
  * The scripted suites run against every entry; the generative mode (`wfcheck explore`, at its default budget)
  * also runs against the input-crash entries and the control (--explore inputs), every entry (all) or none,
  * and the table says which mode caught each entry: the suites alone, the generative mode alone, both or neither.
@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { number, positiveInt, SettingError, wholeNumber } from '../foundation/environment/rules.ts';
-import { kindOf } from '../doubles/faults/catalogue.ts';
+import { kindOf } from '../fixtures/faults/catalogue.ts';
 import {
   CONTROL_ID,
   DEFAULT_MUTATION_SEED,

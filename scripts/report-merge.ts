@@ -16,7 +16,7 @@ import { readMergeOutDir } from '../foundation/environment/config.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { mergeShards } from '../engine/runner/merge.ts';
-import { conformanceConsole } from '../engine/report/index.ts';
+import { conformanceConsole } from '../engine/after/report/index.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { refuseOut, runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { oneOf, wholeNumber } from '../foundation/environment/rules.ts';
-import { bootTarget, type BootedTarget, type BootOptions } from '../target/boot/boot.ts';
+import { bootTarget, type BootedTarget, type BootOptions } from '../fixtures/reference/boot/boot.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

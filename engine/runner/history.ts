@@ -18,7 +18,7 @@ import {
 import { historyPath } from '../../foundation/history/store.ts';
 import type { Target } from '../../foundation/environment/target.ts';
 import { readEvidence, type TestEndRecord } from '../evidence/records.ts';
-import type { ConformanceReport, RequirementResult } from '../verdict/report.ts';
+import type { ConformanceReport, RequirementResult } from '../after/findings/report.ts';
 
 /** Written by each shard: who the target was, without its key or address in clear. */
 export const SHARD_META = 'shard.json';

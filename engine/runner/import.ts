@@ -16,7 +16,7 @@ import { scrubCredentials } from '../../foundation/environment/redact.ts';
 import { label, SettingError } from '../../foundation/environment/rules.ts';
 import { sameRun } from '../../foundation/history/implementations.ts';
 import { recordConformanceRun, withHistory } from '../../foundation/history/store.ts';
-import type { ConformanceReport } from '../verdict/report.ts';
+import type { ConformanceReport } from '../after/findings/report.ts';
 import { historyRecord } from './history.ts';
 
 /** A report.json is a few MB at most; a file far bigger is not one. */

@@ -10,8 +10,8 @@ import { commandLine, inheritedEnvironment, pathFromWorkDir, WORK_DIR } from '..
 import { recordAndCompare, type ConformanceHistory } from '../../foundation/history/conformance.ts';
 import { historyPath } from '../../foundation/history/store.ts';
 import { readEvidence } from '../evidence/records.ts';
-import { verdictOfRun } from './verdict-of-run.ts';
-import type { ConformanceReport, RunMeta } from '../verdict/report.ts';
+import { verdictOfRun } from './report-of-run.ts';
+import type { ConformanceReport, RunMeta } from '../after/findings/report.ts';
 import { historyRecord, readShardMeta } from './history.ts';
 import { PLAYWRIGHT_CLI } from './playwright.ts';
 import { prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';

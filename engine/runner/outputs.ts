@@ -7,8 +7,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import { containsSecret, redactSecrets } from '../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
-import type { ConformanceReport } from '../verdict/report.ts';
-import { conformanceHtml, conformanceJobSummary, conformanceJunit, conformanceMarkdown } from '../report/index.ts';
+import type { ConformanceReport } from '../after/findings/report.ts';
+import {
+  conformanceHtml,
+  conformanceJobSummary,
+  conformanceJunit,
+  conformanceMarkdown,
+} from '../after/report/index.ts';
 
 /** What a run writes into its output directory (and clears there first; nothing else in it is touched). */
 const OUTPUTS = [

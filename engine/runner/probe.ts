@@ -6,8 +6,8 @@
  * "not run".
  */
 import { loadRunConfig } from '../../foundation/environment/config.ts';
-import { ApiClient } from '../client/client.ts';
-import type { Exchange, RequestSpec } from '../transport/exchange.ts';
+import { ApiClient } from '../live/client/client.ts';
+import type { Exchange, RequestSpec } from '../live/transport/exchange.ts';
 import { EvidenceWriter, type EvidenceRecord } from '../evidence/records.ts';
 import { Verdict } from '../evidence/verdict.ts';
 

@@ -16,10 +16,10 @@ import { redactSecrets, registerSecret } from '../../foundation/environment/reda
 import { ENV } from '../../foundation/environment/rules.ts';
 import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
 import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
-import type { ConformanceReport, RunMeta } from '../verdict/report.ts';
+import type { ConformanceReport, RunMeta } from '../after/findings/report.ts';
 import { harnessVersion } from '../../foundation/history/records.ts';
 import { recordRunHistory, shardOf } from './history.ts';
-import { verdictOfRun } from './verdict-of-run.ts';
+import { verdictOfRun } from './report-of-run.ts';
 import { outputPaths, prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
 import { playwrightArgs, playwrightErrors, runnerEnv, runPlaywright, type RunnerResult } from './playwright.ts';
 import { describeProbeFault, probeTarget, type Unreachable } from './probe.ts';

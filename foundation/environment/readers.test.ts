@@ -31,7 +31,7 @@ const READERS: Record<string, string> = {
   'action/verdict.mjs':
     "the GitHub Action's summary step reads the runner's own variables (GITHUB_STEP_SUMMARY, " +
     'GITHUB_OUTPUT) to write the verdict; it runs without the harness loaded',
-  'doubles/independent/launch.ts':
+  'fixtures/independent/launch.ts':
     'starts an implementation of the specification written apart from the harness, a separate product ' +
     'with settings of its own (WF_KEY_A, WF_KEY_B): it hands the environment on to that process with its ' +
     'keys added, and reads no setting of the harness',
@@ -51,10 +51,10 @@ const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 const TEST_FILE = /\.test(kit)?\.ts$/;
 const SKIPPED_DIRS = new Set(['node_modules', 'generated', 'reports', 'test-results']);
 /**
- * Separate products keep their own readers: the reference target (target/config.ts), and the
- * implementations written apart from the harness (doubles/independent/: each reads its own settings).
+ * Separate products keep their own readers: the reference target (fixtures/reference/config.ts), and the
+ * implementations written apart from the harness (fixtures/independent/: each reads its own settings).
  */
-const OTHER_PRODUCTS = new Set(['target', 'doubles/independent/nest']);
+const OTHER_PRODUCTS = new Set(['fixtures/reference', 'fixtures/independent/nest']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,7 +1,7 @@
 /**
  * The target a command drives, resolved the same way for every command: the implementation named
  * by BASE_URL + API_KEY (+ API_KEY_B), or — BASE_URL unset — the reference target booted hermetically
- * (target/boot/: a container when a Docker engine is reachable, else a local process;
+ * (fixtures/reference/boot/: a container when a Docker engine is reachable, else a local process;
  * WFCHECK_TARGET_BOOT=inprocess serves it from this process; TARGET_SEED_FILE is its seed file).
  */
 import { inheritedEnvironment, readTargetSettings, type TargetSettings } from './config.ts';
@@ -46,7 +46,7 @@ export async function resolveTarget(settings: TargetSettings = readTargetSetting
 }
 
 async function boot(seedFile: string | undefined): Promise<Target> {
-  const { bootTarget } = await import('../../target/boot/boot.ts');
+  const { bootTarget } = await import('../../fixtures/reference/boot/boot.ts');
   // A custom seed file (tenants, keys, workflows) reaches the booted target, e.g. for canary-key runs.
   const booting = bootTarget({ env: seedFile ? { TARGET_SEED_FILE: seedFile } : undefined });
   const t = await withDeadline(booting, BOOT_DEADLINE_MS, 'booting the reference target');
@@ -62,7 +62,7 @@ async function boot(seedFile: string | undefined): Promise<Target> {
 
 /** Served from this process: the commands that use it only wait on child processes, so it costs them nothing. */
 async function startInProcess(seedFile: string | undefined): Promise<Target> {
-  const { startTarget, configFromEnv } = await import('../../target/server.ts');
+  const { startTarget, configFromEnv } = await import('../../fixtures/reference/server.ts');
   // The same knobs as a booted target (NODE_DURATION_MS, FILE_TTL_MS, …): they come from the environment.
   const t = await startTarget({ ...configFromEnv(inheritedEnvironment()), ...(seedFile ? { seedFile } : {}) });
   return {

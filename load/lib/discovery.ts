@@ -5,7 +5,7 @@
  * The trial run matters: a workflow may be closed to the API (403), or be one that always fails. The
  * lifecycle scenario measures how reliably the service finishes executions that can finish, so it only
  * drives workflows whose trial execution reached `finish`; the others are listed with the reason. The
- * trial is the conformance run's (engine/discovery/trial.ts, with the role rules of roles.ts): this
+ * trial is the conformance run's (engine/live/discovery/trial.ts, with the role rules of roles.ts): this
  * module supplies its HTTP — k6's, each response contract-checked by lib/api.ts — and follows every
  * execution to its end, which only the load run needs.
  */
@@ -15,7 +15,7 @@ import { api, bodyText, headerValue, json, type Response } from './api.ts';
 import type { DetailBody, SearchBody, UploadBody } from './bodies.ts';
 import { pick, seededRandom } from './seeded.ts';
 import type { UploadSample } from './data-shape.ts';
-import { BEHAVIOUR_ROLE, SPECIAL_BEHAVIOURS } from '../../engine/discovery/roles.ts';
+import { BEHAVIOUR_ROLE, SPECIAL_BEHAVIOURS } from '../../engine/live/discovery/roles.ts';
 import {
   describeOutcome,
   driveSync,
@@ -25,7 +25,7 @@ import {
   type TrialReply,
   type TrialReport,
   type TrialRequest,
-} from '../../engine/discovery/trial.ts';
+} from '../../engine/live/discovery/trial.ts';
 
 export interface RunnableWorkflow {
   canvasId: string;

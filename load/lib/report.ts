@@ -2,9 +2,9 @@
  * The run report model and its renderings (text, JUnit, JSON). Pure
  * TypeScript: k6's handleSummary and the Node-side merge of distributed runs
  * both build a `RunReport` and render it the same way. The JUnit file is the
- * report kit's (engine/report/render/junit.ts, pure, which k6 loads too).
+ * report kit's (engine/after/report/render/junit.ts, pure, which k6 loads too).
  */
-import { renderJunit } from '../../engine/report/render/junit.ts';
+import { renderJunit } from '../../engine/after/report/render/junit.ts';
 import { compare, parseThresholdExpression } from './thresholds.ts';
 
 export interface MetricSummary {

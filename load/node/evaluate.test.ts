@@ -11,7 +11,7 @@ import { buildThresholds, parseThresholdExpression, parseThresholdKey, sloFromEn
 import { evaluateMerged, mergeK6Json, percentile } from './merge.ts';
 import { compareReports, DEFAULT_COMPARE } from './compare.ts';
 import type { RunReport } from '../lib/report.ts';
-import { startTarget } from '../../target/server.ts';
+import { startTarget } from '../../fixtures/reference/server.ts';
 import { ensureK6 } from './ensure-k6.ts';
 import { writeLoadData } from './prepare-data.ts';
 import { runK6 } from './run-k6.ts';

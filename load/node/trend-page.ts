@@ -4,7 +4,7 @@
  * as lines, so a creeping latency is seen long before it breaches a gate. chart.js is inlined: the
  * page opens offline, from an artifact archive.
  */
-import { htmlAttr, htmlText } from '../../engine/report/escape.ts';
+import { htmlAttr, htmlText } from '../../engine/after/report/escape.ts';
 import { chartBlock, inlineChartJs } from '../../foundation/history/chart-asset.ts';
 import type { LoadRunFigures } from '../../foundation/history/queries.ts';
 import { LATENCY_BUDGETS_MS, type SloSettings } from '../lib/thresholds.ts';

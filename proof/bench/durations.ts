@@ -6,8 +6,8 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_CONFIG } from '../../target/config.ts';
-import { startTarget } from '../../target/server.ts';
+import { DEFAULT_CONFIG } from '../../fixtures/reference/config.ts';
+import { startTarget } from '../../fixtures/reference/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from '../conformance-run.ts';
 import { compareVerdicts, verdictsOf, type Verdicts } from '../../foundation/history/verdicts.ts';
 

@@ -5,9 +5,9 @@
  * its order, required variables filled, a file variable with an upload's key, one trial run each, only
  * the workflows whose trial run finished), so that the bare loop and the suite walk the same mix.
  */
-import { searchAll } from '../../engine/discovery/listing.ts';
+import { searchAll } from '../../engine/live/discovery/listing.ts';
 import type { components } from '../../contracts/generated/api-types.ts';
-import type { SearchItem } from '../../engine/judging/judging.ts';
+import type { SearchItem } from '../../engine/live/judging/judging.ts';
 import type { BenchClient } from './client.ts';
 import type { BenchPlan } from './k6/bare-lifecycle.ts';
 

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import type { BenchSettings } from '../../foundation/environment/config.ts';
-import { DEFAULT_CONFIG } from '../../target/config.ts';
-import { seedFrom } from '../../target/seed.ts';
-import { startTarget } from '../../target/server.ts';
+import { DEFAULT_CONFIG } from '../../fixtures/reference/config.ts';
+import { seedFrom } from '../../fixtures/reference/seed.ts';
+import { startTarget } from '../../fixtures/reference/server.ts';
 import { BenchClient, operationPath } from './client.ts';
 import { wrk } from './wrk.ts';
 

@@ -10,9 +10,9 @@ import { REQUIREMENTS } from '../../contracts/requirements.ts';
 import { historyOfRun } from '../../foundation/history/conformance.ts';
 import { recordConformanceRun, withHistory } from '../../foundation/history/store.ts';
 import { SYNTHETIC_TARGET, syntheticRuns } from './synthetic-history.ts';
-import { conformanceHtml } from '../../engine/report/index.ts';
-import { buildReport } from '../../engine/verdict/report.ts';
-import { emptyWaivers } from '../../engine/verdict/waivers.ts';
+import { conformanceHtml } from '../../engine/after/report/index.ts';
+import { buildReport } from '../../engine/after/findings/report.ts';
+import { emptyWaivers } from '../../engine/after/findings/waivers.ts';
 
 export function demoReportHtml(nights = 10): string {
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-history-demo-'));

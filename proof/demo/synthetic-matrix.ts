@@ -10,8 +10,8 @@ import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
 import type { ConformanceRunRecord, FindingOutcome, RequirementOutcome } from '../../foundation/history/records.ts';
 import { recordConformanceRun, withHistory } from '../../foundation/history/store.ts';
 import type { EvidenceRecord } from '../../engine/evidence/records.ts';
-import { buildReport, type ConformanceReport } from '../../engine/verdict/report.ts';
-import { emptyWaivers } from '../../engine/verdict/waivers.ts';
+import { buildReport, type ConformanceReport } from '../../engine/after/findings/report.ts';
+import { emptyWaivers } from '../../engine/after/findings/waivers.ts';
 
 export interface SyntheticMatrixOptions {
   implementations: number;

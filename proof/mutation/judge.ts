@@ -10,10 +10,10 @@ import {
   mutantById,
   type Mutant,
   type MutantKind,
-} from '../../doubles/faults/catalogue.ts';
+} from '../../fixtures/faults/catalogue.ts';
 import type { ExploreReport } from '../../explore/report.ts';
 import { idsWhere, verdictsOf } from '../../foundation/history/verdicts.ts';
-import type { ConformanceReport } from '../../engine/verdict/report.ts';
+import type { ConformanceReport } from '../../engine/after/findings/report.ts';
 import {
   GOOD_OUTCOME,
   SINGLE_OPERATION_FAULTS,

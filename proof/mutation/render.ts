@@ -1,5 +1,5 @@
 /**
- * The mutation table as people read it, built with the report kit (engine/report): the table the
+ * The mutation table as people read it, built with the report kit (engine/after/report): the table the
  * command prints (console), report.md, and the line printed as each entry's run ends.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,10 +12,10 @@ import {
   paragraph,
   type Inlines,
   withCode,
-} from '../../engine/report/document.ts';
-import { consoleText } from '../../engine/report/escape.ts';
-import { renderConsole } from '../../engine/report/render/console.ts';
-import { renderMarkdown } from '../../engine/report/render/markdown.ts';
+} from '../../engine/after/report/document.ts';
+import { consoleText } from '../../engine/after/report/escape.ts';
+import { renderConsole } from '../../engine/after/report/render/console.ts';
+import { renderMarkdown } from '../../engine/after/report/render/markdown.ts';
 import { SUITES_CAUGHT } from './judge.ts';
 import {
   MUTATION_OUT,

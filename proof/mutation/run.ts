@@ -5,10 +5,10 @@
  */
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { kindOf, probesOf, type Mutant } from '../../doubles/faults/catalogue.ts';
-import { INPUT_ENTRIES } from '../../doubles/faults/input-crashes.ts';
-import { startMutatingProxy } from '../../doubles/faults/proxy.ts';
-import { startTarget } from '../../target/server.ts';
+import { kindOf, probesOf, type Mutant } from '../../fixtures/faults/catalogue.ts';
+import { INPUT_ENTRIES } from '../../fixtures/faults/input-crashes.ts';
+import { startMutatingProxy } from '../../fixtures/faults/proxy.ts';
+import { startTarget } from '../../fixtures/reference/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from '../conformance-run.ts';
 import { exploreBehind } from '../explore-behind.ts';
 import {

@@ -13,15 +13,15 @@
  * next candidate is tried.
  */
 import { test } from '../fixtures.ts';
-import type { ApiClient } from '../../engine/client/client.ts';
-import { pollExecution, PollStopped, type Snapshot } from '../../engine/execution/poll.ts';
+import type { ApiClient } from '../../engine/live/client/client.ts';
+import { pollExecution, PollStopped, type Snapshot } from '../../engine/live/execution/poll.ts';
 import {
   followTogether,
   quickestFirst,
   sequentialSteps,
   startRun,
   type Followed,
-} from '../../engine/execution/runs.ts';
+} from '../../engine/live/execution/runs.ts';
 import {
   accepted,
   dataOf,
@@ -30,9 +30,15 @@ import {
   stopAll,
   type StatusData,
   type Stop,
-} from '../../engine/judging/judging.ts';
-import { workflowMissing } from '../../engine/discovery/roles.ts';
-import { runnable, unfilledReason, withRole, type Discovery, type Workflow } from '../../engine/discovery/workflows.ts';
+} from '../../engine/live/judging/judging.ts';
+import { workflowMissing } from '../../engine/live/discovery/roles.ts';
+import {
+  runnable,
+  unfilledReason,
+  withRole,
+  type Discovery,
+  type Workflow,
+} from '../../engine/live/discovery/workflows.ts';
 
 /** How long after an accepted abort nodes may take to stop. */
 const SETTLE_MS = 5_000;

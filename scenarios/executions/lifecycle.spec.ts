@@ -15,8 +15,8 @@
 import { test } from '../fixtures.ts';
 import { buildFile } from '../../foundation/data/files.ts';
 import { variableValues } from '../../foundation/data/variables.ts';
-import { checkExecutionHistory } from '../../engine/judging/relations.ts';
-import { seg } from '../../engine/transport/exchange.ts';
+import { checkExecutionHistory } from '../../engine/live/judging/relations.ts';
+import { seg } from '../../engine/live/transport/exchange.ts';
 import {
   abortQuietly,
   executionIdIn,
@@ -25,9 +25,16 @@ import {
   quickestFirst,
   startRun,
   type Started,
-} from '../../engine/execution/runs.ts';
-import { dependsOn, describe, expectStatus, served, stopAll, type OutputFile } from '../../engine/judging/judging.ts';
-import { workflowMissing } from '../../engine/discovery/roles.ts';
+} from '../../engine/live/execution/runs.ts';
+import {
+  dependsOn,
+  describe,
+  expectStatus,
+  served,
+  stopAll,
+  type OutputFile,
+} from '../../engine/live/judging/judging.ts';
+import { workflowMissing } from '../../engine/live/discovery/roles.ts';
 import {
   acceptedUpload,
   hasVariableType,
@@ -38,7 +45,7 @@ import {
   unlistedVariableTypes,
   type Discovery,
   type Workflow,
-} from '../../engine/discovery/workflows.ts';
+} from '../../engine/live/discovery/workflows.ts';
 
 type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 

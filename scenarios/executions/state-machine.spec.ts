@@ -10,11 +10,11 @@
  * whole executions (see lifecycle.spec.ts).
  */
 import { test } from '../fixtures.ts';
-import { checkExecutionHistory, type ExecutionFacts } from '../../engine/judging/relations.ts';
-import { followTogether, startRun } from '../../engine/execution/runs.ts';
-import { dependsOn, stopAll } from '../../engine/judging/judging.ts';
-import { runnable, unfilledReason, withRole, type Workflow } from '../../engine/discovery/workflows.ts';
-import { workflowMissing } from '../../engine/discovery/roles.ts';
+import { checkExecutionHistory, type ExecutionFacts } from '../../engine/live/judging/relations.ts';
+import { followTogether, startRun } from '../../engine/live/execution/runs.ts';
+import { dependsOn, stopAll } from '../../engine/live/judging/judging.ts';
+import { runnable, unfilledReason, withRole, type Workflow } from '../../engine/live/discovery/workflows.ts';
+import { workflowMissing } from '../../engine/live/discovery/roles.ts';
 
 const CLAUSES = [
   'STATUS-ECHOES-EXECUTION',

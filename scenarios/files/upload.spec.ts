@@ -4,10 +4,10 @@
  */
 import { test } from '../fixtures.ts';
 import { buildFile, buildFileSet, FILE_KINDS, type FileSpec } from '../../foundation/data/files.ts';
-import { dataOf, describe, stopAll, type UploadData } from '../../engine/judging/judging.ts';
-import { judgeInvalidParameter } from '../../engine/judging/refusals.ts';
-import { acceptedUpload } from '../../engine/discovery/workflows.ts';
-import type { Exchange } from '../../engine/transport/exchange.ts';
+import { dataOf, describe, stopAll, type UploadData } from '../../engine/live/judging/judging.ts';
+import { judgeInvalidParameter } from '../../engine/live/judging/refusals.ts';
+import { acceptedUpload } from '../../engine/live/discovery/workflows.ts';
+import type { Exchange } from '../../engine/live/transport/exchange.ts';
 import type { Verdict } from '../../engine/evidence/verdict.ts';
 
 /**

@@ -4,8 +4,8 @@
  * that must never be answered with a 5xx.
  */
 import { test } from '../fixtures.ts';
-import { judgeInvalidParameter, judgeOverLimit } from '../../engine/judging/refusals.ts';
-import { abortQuietly } from '../../engine/execution/runs.ts';
+import { judgeInvalidParameter, judgeOverLimit } from '../../engine/live/judging/refusals.ts';
+import { abortQuietly } from '../../engine/live/execution/runs.ts';
 import {
   dataOf,
   describe,
@@ -17,7 +17,7 @@ import {
   type RunData,
   type StatusExpectation,
   type Stop,
-} from '../../engine/judging/judging.ts';
+} from '../../engine/live/judging/judging.ts';
 import {
   hasVariableType,
   prepareRun,
@@ -27,12 +27,12 @@ import {
   withRole,
   type Discovery,
   type Workflow,
-} from '../../engine/discovery/workflows.ts';
-import type { ApiClient } from '../../engine/client/client.ts';
+} from '../../engine/live/discovery/workflows.ts';
+import type { ApiClient } from '../../engine/live/client/client.ts';
 import type { Verdict } from '../../engine/evidence/verdict.ts';
-import { harnessFault, type Exchange } from '../../engine/transport/exchange.ts';
+import { harnessFault, type Exchange } from '../../engine/live/transport/exchange.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
-import { howToSupply, workflowMissing } from '../../engine/discovery/roles.ts';
+import { howToSupply, workflowMissing } from '../../engine/live/discovery/roles.ts';
 
 const PAYLOAD_LIMIT_BYTES = LIMITS.payloadBytesSurelyOver; // §8: 100KB read as KiB: the larger reading, so "over" is over in both
 const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars; // §8: 100k characters

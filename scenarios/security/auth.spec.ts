@@ -15,12 +15,12 @@ import { test } from '../fixtures.ts';
 import { buildFile } from '../../foundation/data/files.ts';
 import { OPERATION_IDS } from '../../contracts/check.ts';
 import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
-import type { ApiClient } from '../../engine/client/client.ts';
-import type { AuthMode, Exchange, RequestSpec } from '../../engine/transport/exchange.ts';
-import { abortQuietly, executionIdIn, startRun } from '../../engine/execution/runs.ts';
-import { describe, served } from '../../engine/judging/judging.ts';
-import { judgeWithoutKey } from '../../engine/judging/refusals.ts';
-import { runnable } from '../../engine/discovery/workflows.ts';
+import type { ApiClient } from '../../engine/live/client/client.ts';
+import type { AuthMode, Exchange, RequestSpec } from '../../engine/live/transport/exchange.ts';
+import { abortQuietly, executionIdIn, startRun } from '../../engine/live/execution/runs.ts';
+import { describe, served } from '../../engine/live/judging/judging.ts';
+import { judgeWithoutKey } from '../../engine/live/judging/refusals.ts';
+import { runnable } from '../../engine/live/discovery/workflows.ts';
 
 interface Variant {
   requirement: string;

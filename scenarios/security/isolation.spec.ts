@@ -10,7 +10,7 @@
  */
 import { test } from '../fixtures.ts';
 import { buildFile } from '../../foundation/data/files.ts';
-import { abortQuietly, executionIdIn, startRun } from '../../engine/execution/runs.ts';
+import { abortQuietly, executionIdIn, startRun } from '../../engine/live/execution/runs.ts';
 import {
   dataOf,
   describe,
@@ -19,7 +19,7 @@ import {
   stopAll,
   type Stop,
   type WorkflowPlan,
-} from '../../engine/judging/judging.ts';
+} from '../../engine/live/judging/judging.ts';
 import {
   acceptedUpload,
   hasVariableType,
@@ -29,12 +29,12 @@ import {
   unfilledReason,
   type Discovery,
   type Workflow,
-} from '../../engine/discovery/workflows.ts';
-import { searchAll } from '../../engine/discovery/listing.ts';
-import { mayBe } from '../../engine/discovery/roles.ts';
-import { discoverWorkflows } from '../../engine/discovery/discovery.ts';
-import type { ApiClient } from '../../engine/client/client.ts';
-import type { Exchange } from '../../engine/transport/exchange.ts';
+} from '../../engine/live/discovery/workflows.ts';
+import { searchAll } from '../../engine/live/discovery/listing.ts';
+import { mayBe } from '../../engine/live/discovery/roles.ts';
+import { discoverWorkflows } from '../../engine/live/discovery/discovery.ts';
+import type { ApiClient } from '../../engine/live/client/client.ts';
+import type { Exchange } from '../../engine/live/transport/exchange.ts';
 import type { Verdict } from '../../engine/evidence/verdict.ts';
 
 const NEEDS_B = 'isolation needs a second tenant: set API_KEY_B to a key of another account';

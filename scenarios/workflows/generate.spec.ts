@@ -5,13 +5,13 @@
  */
 import type { Faker } from '@faker-js/faker';
 import { test } from '../fixtures.ts';
-import { judgeInvalidParameter } from '../../engine/judging/refusals.ts';
+import { judgeInvalidParameter } from '../../engine/live/judging/refusals.ts';
 import type { RunConfig } from '../../foundation/environment/config.ts';
-import type { ApiClient } from '../../engine/client/client.ts';
-import { harnessFault } from '../../engine/transport/exchange.ts';
+import type { ApiClient } from '../../engine/live/client/client.ts';
+import { harnessFault } from '../../engine/live/transport/exchange.ts';
 import { generatePrompt } from '../../foundation/data/prompts.ts';
-import { checkPlanSemantics } from '../../engine/judging/plans.ts';
-import { LOCALES, localesForRun } from '../../engine/discovery/locales.ts';
+import { checkPlanSemantics } from '../../engine/live/judging/plans.ts';
+import { LOCALES, localesForRun } from '../../engine/live/discovery/locales.ts';
 import {
   accepted,
   bodyDeviation,
@@ -25,7 +25,7 @@ import {
   type GenerateData,
   type GenerateError,
   type WorkflowPlan,
-} from '../../engine/judging/judging.ts';
+} from '../../engine/live/judging/judging.ts';
 
 /**
  * A generation is accepted when it is answered 2xx with a body that parses and carries a plan —

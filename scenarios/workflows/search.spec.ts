@@ -18,12 +18,12 @@ import {
   type SearchItem,
   type Stop,
   type WorkflowPlan,
-} from '../../engine/judging/judging.ts';
-import { listOf, searchAll, type SearchListing } from '../../engine/discovery/listing.ts';
-import type { Workflow } from '../../engine/discovery/workflows.ts';
-import { checkPlanSemantics } from '../../engine/judging/plans.ts';
-import type { ApiClient } from '../../engine/client/client.ts';
-import type { Exchange } from '../../engine/transport/exchange.ts';
+} from '../../engine/live/judging/judging.ts';
+import { listOf, searchAll, type SearchListing } from '../../engine/live/discovery/listing.ts';
+import type { Workflow } from '../../engine/live/discovery/workflows.ts';
+import { checkPlanSemantics } from '../../engine/live/judging/plans.ts';
+import type { ApiClient } from '../../engine/live/client/client.ts';
+import type { Exchange } from '../../engine/live/transport/exchange.ts';
 import type { Verdict } from '../../engine/evidence/verdict.ts';
 
 const ids = (items: SearchItem[] | undefined) => (items ?? []).map((i) => i.canvasId);

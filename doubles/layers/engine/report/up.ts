@@ -1,3 +1,0 @@
-// offends: engine-report-imports-only-lower-floors (a floor importing the one above it)
-import { runner } from '../runner/leaf.ts';
-export const up = runner;
