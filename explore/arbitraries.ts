@@ -447,6 +447,13 @@ const localeUnlisted = fc.record({
     .filter((l) => !LISTED_LOCALES.has(l)),
 });
 
+/** A canvasId that is no string: null (a lenient server reads it as absent), a number, a boolean, an object. */
+const canvasNotString = fc.record({
+  form: fc.constant('json' as const),
+  query: fc.constant(PROMPT),
+  canvas: fc.oneof(fc.constant(null), numbers, fc.boolean(), fc.array(anyValue, { maxLength: 2 })),
+});
+
 const generateNotObject = fc.record({
   form: fc.constant('raw' as const),
   text: fc.constantFrom('[]', '"text"', '42', 'null', '{', '{"query":'),
@@ -468,6 +475,7 @@ const forbiddenGenerate = fc.oneof(
   generateFamily('missing-query', missingQuery),
   generateFamily('query-not-string', queryNotString),
   generateFamily('locale-unlisted', localeUnlisted),
+  generateFamily('canvas-not-string', canvasNotString),
   generateFamily('body-not-object', generateNotObject),
   generateFamily('content-over-limit', queryOverContentLimit),
   generateFamily('payload-over-limit', queryOverPayloadLimit),

@@ -49,6 +49,9 @@ export const HEADER_VARIANTS: Readonly<Record<string, Variant>> = {
   'charset=utf-16': body('application/json; charset=utf-16'),
   'content-type=text/plain': body('text/plain'),
   'content-type=none': body(undefined),
+  // Media ranges where a media type belongs (Spring's body reader was seen to crash on them).
+  'content-type=*/*': body('*/*'),
+  'content-type=application/*': body('application/*'),
   'content-encoding=identity': body('application/json', 'identity'),
   'content-encoding=unknown': body('application/json', 'x-wfcheck'),
   'authorization=twice': auth((k) => ({ kind: 'repeated', values: [`Bearer ${k}`, `Bearer ${k}`] })),

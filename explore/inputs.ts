@@ -341,8 +341,9 @@ function prepareGenerate(input: GenerateInput, b: Builder): Omit<Prepared, 'feat
   if (body.locale !== undefined) parts.push(`"locale":${b.json('locale', body.locale)}`);
   if (body.extra?.length) parts.push(b.object('extra.*', body.extra).slice(1, -1));
   // The canvas named last: a name among the extra fields never stands for it, whichever duplicate a parser keeps.
-  const overwrite = !body.create ? b.world.overwrite : undefined;
-  if (overwrite) parts.push(`"canvasId":${JSON.stringify(overwrite)}`);
+  const overwrite = !body.create && body.canvas === undefined ? b.world.overwrite : undefined;
+  if (body.canvas !== undefined) parts.push(`"canvasId":${b.json('canvasId', body.canvas)}`);
+  else if (overwrite) parts.push(`"canvasId":${JSON.stringify(overwrite)}`);
   else b.features.add('canvas:new');
   const text = `{${parts.join(',')}}`;
   return {

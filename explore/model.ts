@@ -160,7 +160,16 @@ export type GenerateBody =
    * one: shrinking drops `create`, so narrowing a failure down replaces one canvas instead of adding many.
    * `extra` are fields §4.8 does not name (never query, locale or canvasId), holding values of any kind.
    */
-  { form: 'json'; query?: Value; locale?: Value; create?: true; extra?: Entry[] } | { form: 'raw'; text: Text };
+  | {
+      form: 'json';
+      query?: Value;
+      locale?: Value;
+      create?: true;
+      extra?: Entry[];
+      /** A canvasId of another kind than a string (null, a number, an object): the forbidden family `canvas-not-string`. */
+      canvas?: Value;
+    }
+  | { form: 'raw'; text: Text };
 
 export interface GenerateInput extends Base {
   op: 'generateWorkflow';

@@ -51,6 +51,12 @@ export interface ExploreOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * Canvases the sweep of runs may create at a site whose request creates one (generate, where overwriting is
+ * not allowed): a footprint of its own beside the properties', reported with it.
+ */
+export const SWEEP_CANVASES = 8;
+
 /** References the exploration keeps: at most this many executions and fileKeys. */
 const POOL = 50;
 
@@ -150,6 +156,8 @@ export class Session {
    */
   room(p: Prepared, kind: PropertyKind, shrinking: boolean): boolean {
     if (!p.mayWrite) return true;
+    // The sweep of runs at a site that creates a canvas has a footprint of its own (slowness.ts).
+    if (this.sweepCanvasesLeft !== undefined && p.writes === 'canvas') return this.sweepCanvasesLeft-- > 0;
     const [used, max] =
       p.writes === 'execution'
         ? [this.footprint.executionsStarted, this.options.maxExecutions]
@@ -157,6 +165,19 @@ export class Session {
     const allowed = max - Math.min(5, Math.floor(max / 4));
     if (kind === 'forbidden') return used < max;
     return used < (shrinking ? allowed : Math.ceil(allowed / 2));
+  }
+
+  /** Canvases the sweep of runs may still create, while it sweeps a site that creates them. */
+  private sweepCanvasesLeft: number | undefined;
+
+  /** Runs `sweep` with the sweep's own allowance of canvases (SWEEP_CANVASES), which it may use up. */
+  async sweeping<T>(sweep: () => Promise<T>): Promise<T> {
+    this.sweepCanvasesLeft = SWEEP_CANVASES;
+    try {
+      return await sweep();
+    } finally {
+      this.sweepCanvasesLeft = undefined;
+    }
   }
 
   /** The request deadline every exploring request is sent under. */

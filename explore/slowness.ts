@@ -39,7 +39,7 @@ import type { ExploreInput } from './model.ts';
 import type { PropertyKind, PropertySummary } from './report.ts';
 import { ladderOf, runOf, runSiteAt, runSitesOf, type RunSite } from './run-sites.ts';
 import { RUN_CHAR_NAMES, RUN_WORDS, runFeature, runWords, type RunChar } from './runs.ts';
-import { probe, type Judged, type Session } from './session.ts';
+import { probe, SWEEP_CANVASES, type Judged, type Session } from './session.ts';
 import { MIN_SAMPLES, timeOf } from './timings.ts';
 
 /** Where an analysis sends: the session, the operation, the summary its requests count in. */
@@ -340,21 +340,67 @@ async function ladder(c: Ctx, site: RunSite, char: RunChar, until: number, upTo 
 }
 
 /**
- * Long runs of every run character in every string parameter of `op` (run-sites.ts), until `until`. A site
- * whose request would leave something on the target (generate creating a canvas where overwriting is not
- * allowed) is left out: its footprint is the properties'.
+ * A run at a site whose request leaves something on the target (generate creating a canvas where
+ * overwriting is not allowed) is tried on a short ladder of its own, on a footprint of its own
+ * (SWEEP_CANVASES of session.ts, reported with the rest): spaces only, from WRITING_RUN_FROM up, the first slow length
+ * confirmed once and checked for a stall, its growth read off the step below it — no narrowing down,
+ * each request of which would leave one more canvas behind.
+ */
+const WRITING_RUN_FROM = 4_096;
+
+async function writingLadder(c: Ctx, site: RunSite, until: number): Promise<void> {
+  const char: RunChar = 'space';
+  let below: Point | undefined;
+  for (const n of ladderOf(site, char).filter((x) => x >= WRITING_RUN_FROM)) {
+    if (Date.now() >= until || c.s.unreachable) return;
+    const t = await runAt(c, site, char, n);
+    if (!t) return;
+    if (slow(c, t)) return void (await analyseWritingRun(c, site, char, { n, t }, below));
+    below = { n, t };
+  }
+}
+
+/** A slow run at a writing site: confirmed once, its growth from the step below, a stall looked for beside it. */
+async function analyseWritingRun(c: Ctx, site: RunSite, char: RunChar, first: Point, below?: Point) {
+  const again = await runAt(c, site, char, first.n);
+  if (again && !slow(c, again)) return;
+  const ordinary = ordinaryOf(c) ?? 0;
+  const growth = below && !first.t.abandoned ? growthOf(first.t.ms, below.t.ms, ordinary) : undefined;
+  const { t: beside, cheap, cheapMs } = await withCheap(c, () => runAt(c, site, char, first.n));
+  const what = runWords({ path: site.path, char, times: first.n });
+  report(c, {
+    minimal: first.t,
+    what,
+    ...(growth ? { growth } : {}),
+    shape: [`${site.path}:any(${runFeature(char)})`],
+    family: 'runs of one character',
+    steps: 3,
+    ...(slow(c, beside) ? { stall: stallOf(c, beside, cheap, cheapMs, what) } : {}),
+  });
+}
+
+/**
+ * Long runs of every run character in every string parameter of `op` (run-sites.ts), until `until`; a
+ * site whose request would leave something on the target on the short ladder of `writingLadder`.
  */
 export async function sweepRuns(s: Session, op: OperationId, sum: PropertySummary, until: number): Promise<void> {
   const c: Ctx = { s, op, kind: 'allowed', sum };
-  const sites = runSitesOf(op).filter((site) => !prepare(site.input(runOf('space', 1), s.world), s.world).mayWrite);
-  if (sites.length < runSitesOf(op).length)
-    s.setupNotes.push(`${op}: runs of one character not tried where the request would create something`);
+  const writes = (site: RunSite) => prepare(site.input(runOf('space', 1), s.world), s.world).mayWrite;
+  const sites = runSitesOf(op);
   if (!sites.length || !(await baseline(c, until))) return;
-  for (const site of sites)
+  for (const site of sites) {
+    if (writes(site)) {
+      s.setupNotes.push(
+        `${op}: runs of spaces only, from ${WRITING_RUN_FROM} characters, on a footprint of at most ${SWEEP_CANVASES} canvases (each request creates one)`,
+      );
+      await s.sweeping(() => writingLadder(c, site, until));
+      continue;
+    }
     for (const char of RUN_CHAR_NAMES) {
       if (Date.now() >= until || s.unreachable) return;
       if (await ladder(c, site, char, until)) break;
     }
+  }
 }
 
 /** The threshold of a tiered feature (`files:count>100`, `|x|>2^31-1`, `len>64`), as a number. */

@@ -23,6 +23,8 @@ export type Text = string | Repeat;
 export interface Repeat {
   $repeat: string;
   times: number;
+  /** Words written before and after the run: a run inside prose, where a text splitter meets it. */
+  around?: readonly [string, string];
 }
 
 /** Code-point ranges of each class, inclusive, in the order shrinking walks them. Surrogates are left out: they cannot be encoded. */
@@ -117,7 +119,9 @@ export function isRepeat(value: unknown): value is Repeat {
 }
 
 export function textOf(t: Text): string {
-  return typeof t === 'string' ? t : t.$repeat.repeat(t.times);
+  if (typeof t === 'string') return t;
+  const run = t.$repeat.repeat(t.times);
+  return t.around ? `${t.around[0]}${run}${t.around[1]}` : run;
 }
 
 /** Characters as a reader counts them (code points), not UTF-16 units. */
