@@ -23,6 +23,9 @@ const QUERY_OCTETS = 2_000;
 const ID_OCTETS = 6_000;
 /** Runs in a body: well within §8's limits, whatever the character (a non-breaking space is two octets). */
 const BODY_RUN = 32_768;
+/** A run of a one-octet character in generate's query, twice as long: still within 100KB and 100k characters. */
+const QUERY_RUN = 65_536;
+const inBody = (char: RunChar) => (Buffer.byteLength(RUN_CHARS[char]) === 1 ? QUERY_RUN : BODY_RUN);
 const NAME_RUN = 4_096;
 const FILE_NAME_RUN = 8_192;
 
@@ -62,7 +65,7 @@ const SITES: Readonly<Record<OperationId, readonly RunSite[]>> = {
   generateWorkflow: [
     {
       path: 'query',
-      max: upTo(BODY_RUN),
+      max: inBody,
       input: (run) => ({ op: 'generateWorkflow', family: 'allowed', body: { form: 'json', query: inProse(run) } }),
     },
     {

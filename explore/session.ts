@@ -55,7 +55,7 @@ export interface ExploreOptions {
  * Canvases the sweep of runs may create at a site whose request creates one (generate, where overwriting is
  * not allowed): a footprint of its own beside the properties', reported with it.
  */
-export const SWEEP_CANVASES = 8;
+export const SWEEP_CANVASES = 12;
 
 /** References the exploration keeps: at most this many executions and fileKeys. */
 const POOL = 50;

@@ -342,21 +342,24 @@ async function ladder(c: Ctx, site: RunSite, char: RunChar, until: number, upTo 
 /**
  * A run at a site whose request leaves something on the target (generate creating a canvas where
  * overwriting is not allowed) is tried on a short ladder of its own, on a footprint of its own
- * (SWEEP_CANVASES of session.ts, reported with the rest): spaces only, from WRITING_RUN_FROM up, the first slow length
+ * (SWEEP_CANVASES of session.ts, reported with the rest): spaces, then commas, from WRITING_RUN_FROM up, the first slow length
  * confirmed once and checked for a stall, its growth read off the step below it — no narrowing down,
  * each request of which would leave one more canvas behind.
  */
 const WRITING_RUN_FROM = 4_096;
+/** Spaces, then commas (a list splitter): what implementations were seen slow on. */
+const WRITING_RUN_CHARS: readonly RunChar[] = ['space', 'comma'];
 
 async function writingLadder(c: Ctx, site: RunSite, until: number): Promise<void> {
-  const char: RunChar = 'space';
-  let below: Point | undefined;
-  for (const n of ladderOf(site, char).filter((x) => x >= WRITING_RUN_FROM)) {
-    if (Date.now() >= until || c.s.unreachable) return;
-    const t = await runAt(c, site, char, n);
-    if (!t) return;
-    if (slow(c, t)) return void (await analyseWritingRun(c, site, char, { n, t }, below));
-    below = { n, t };
+  for (const char of WRITING_RUN_CHARS) {
+    let below: Point | undefined;
+    for (const n of ladderOf(site, char).filter((x) => x >= WRITING_RUN_FROM)) {
+      if (Date.now() >= until || c.s.unreachable) return;
+      const t = await runAt(c, site, char, n);
+      if (!t) return;
+      if (slow(c, t)) return void (await analyseWritingRun(c, site, char, { n, t }, below));
+      below = { n, t };
+    }
   }
 }
 
@@ -391,7 +394,7 @@ export async function sweepRuns(s: Session, op: OperationId, sum: PropertySummar
   for (const site of sites) {
     if (writes(site)) {
       s.setupNotes.push(
-        `${op}: runs of spaces only, from ${WRITING_RUN_FROM} characters, on a footprint of at most ${SWEEP_CANVASES} canvases (each request creates one)`,
+        `${op}: runs of ${WRITING_RUN_CHARS.map((x) => RUN_WORDS[x]).join(' and ')} only, from ${WRITING_RUN_FROM} characters, on a footprint of at most ${SWEEP_CANVASES} canvases (each request creates one)`,
       );
       await s.sweeping(() => writingLadder(c, site, until));
       continue;
