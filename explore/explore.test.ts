@@ -30,6 +30,7 @@ import { anyChar, codePointAt } from './text.ts';
 import type { ExploreFinding, ExploreReport } from './report.ts';
 import { writeExploreReport } from './report-view.ts';
 import { operationsNamed, runExplore } from './run.ts';
+import { SWEEP_CANVASES } from './session.ts';
 
 const SEED = 20260101;
 
