@@ -40,7 +40,8 @@ const workspace = env.GITHUB_WORKSPACE || process.cwd();
 
 // mode: conformance | load | merge | explore | matrix; `load:<profile>` is a shorthand for mode load + profile.
 let mode = input('MODE') || 'conformance';
-let profile = input('PROFILE') || 'smoke';
+// Empty: the harness's default profile (the profile table is the harness's; this step runs before it is installed).
+let profile = input('PROFILE');
 const shorthand = /^load:([\w-]+)$/.exec(mode);
 if (shorthand) [mode, profile] = ['load', shorthand[1]];
 if (!['conformance', 'load', 'merge', 'explore', 'matrix'].includes(mode))
@@ -72,7 +73,9 @@ if (seed && !/^\d{1,15}$/.test(seed)) refuse(`seed must be a non-negative intege
 if (budgetS && !(/^\d+(\.\d+)?$/.test(budgetS) && Number(budgetS) > 0))
   refuse(`budget-s must be a positive number of seconds, got "${budgetS}"`);
 
-if (!/^[\w-]+$/.test(profile)) refuse(`profile must be a profile name (smoke, average, …), got "${profile}"`);
+if (profile && !/^[\w-]+$/.test(profile))
+  refuse(`profile must be a name of the harness's profile table (wfcheck load --help), got "${profile}"`);
+const profileSlug = profile ? `-${profile}` : '';
 
 const shard = input('SHARD');
 if (shard) {
@@ -117,16 +120,16 @@ const target =
 const shardSlug = shard ? `-shard-${shard.replace('/', '-of-')}` : '';
 const reportDir =
   mode === 'load'
-    ? join(workDir, 'reports', 'load', `action-${profile}`)
+    ? join(workDir, 'reports', 'load', `action${profileSlug}`)
     : join(workDir, 'reports', mode === 'explore' || mode === 'matrix' ? mode : 'conformance');
-const report = join(reportDir, mode === 'load' ? 'summary.json' : mode === 'matrix' ? 'matrix.json' : 'report.json');
+const report = join(reportDir, mode === 'matrix' ? 'matrix.json' : 'report.json');
 
 // One cache line per kind of run and target. A merge records the same history an unsharded run does;
 // a shard records none (the merge does), but keeps its own discovery memory. The scope comes before
 // the target so that no restore prefix of one scope matches another's keys.
 // A generative run keeps its own history (its findings by fingerprint, night after night) in a scope of its own.
 const scope =
-  mode === 'load' ? `load-${profile}` : mode === 'explore' || mode === 'matrix' ? mode : `conformance${shardSlug}`;
+  mode === 'load' ? `load${profileSlug}` : mode === 'explore' || mode === 'matrix' ? mode : `conformance${shardSlug}`;
 const runId = `${env.GITHUB_RUN_ID || 'local'}-${env.GITHUB_RUN_ATTEMPT || '1'}`;
 const cachePrefix = `wfcheck-${scope}-${target}-`;
 
@@ -147,7 +150,7 @@ const named = nameSlug ? `-${nameSlug}` : '';
 const artifactName =
   input('ARTIFACT_NAME') ||
   (mode === 'load'
-    ? `wfcheck-load-${profile}`
+    ? `wfcheck-load${profileSlug}`
     : mode === 'explore'
       ? `wfcheck-explore${named}`
       : mode === 'matrix'
@@ -180,7 +183,7 @@ appendFileSync(
     .join(''),
 );
 console.log(
-  `wfcheck action: ${mode}${mode === 'load' ? ` (profile ${profile})` : ''}${shard ? `, shard ${shard}` : ''}${
+  `wfcheck action: ${mode}${mode === 'load' ? ` (profile ${profile || 'the default'})` : ''}${shard ? `, shard ${shard}` : ''}${
     mode === 'explore' ? ` (seed ${seed || 'fresh'}${budgetS ? `, budget ${budgetS} s` : ''})` : ''
   }${name ? ` of ${name}${targetVersion ? ` ${targetVersion}` : ''}` : ''}; ${
     mode === 'matrix'

@@ -31,7 +31,10 @@ conformance)
   [ "${INPUT_STRICT:-}" = true ] && argv+=(--strict)
   ;;
 load)
-  argv=(load --profile "$INPUT_PROFILE" --out "$INPUT_REPORT_DIR")
+  # No profile: the harness runs its default one.
+  argv=(load)
+  [ -n "${INPUT_PROFILE:-}" ] && argv+=(--profile "$INPUT_PROFILE")
+  argv+=(--out "$INPUT_REPORT_DIR")
   ;;
 explore)
   # Seed and budget were checked by prepare.mjs; without a seed the harness picks one and reports it.
@@ -90,7 +93,7 @@ esac
 argv+=("${extra[@]}")
 
 # A report left by an earlier run in the same directory must not be read as this run's verdict.
-rm -f "$INPUT_REPORT_DIR/report.json" "$INPUT_REPORT_DIR/report.md" "$INPUT_REPORT_DIR/summary.md" "$INPUT_REPORT_DIR/summary.json" "$INPUT_REPORT_DIR/summary.txt" "$INPUT_REPORT_DIR/matrix.json"
+rm -f "$INPUT_REPORT_DIR/report.json" "$INPUT_REPORT_DIR/report.md" "$INPUT_REPORT_DIR/report.txt" "$INPUT_REPORT_DIR/summary.md" "$INPUT_REPORT_DIR/matrix.json"
 [ "$INPUT_MODE" = explore ] && rm -rf "$INPUT_REPORT_DIR/bodies"
 
 echo "wfcheck ${argv[*]}"

@@ -60,8 +60,9 @@ function conformanceSummary({ reportDir, exitCode, shard, artifact }) {
 }
 
 function loadSummary({ reportDir, exitCode, profile, artifact }) {
-  const summary = readJson(join(reportDir, 'summary.json'));
-  const what = `wfcheck load (${profile})`;
+  const summary = readJson(join(reportDir, 'report.json'));
+  // The profile the run ran: given, or the harness's default (the report names it).
+  const what = `wfcheck load (${summary?.meta?.profile ?? (profile || 'default profile')})`;
   if (!summary)
     return [
       `## ${what}: INCOMPLETE`,
@@ -81,12 +82,12 @@ function loadSummary({ reportDir, exitCode, profile, artifact }) {
     for (const t of breached) out.push(`| \`${t.metric}\` | \`${t.expression}\` | ${t.actual ?? '–'} |`);
   } else out.push('None.');
   out.push('');
-  const txt = join(reportDir, 'summary.txt');
+  const txt = join(reportDir, 'report.txt');
   if (existsSync(txt)) {
     const lines = readFileSync(txt, 'utf8').trimEnd().split('\n');
     out.push('### The run', '', '```', ...lines.slice(0, LOAD_SUMMARY_LINES).map(clip), '```', '');
   }
-  if (artifact) out.push(`Reports (summary, JUnit, dashboard, trend.html): artifact \`${artifact}\`.`);
+  if (artifact) out.push(`Reports (report.txt, report.json, JUnit, dashboard, trend.html): artifact \`${artifact}\`.`);
   return out.join('\n');
 }
 

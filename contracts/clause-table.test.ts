@@ -1,27 +1,36 @@
 /**
- * The README's clause table is the one the catalogue generates: a level, a quote, another reading or a
- * condition changed in contracts/requirements.ts without `npm run clause-table` fails here.
+ * The clause table of docs/clauses.md is the one the catalogue generates: a level, a quote, another
+ * reading or a condition changed in contracts/requirements.ts without `npm run clause-table` fails here.
  */
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clauseTableIsFresh, renderClauseTable, TABLE_BEGIN, TABLE_END, withClauseTable } from './clause-table.ts';
+import {
+  CLAUSE_PAGE,
+  clauseTableIsFresh,
+  renderClauseTable,
+  TABLE_BEGIN,
+  TABLE_END,
+  withClauseTable,
+} from './clause-table.ts';
 import { REQUIREMENTS, type Requirement } from './requirements.ts';
 
-const readme = readFileSync(join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'README.md'), 'utf8');
+const page = readFileSync(join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), CLAUSE_PAGE), 'utf8');
 
-test("the README's clause table is fresh (npm run clause-table)", () => {
-  expect(clauseTableIsFresh(readme), 'README.md: the clause table is stale; run `npm run clause-table`').toBe(true);
+test(`the clause table of ${CLAUSE_PAGE} is fresh (npm run clause-table)`, () => {
+  expect(clauseTableIsFresh(page), `${CLAUSE_PAGE}: the clause table is stale; run \`npm run clause-table\``).toBe(
+    true,
+  );
 });
 
-test('a changed clause makes the README section stale, and regenerating it makes it fresh again', () => {
+test('a changed clause makes the section stale, and regenerating it makes it fresh again', () => {
   const changed: Requirement[] = REQUIREMENTS.map((r) =>
     r.id === 'LIMIT-CONTENT-100K' ? { ...r, appliesWhen: 'any request at all' } : r,
   );
   const section = renderClauseTable(changed);
-  expect(clauseTableIsFresh(readme, section)).toBe(false);
-  expect(clauseTableIsFresh(withClauseTable(readme, section), section)).toBe(true);
+  expect(clauseTableIsFresh(page, section)).toBe(false);
+  expect(clauseTableIsFresh(withClauseTable(page, section), section)).toBe(true);
   expect(() => withClauseTable('no markers here')).toThrow(/clause-table markers/);
 });
 

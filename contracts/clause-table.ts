@@ -1,8 +1,8 @@
 /**
- * The README's clause table, generated from the requirement catalogue (requirements.ts): every clause with
- * its level, the words of the specification it rests on, the other reading a careful implementer could
- * take where one exists, and the condition it applies under. `npm run clause-table` writes it between the
- * README's markers; a test fails when the README's copy is stale.
+ * The clause table of docs/clauses.md, generated from the requirement catalogue (requirements.ts): every
+ * clause with its level, the words of the specification it rests on, the other reading a careful
+ * implementer could take where one exists, and the condition it applies under. `npm run clause-table`
+ * writes it between the page's markers; a test fails when the page's copy is stale.
  */
 import { REQUIREMENTS, type Requirement } from './requirements.ts';
 
@@ -55,16 +55,19 @@ export function renderClauseTable(requirements: readonly Requirement[] = REQUIRE
   ].join('\n');
 }
 
-/** The README with its clause section replaced by `section`; throws when the markers are missing. */
-export function withClauseTable(readme: string, section: string = renderClauseTable()): string {
-  const begin = readme.indexOf(TABLE_BEGIN);
-  const end = readme.indexOf(TABLE_END);
+/** Where the table is kept, from the repository's root. */
+export const CLAUSE_PAGE = 'docs/clauses.md';
+
+/** The page with its clause section replaced by `section`; throws when the markers are missing. */
+export function withClauseTable(page: string, section: string = renderClauseTable()): string {
+  const begin = page.indexOf(TABLE_BEGIN);
+  const end = page.indexOf(TABLE_END);
   if (begin < 0 || end < begin)
-    throw new Error(`README.md lacks the clause-table markers (${TABLE_BEGIN} … ${TABLE_END})`);
-  return readme.slice(0, begin) + section + readme.slice(end + TABLE_END.length);
+    throw new Error(`${CLAUSE_PAGE} lacks the clause-table markers (${TABLE_BEGIN} … ${TABLE_END})`);
+  return page.slice(0, begin) + section + page.slice(end + TABLE_END.length);
 }
 
-/** Whether the README's clause section is the one the catalogue generates. */
-export function clauseTableIsFresh(readme: string, section: string = renderClauseTable()): boolean {
-  return withClauseTable(readme, section) === readme;
+/** Whether the page's clause section is the one the catalogue generates. */
+export function clauseTableIsFresh(page: string, section: string = renderClauseTable()): boolean {
+  return withClauseTable(page, section) === page;
 }

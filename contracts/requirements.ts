@@ -22,13 +22,16 @@
  */
 
 import { OPERATIONS, OPERATION_IDS, type OperationId } from './generated/operations.ts';
+import type { ClauseId } from './generated/clause-ids.ts';
 
 export type { OperationId } from './generated/operations.ts';
+export type { ClauseId, MustClauseId, ObserveClauseId, ShouldClauseId } from './generated/clause-ids.ts';
 
 export type Level = 'must' | 'should' | 'observe';
 
 export interface Requirement {
-  id: string;
+  /** Typed by the union `npm run contracts` generates from this very catalogue (contracts/generated/clause-ids.ts). */
+  id: ClauseId;
   /** Section of service-api.md the clause comes from. */
   section: string;
   level: Level;
@@ -113,7 +116,7 @@ function perOperationClauses(op: OperationId): Requirement[] {
 }
 
 function must(id: string, section: string, text: string, quote: string, operations?: OperationId[]): Requirement {
-  return { id, section, level: 'must', text, quote, ...(operations ? { operations } : {}) };
+  return { id: id as ClauseId, section, level: 'must', text, quote, ...(operations ? { operations } : {}) };
 }
 function should(
   id: string,
@@ -123,10 +126,10 @@ function should(
   why: string,
   operations?: OperationId[],
 ): Requirement {
-  return { id, section, level: 'should', text, quote, why, ...(operations ? { operations } : {}) };
+  return { id: id as ClauseId, section, level: 'should', text, quote, why, ...(operations ? { operations } : {}) };
 }
 function observe(id: string, section: string, text: string, quote: string, operations?: OperationId[]): Requirement {
-  return { id, section, level: 'observe', text, quote, ...(operations ? { operations } : {}) };
+  return { id: id as ClauseId, section, level: 'observe', text, quote, ...(operations ? { operations } : {}) };
 }
 function security(r: Requirement): Requirement {
   return { ...r, security: true };
@@ -1138,17 +1141,26 @@ export const REQUIREMENTS: readonly Requirement[] = [
   ),
 ];
 
-const BY_ID = new Map(REQUIREMENTS.map((r) => [r.id, r]));
+const BY_ID = new Map<string, Requirement>(REQUIREMENTS.map((r) => [r.id, r]));
 
-/** Looks up a clause; an unknown ID is a programming error in the harness, so it throws. */
+/**
+ * Looks up a clause; an unknown ID is a programming error in the harness, so it throws. It takes any
+ * string: the IDs of evidence records and of openapi.yaml's x-requirement are read at run time.
+ */
 export function requirement(id: string): Requirement {
   const found = BY_ID.get(id);
   if (!found) throw new Error(`unknown requirement ID: ${id}`);
   return found;
 }
 
-export function hasRequirement(id: string): boolean {
+/** Whether a string read at run time is a clause of the catalogue (and so a ClauseId). */
+export function hasRequirement(id: string): id is ClauseId {
   return BY_ID.has(id);
+}
+
+/** A clause ID built or read at run time (a per-operation clause, an x-requirement), checked against the catalogue. */
+export function clauseId(id: string): ClauseId {
+  return requirement(id).id;
 }
 
 /** The level of a clause, or undefined for an ID the catalogue does not list (callers decide how to treat it). */
@@ -1157,6 +1169,6 @@ export function levelOf(id: string): Level | undefined {
 }
 
 /** ID of a per-operation clause, e.g. `clauseOf('runWorkflow', 'HTTP-STATUS-LISTED')` → `RUN-HTTP-STATUS-LISTED`. */
-export function clauseOf(op: OperationId, suffix: string): string {
-  return requirement(`${OPERATIONS[op].prefix}-${suffix}`).id;
+export function clauseOf(op: OperationId, suffix: string): ClauseId {
+  return clauseId(`${OPERATIONS[op].prefix}-${suffix}`);
 }

@@ -13,10 +13,10 @@ import { SCHEMA_BUNDLE } from './generated/schemas.ts';
 import * as validators from './generated/validators.js';
 import type { Validator } from './generated/validators.js';
 import { errorCode, LIMITS } from './error-codes.ts';
-import { requirement, type Level } from './requirements.ts';
+import { requirement, type ClauseId, type Level } from './requirements.ts';
 
 export interface Violation {
-  requirementId: string;
+  requirementId: ClauseId;
   level: Level;
   /** JSON pointer into the response body ('' is the whole body; '#status' and '#header/…' name the status line and headers). */
   pointer: string;
@@ -111,8 +111,10 @@ function excerpt(value: unknown): string {
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}… (${text.length} chars)` : text;
 }
 
-function finding(requirementId: string, pointer: string, expected: string, actual: string, message: string): Violation {
-  return { requirementId, level: requirement(requirementId).level, pointer, expected, actual, message };
+/** A finding of the clause `id` (read from the schema's x-requirement, or built per operation): catalogued, or it throws. */
+function finding(id: string, pointer: string, expected: string, actual: string, message: string): Violation {
+  const { id: requirementId, level } = requirement(id);
+  return { requirementId, level, pointer, expected, actual, message };
 }
 
 /**

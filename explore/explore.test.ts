@@ -23,7 +23,7 @@ import { INPUT_CRASHES, INPUT_LEGAL } from '../fixtures/faults/input-crashes.ts'
 import type { Mutant } from '../fixtures/faults/catalogue.ts';
 import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { exploreBehind } from '../proof/explore-behind.ts';
-import { readExploreSettings } from '../foundation/environment/config.ts';
+import { readExploreSettings } from '../foundation/environment/explore-settings.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
 import { anyChar, codePointAt } from './text.ts';

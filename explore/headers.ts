@@ -13,6 +13,7 @@
  * that open point and never failed.
  */
 import type { OperationId } from '../contracts/check.ts';
+import type { ObserveClauseId } from '../contracts/requirements.ts';
 import type { AuthMode, Framing, RequestSpec } from '../engine/live/transport/exchange.ts';
 import { FRAMINGS } from '../engine/live/transport/framing.ts';
 
@@ -79,7 +80,7 @@ export function headerVariantsFor(op: OperationId): string[] {
 export const headerFeature = (name: string) => `header:${name}`;
 
 /** Where an unlisted 4xx to a request carrying a variant is recorded (see above). */
-export const HEADER_OPEN_POINT = 'ERROR-STATUS-FOR-UNLISTED-CODES';
+export const HEADER_OPEN_POINT = 'ERROR-STATUS-FOR-UNLISTED-CODES' as const satisfies ObserveClauseId;
 
 /** The request with the variant applied; undefined when it does not apply (a body variant, no body sent). */
 export function withHeader(spec: RequestSpec, name: string, key: string): RequestSpec | undefined {

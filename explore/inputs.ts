@@ -7,6 +7,7 @@ import { seg, type RequestSpec } from '../engine/live/transport/exchange.ts';
 import type { WorkflowPlan } from '../engine/live/judging/judging.ts';
 import { limitOver, UPLOAD_CONTENT_TYPE, type LimitedRequest } from '../engine/live/judging/refusals.ts';
 import { LIMITS } from '../contracts/error-codes.ts';
+import type { ObserveClauseId } from '../contracts/requirements.ts';
 import { Builder, type Probe } from './builder.ts';
 import { isPercent } from './encodings.ts';
 import { HEADER_OPEN_POINT, headerFeature, withHeader } from './headers.ts';
@@ -211,7 +212,7 @@ function offsetOf(b: Builder, page: string | undefined, size: string | undefined
  * crossing one), a page size beyond 50 (what the suites rely on), below 1 or not whole ("default and
  * maximum page size: not shown"). An unlisted 4xx to such a query is that point's observation.
  */
-function searchOpenPoint(query: Record<string, string>, edge: boolean): string | undefined {
+function searchOpenPoint(query: Record<string, string>, edge: boolean): ObserveClauseId | undefined {
   if (query.order !== undefined) return 'SEARCH-ORDER-VALUES';
   const page = query.page;
   if (page !== undefined && !(PLAIN_PAGE.test(page) && Number(page) <= 2 ** 53)) return 'SEARCH-PAGESIZE-DEFAULT';
@@ -313,7 +314,7 @@ function prepareUpload(input: UploadInput, b: Builder): Omit<Prepared, 'features
  * a double, an ill-formed escape or an odd part is the server's to choose, with a code whose HTTP status §7
  * does not list (E0003, E3009, E2005).
  */
-function edgeOpenPoint(b: Builder): { openPoint?: string } {
+function edgeOpenPoint(b: Builder): { openPoint?: ObserveClauseId } {
   return b.edge ? { openPoint: HEADER_OPEN_POINT } : {};
 }
 

@@ -13,18 +13,20 @@
  * Limits of the harness (its deadline, a refused connection, a call of an operation that faulted
  * already, a 429 still standing) are never the target's failure: they are inconclusive.
  */
-import { operationInfo } from '../contracts/check.ts';
 import type { Level } from '../contracts/requirements.ts';
 import type { CheckRecord, EvidenceInMemory, ObservationRecord } from '../engine/evidence/records.ts';
-import type { Verdict } from '../engine/evidence/verdict.ts';
+import type { AnyRecorder, Verdict } from '../engine/evidence/verdict.ts';
 import { KEY_NOT_ECHOED } from '../engine/live/judging/contract.ts';
 import {
   judgeInvalidParameter,
   judgeOverLimit,
   judgeUploadNotMultipart,
   judgeWithoutKey,
+  keyClauseOf,
   type InvalidParameterClause,
   type LimitClause,
+  type OperationKeyClause,
+  type UnkeyedClause,
 } from '../engine/live/judging/refusals.ts';
 import { statusClauseOf, TARGET_FAULTS, type Exchange } from '../engine/live/transport/exchange.ts';
 import type { Prepared } from './inputs.ts';
@@ -34,7 +36,7 @@ import { textOf } from './text.ts';
 /** What an input is about beyond the clauses judged on every answer. */
 export type About =
   | { kind: 'answer' }
-  | { kind: 'without-key'; clauses: string[] }
+  | { kind: 'without-key'; clauses: (OperationKeyClause | UnkeyedClause)[] }
   | { kind: 'limit'; clause: LimitClause }
   | { kind: 'invalid'; clause: InvalidParameterClause }
   /** An upload whose body is JSON: any 4xx refuses it (its content type is not shown), accepting it fails. */
@@ -55,7 +57,7 @@ export type Judgement =
   | { kind: 'inconclusive'; reason: string; unreachable?: boolean };
 
 /** The §5 clause of a credential variant, beside the operation's own 401 clause. */
-function authClause(auth: AuthInput): string {
+function authClause(auth: AuthInput): UnkeyedClause {
   if ('none' in auth) return 'AUTH-401-MISSING-KEY';
   if (auth.scheme.toLowerCase() !== 'bearer') return 'AUTH-401-WRONG-SCHEME';
   return auth.token.trim() === '' ? 'AUTH-401-EMPTY-BEARER' : 'AUTH-401-INVALID-KEY';
@@ -73,9 +75,7 @@ function isJsonObjectOrBlank(text: string): boolean {
 
 /** The clause an input is about, from its family and from what was actually sent. */
 export function aboutOf(input: ExploreInput, p: Prepared): About {
-  const { prefix } = operationInfo(input.op);
-  if (input.auth)
-    return { kind: 'without-key', clauses: [`${prefix}-401-MISSING-OR-INVALID-KEY`, authClause(input.auth)] };
+  if (input.auth) return { kind: 'without-key', clauses: [keyClauseOf(input.op), authClause(input.auth)] };
   if (p.size === 'content-over') return { kind: 'limit', clause: 'LIMIT-CONTENT-100K' };
   if (p.size === 'payload-over') return { kind: 'limit', clause: 'LIMIT-PAYLOAD-100KB' };
   if (p.size === 'ambiguous') return { kind: 'answer' };
@@ -105,7 +105,7 @@ function aboutClauses(about: About): string[] {
 }
 
 /** Runs the clause judge an input is about on its answer (the contract judge ran as it arrived). */
-function judgeAbout(verdict: Verdict, about: About, ex: Exchange, message: string): void {
+function judgeAbout(verdict: AnyRecorder, about: About, ex: Exchange, message: string): void {
   if (about.kind === 'without-key') judgeWithoutKey(verdict, ex, { clauses: about.clauses, message });
   else if (about.kind === 'limit') judgeOverLimit(verdict, about.clause, ex, message);
   else if (about.kind === 'invalid') judgeInvalidParameter(verdict, about.clause, ex, message);

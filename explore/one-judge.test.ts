@@ -25,7 +25,10 @@ import {
   limitOver,
   type InvalidParameterClause,
   type LimitClause,
+  type OperationKeyClause,
+  type UnkeyedClause,
 } from '../engine/live/judging/refusals.ts';
+import type { ObserveClauseId } from '../contracts/requirements.ts';
 import type { Exchange, RequestSpec } from '../engine/live/transport/exchange.ts';
 import { prepare, type Prepared } from './inputs.ts';
 import type { ExploreInput, World } from './model.ts';
@@ -86,13 +89,13 @@ function judges() {
 
 /** What the suite that sends such a request does with its answer. */
 type SuiteJudge =
-  | { kind: 'without-key'; clauses: string[] }
+  | { kind: 'without-key'; clauses: (OperationKeyClause | UnkeyedClause)[] }
   | { kind: 'limit'; clause: LimitClause }
   | { kind: 'invalid'; clause: InvalidParameterClause }
   | { kind: 'upload-not-multipart' }
   | { kind: 'contract only' };
 
-function bySuites(ex: Exchange, suite: SuiteJudge, openPoint?: string): Results {
+function bySuites(ex: Exchange, suite: SuiteJudge, openPoint?: ObserveClauseId): Results {
   const j = judges();
   j.contract.judge(ex, { credit: true, openPoint });
   if (suite.kind === 'without-key') judgeWithoutKey(j.verdict, ex, { clauses: suite.clauses, message: 'suite' });

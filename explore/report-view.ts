@@ -20,7 +20,7 @@ import {
   type Inlines,
 } from '../engine/after/report/document.ts';
 import { renderConsole } from '../engine/after/report/render/console.ts';
-import { renderJobSummary } from '../engine/after/report/render/job-summary.ts';
+import { renderReport, type ReportViews } from '../engine/after/report/formats.ts';
 import { renderMarkdown } from '../engine/after/report/render/markdown.ts';
 import { findingBlocks, type FindingView, type HistoryView, type RunSummary } from '../engine/after/report/summary.ts';
 import { containsSecret, redactSecrets, redactValue } from '../foundation/environment/redact.ts';
@@ -354,12 +354,23 @@ export function exploreConsole(r: ExploreReport): string {
   ]);
 }
 
-/** Writes report.json, report.md, summary.md and the bodies the reproducers need, every text redacted; returns the paths. */
+/** The formats a generative run writes. */
+type ExploreFormat = 'json' | 'markdown' | 'jobSummary';
+
+/** The report in every format a generative run writes (the report kit's table renders them). */
+export function exploreViews(r: ExploreReport): Required<Pick<ReportViews, ExploreFormat>> {
+  return { json: r, markdown: exploreDocument(r), jobSummary: exploreSummary(r) };
+}
+
+/**
+ * Writes the report in every format and the bodies the reproducers need, every text redacted; returns the
+ * path of each format written.
+ */
 export function writeExploreReport(
   r: ExploreReport,
   outDir: string,
   bodies: ReadonlyMap<string, string>,
-): { json: string; markdown: string; jobSummary: string } {
+): Record<ExploreFormat, string> {
   mkdirSync(outDir, { recursive: true });
   const write = (path: string, text: string) => {
     const out = redactSecrets(text);
@@ -371,14 +382,10 @@ export function writeExploreReport(
     mkdirSync(join(outDir, 'bodies'), { recursive: true });
     write(join(outDir, name), text);
   }
-  const paths = {
-    json: join(outDir, 'report.json'),
-    markdown: join(outDir, 'report.md'),
-    jobSummary: join(outDir, 'summary.md'),
-  };
-  const safe = redactValue(r);
-  write(paths.json, `${JSON.stringify(safe, null, 2)}\n`);
-  write(paths.markdown, exploreMarkdown(safe));
-  write(paths.jobSummary, renderJobSummary(exploreSummary(safe)));
+  const paths = {} as Record<ExploreFormat, string>;
+  for (const { format, file, text } of renderReport(exploreViews(redactValue(r)))) {
+    paths[format as ExploreFormat] = join(outDir, file);
+    write(join(outDir, file), text);
+  }
   return paths;
 }

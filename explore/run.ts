@@ -6,7 +6,9 @@
  */
 import { relative } from 'node:path';
 import { OPERATION_IDS, operationInfo, type OperationId } from '../contracts/check.ts';
-import { commandLine, type ExploreSettings, type Implementation } from '../foundation/environment/config.ts';
+import type { ExploreSettings } from '../foundation/environment/explore-settings.ts';
+import type { Implementation } from '../foundation/environment/history-settings.ts';
+import { commandLine } from '../foundation/environment/invocation.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
 import { recordAndClassifyExplore } from '../foundation/history/explore.ts';

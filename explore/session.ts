@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type fc from 'fast-check';
 import type { OperationId } from '../contracts/check.ts';
-import { loadRunConfig } from '../foundation/environment/config.ts';
+import { loadRunConfig } from '../foundation/environment/conformance-settings.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 import { ApiClient } from '../engine/live/client/client.ts';
 import type { Exchange, RequestSpec } from '../engine/live/transport/exchange.ts';

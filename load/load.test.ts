@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startTarget, type StartedTarget } from '../fixtures/reference/server.ts';
 import { ensureK6, hasWfcheckExtension } from './node/ensure-k6.ts';
 import { writeLoadData } from './node/prepare-data.ts';
+import { LOAD_REPORT_FILES } from './node/report-files.ts';
 import { K6_EXIT, runK6, type K6RunOptions } from './node/run-k6.ts';
 import { startFaultyProxy, type Faults } from '../fixtures/hostile/faulty-proxy.ts';
 import { startHostile } from '../fixtures/hostile/servers.ts';
@@ -105,7 +106,7 @@ test('smoke profile against the reference target meets every gate', { tag: '@k6'
   const out = outDir('smoke');
   const result = await run(out, target.baseUrl, { duration: '10s', dashboard: true });
   const report = result.report!;
-  expect(report, 'handleSummary wrote summary.json').toBeTruthy();
+  expect(report, 'handleSummary handed the report over').toBeTruthy();
   expect(failing(report)).toEqual([]);
   expect(result.exitCode).toBe(K6_EXIT.ok);
   expect(report.passed).toBe(true);
@@ -128,7 +129,7 @@ test('smoke profile against the reference target meets every gate', { tag: '@k6'
     .reduce((n, k) => n + count(report, k), 0);
   expect(count(report, 'setup_requests')).toBeGreaterThan(0);
   expect(perOperation + count(report, 'setup_requests')).toBe(count(report, 'http_reqs'));
-  expect(readFileSync(join(out, 'summary.txt'), 'utf8')).toMatch(/of which [\d,]+ made by setup/);
+  expect(readFileSync(join(out, 'report.txt'), 'utf8')).toMatch(/of which [\d,]+ made by setup/);
   // Every response went through the contract checks, and executions finished.
   expect(checkedResponses(report)).toBe(count(report, 'http_reqs'));
   expect(count(report, 'workflow_completed', 'passes')).toBeGreaterThan(0);
@@ -138,11 +139,11 @@ test('smoke profile against the reference target meets every gate', { tag: '@k6'
   expect(count(report, 'executions_aborted')).toBeGreaterThan(0);
   expect(count(report, 'canvases_created')).toBe(1);
   // Reports: JUnit without failures, the text summary, the dashboard export; no key anywhere.
-  const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+  const junit = readFileSync(join(out, 'report.junit.xml'), 'utf8');
   expect(junit).toContain('failures="0"');
-  expect(readFileSync(join(out, 'summary.txt'), 'utf8')).toContain('VERDICT: PASS');
+  expect(readFileSync(join(out, 'report.txt'), 'utf8')).toContain('VERDICT: PASS');
   expect(existsSync(join(out, 'dashboard.html'))).toBe(true);
-  for (const f of ['summary.json', 'summary.txt', 'junit.xml', 'k6.log']) {
+  for (const f of [...LOAD_REPORT_FILES, 'k6.log']) {
     expect(readFileSync(join(out, f), 'utf8')).not.toContain(target.tenants[0].apiKey);
   }
 });
@@ -156,7 +157,9 @@ test('a slowed target breaches the latency gates, and only those', { tag: '@k6' 
   const breached = failing(report);
   expect(breached).toContain('http_req_duration{operation:getExecutionStatus} p(95)<300');
   expect(breached.every((b) => b.startsWith('http_req_duration{'))).toBe(true);
-  expect(readFileSync(join(result.violationsFile, '..', 'junit.xml'), 'utf8')).toMatch(/<failure message="actual \d+/);
+  expect(readFileSync(join(result.violationsFile, '..', 'report.junit.xml'), 'utf8')).toMatch(
+    /<failure message="actual \d+/,
+  );
 });
 
 test('a failing, non-conformant target breaches the error and contract gates', { tag: '@k6' }, async ({}, info) => {

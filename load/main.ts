@@ -4,7 +4,7 @@
  *   k6 run load/main.ts   (normally through `npm run load`, which boots the
  *                          reference target, prepares seeded data and collects reports)
  *
- * Env: BASE_URL, API_KEY, PROFILE (smoke|average|stress|spike|soak|throughput),
+ * Env: BASE_URL, API_KEY, PROFILE (a name of lib/profiles.ts' table, else its DEFAULT_PROFILE),
  * SCENARIOS (lifecycle,generate,readMix,uploads,statusRead), WFCHECK_ALLOW_OVERWRITE,
  * WFCHECK_OVERWRITE_CANVAS_ID, WFCHECK_ABORT_CANVAS_ID, DURATION, VUS_SCALE, SEED,
  * LOAD_DATA_FILE, REPORT_DIR, CONTRACT_CHECK_SAMPLE, REQUEST_TIMEOUT, SLO_* (see lib/thresholds.ts); every
@@ -20,8 +20,8 @@ import { SCENARIO_OPERATIONS, type OperationId } from './lib/operations.ts';
 import { discover, type SetupData } from './lib/discovery.ts';
 import { keywords, strings, uploadSamples } from './lib/data.ts';
 import {
-  reportFiles,
-  loadSummaryText,
+  REPORT_HANDOVER_FILE,
+  loadReportText,
   thresholdResult,
   TREND_STATS,
   type MetricSummary,
@@ -237,5 +237,9 @@ export function handleSummary(data: K6SummaryData): Record<string, string> {
     thresholds,
     metrics,
   };
-  return { ...reportFiles(cfg.reportDir, report), stdout: loadSummaryText(report) };
+  // The model only: k6 cannot load the report kit's renderers; the Node side writes every format from it.
+  return {
+    [`${cfg.reportDir}/${REPORT_HANDOVER_FILE}`]: `${JSON.stringify(report, null, 2)}\n`,
+    stdout: loadReportText(report),
+  };
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
-import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
+import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
 import { HOSTILE_TITLE, syntheticRun, writeSyntheticMatrix } from '../proof/demo/synthetic-matrix.ts';
 import { recordConformanceRun, withHistory } from '../foundation/history/store.ts';
 import { buildMatrixSite } from './site.ts';

@@ -667,7 +667,7 @@ test.describe('the action run as a runner runs it', () => {
       rmSync(run.workspace, { recursive: true, force: true });
     }
   });
-  test('mode load:smoke: the gates as the verdict, summary.json as the report, the k6 build cached', {
+  test('mode load:smoke: the gates as the verdict, report.json as the report, the k6 build cached', {
     tag: '@k6',
   }, async () => {
     test.setTimeout(10 * 60_000);
@@ -680,7 +680,7 @@ test.describe('the action run as a runner runs it', () => {
     try {
       const tail = run.shown.slice(-3000);
       const reportDir = join(run.workspace, 'reports', 'load', 'action-smoke');
-      expect(run.outputs.report, tail).toBe(join(reportDir, 'summary.json'));
+      expect(run.outputs.report, tail).toBe(join(reportDir, 'report.json'));
       expect(run.shown).toContain(`wfcheck load --profile smoke --out ${reportDir} --seed 4242 --duration 5s`);
       expect(run.shown).toContain('seed 4242 (replay: wfcheck load --profile smoke --duration 5s --seed 4242)');
       const summary = JSON.parse(readFileSync(run.outputs.report, 'utf8'));

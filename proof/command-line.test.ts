@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SUBCOMMANDS } from '../foundation/environment/command-line.ts';
 import type { ConformanceReport } from '../engine/after/findings/report.ts';
+import { DEFAULT_PROFILE } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { REPO_ROOT } from './conformance-run.ts';
 
@@ -150,11 +151,11 @@ test('wfcheck load --out is the folder of the run (no longer refused), beside --
   expect(ran.code, ran.output).toBe(0);
   expect(ran.stdout.trim()).toBe(join(scratch, 'perf', 'load-data.json'));
   expect(existsSync(join(scratch, 'perf', 'load-data.json'))).toBe(true);
-  expect(ran.output).toContain('seed 5 (replay: wfcheck load --profile smoke --seed 5); reports in perf/');
+  expect(ran.output).toContain(`seed 5 (replay: wfcheck load --profile ${DEFAULT_PROFILE} --seed 5); reports in perf/`);
 
   const npm = await npmScript('load', ['--out', join(scratch, 'perf-npm'), '--prepare-only', '--seed', '5']);
   expect(npm.code, npm.output).toBe(0);
-  expect(npm.output).toContain('seed 5 (replay: npm run load -- --profile smoke --seed 5)');
+  expect(npm.output).toContain(`seed 5 (replay: npm run load -- --profile ${DEFAULT_PROFILE} --seed 5)`);
   expect(existsSync(join(scratch, 'perf-npm', 'load-data.json'))).toBe(true);
 
   const both = await wfcheck(scratch, ['load', '--out', 'perf', '--run', 'nightly', '--prepare-only']);
@@ -172,7 +173,7 @@ test('wfcheck load distributed --out: the run and its data there before k6 is ne
   );
   expect(ran.code, ran.output).toBe(2);
   expect(ran.output).toContain(
-    'seed 8 (replay: wfcheck load distributed --profile smoke --duration 5s --instances 2 --seed 8); 2 k6 processes; reports in spread/',
+    `seed 8 (replay: wfcheck load distributed --profile ${DEFAULT_PROFILE} --duration 5s --instances 2 --seed 8); 2 k6 processes; reports in spread/`,
   );
   expect(ran.output).toContain('is not a working k6 binary');
   expect(existsSync(join(scratch, 'spread', 'load-data.json'))).toBe(true);
@@ -200,14 +201,14 @@ test('wfcheck load compare --out: the baseline saved there and read from there',
     },
   };
   mkdirSync(join(scratch, 'run'));
-  writeFileSync(join(scratch, 'run', 'summary.json'), JSON.stringify(summary));
+  writeFileSync(join(scratch, 'run', 'report.json'), JSON.stringify(summary));
   const saved = await wfcheck(scratch, ['load', 'compare', 'run', '--save-baseline', '--out', 'baselines']);
   expect(saved.code, saved.output).toBe(0);
-  expect(saved.stdout).toContain('saved run/summary.json as baseline baselines/baseline-smoke.json');
+  expect(saved.stdout).toContain('saved run/report.json as baseline baselines/baseline-smoke.json');
   expect(readJson<RunReport>(join(scratch, 'baselines', 'baseline-smoke.json'))).toEqual(summary);
   const compared = await wfcheck(scratch, ['load', 'compare', 'run', '--out', 'baselines']);
   expect(compared.code, compared.output).toBe(0);
-  expect(compared.stdout).toContain('baseline baselines/baseline-smoke.json vs run run/summary.json');
+  expect(compared.stdout).toContain('baseline baselines/baseline-smoke.json vs run run/report.json');
 });
 
 test('the commands that write no file refuse --out, saying so in the form the user ran', { tag: '@slow' }, async () => {

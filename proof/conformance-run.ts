@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inheritedEnvironment } from '../foundation/environment/config.ts';
+import { inheritedEnvironment } from '../foundation/environment/child-environment.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 import type { ConformanceReport } from '../engine/after/findings/report.ts';
 

@@ -13,7 +13,7 @@ import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
+import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
 import type { ConformanceReport } from '../engine/after/findings/report.ts';
 import { loadSeed } from '../fixtures/reference/seed.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
@@ -282,7 +282,7 @@ test(
       expect(ran.output).toContain('VERDICT: PASS');
       const runs = readdirSync(join(reports, 'load')).filter((d) => d.endsWith('-smoke'));
       expect(runs).toHaveLength(1);
-      const summary = JSON.parse(readFileSync(join(reports, 'load', runs[0], 'summary.json'), 'utf8')) as {
+      const summary = JSON.parse(readFileSync(join(reports, 'load', runs[0], 'report.json'), 'utf8')) as {
         passed: boolean;
       };
       expect(summary.passed).toBe(true);

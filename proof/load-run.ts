@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { inheritedEnvironment, PACKAGE_ROOT } from '../foundation/environment/config.ts';
+import { inheritedEnvironment } from '../foundation/environment/child-environment.ts';
+import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 
 export interface LoadCliRun {

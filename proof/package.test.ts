@@ -15,8 +15,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
+import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
 import type { ConformanceReport } from '../engine/after/findings/report.ts';
+import { DEFAULT_PROFILE } from '../load/lib/profiles.ts';
 
 interface Ran {
   code: number | null;
@@ -178,7 +179,7 @@ test(
       expect(load.code, load.output).toBe(0);
       expect(existsSync(join(project, 'reports', 'perf', 'load-data.json'))).toBe(true);
       expect(load.output, 'the replay hint names the installed command').toContain(
-        'replay: wfcheck load --profile smoke --seed 3',
+        `replay: wfcheck load --profile ${DEFAULT_PROFILE} --seed 3`,
       );
 
       // Against the reference target the command boots itself.

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
 import ts from 'typescript';
-import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
+import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
 
 const MAX_FILE_LINES = 600;
 const MAX_FUNCTION_LINES = 80;

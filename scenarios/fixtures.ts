@@ -8,11 +8,12 @@
 import { test as base, expect, type TestInfo } from '@playwright/test';
 import type { Faker } from '@faker-js/faker';
 import { seededFaker } from '../foundation/data/seeded.ts';
-import { citedRequirements, EvidenceWriter, type TestRef } from '../engine/evidence/records.ts';
+import { citedClauses, citedRequirements, EvidenceWriter, type TestRef } from '../engine/evidence/records.ts';
+import type { ClauseId } from '../contracts/requirements.ts';
 import { redactSecrets } from '../foundation/environment/redact.ts';
 import { ApiClient } from '../engine/live/client/client.ts';
 import { TransportFault } from '../engine/live/transport/exchange.ts';
-import { loadRunConfig, type RunConfig } from '../foundation/environment/config.ts';
+import { loadRunConfig, type RunConfig } from '../foundation/environment/conformance-settings.ts';
 import { Verdict } from '../engine/evidence/verdict.ts';
 import type { Discovery } from '../engine/live/discovery/workflows.ts';
 import { discoverWorkflows } from '../engine/live/discovery/discovery.ts';
@@ -74,7 +75,7 @@ function firstLine(text: string): string {
  * transport fault ended the flow; else not run, with the error that stopped the test, or because the
  * test ended without reaching a step that judges them.
  */
-function judgeLeftovers(verdict: Verdict, cited: readonly string[], info: TestInfo, error: string): void {
+function judgeLeftovers(verdict: Verdict, cited: readonly ClauseId[], info: TestInfo, error: string): void {
   if (info.status !== 'failed' && info.status !== 'timedOut') return;
   const thrown = info.status === 'timedOut' || info.errors.length > verdict.softFailures;
   const stopped = verdict.stoppedAt;
@@ -158,8 +159,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         .map((e) => e.message ?? e.value ?? '')
         .join('\n')
         .trim();
+      const citedIds = citedClauses(info.titlePath.join(' '));
       // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colour codes of Playwright's messages
-      judgeLeftovers(verdict, cited, info, redactSecrets(error.replace(/\u001b\[[0-9;]*m/g, '')));
+      judgeLeftovers(verdict, citedIds, info, redactSecrets(error.replace(/\u001b\[[0-9;]*m/g, '')));
       evidence.write({
         kind: 'test-end',
         test: testRef,

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { printedHelp, runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { readBenchSettings } from '../foundation/environment/config.ts';
+import { readBenchSettings } from '../foundation/environment/bench-settings.ts';
 import { benchContracts } from '../proof/bench/contracts.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { printedHelp, runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { readBenchSettings } from '../foundation/environment/config.ts';
+import { readBenchSettings } from '../foundation/environment/bench-settings.ts';
 import { benchMatrix } from '../proof/bench/matrix.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { inheritedEnvironment } from '../foundation/environment/config.ts';
+import { inheritedEnvironment } from '../foundation/environment/child-environment.ts';
 import { text } from '../foundation/environment/rules.ts';
 import { ensureHarnessImage } from '../image/build.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';

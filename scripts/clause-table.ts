@@ -1,27 +1,27 @@
 /**
- * `npm run clause-table` writes the README's clause table from contracts/requirements.ts (between its
- * markers); `npm run clause-table -- --check` fails when the README's copy is stale.
+ * `npm run clause-table` writes the clause table of docs/clauses.md from contracts/requirements.ts
+ * (between its markers); `npm run clause-table -- --check` fails when the page's copy is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { clauseTableIsFresh, withClauseTable } from '../contracts/clause-table.ts';
-import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
+import { CLAUSE_PAGE, clauseTableIsFresh, withClauseTable } from '../contracts/clause-table.ts';
+import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
 
-const README = join(PACKAGE_ROOT, 'README.md');
+const PAGE = join(PACKAGE_ROOT, CLAUSE_PAGE);
 
 function main(): number {
-  const readme = readFileSync(README, 'utf8');
+  const page = readFileSync(PAGE, 'utf8');
   if (process.argv.includes('--check')) {
-    if (clauseTableIsFresh(readme)) {
-      console.log('README.md: the clause table is up to date with contracts/requirements.ts');
+    if (clauseTableIsFresh(page)) {
+      console.log(`${CLAUSE_PAGE}: the clause table is up to date with contracts/requirements.ts`);
       return 0;
     }
-    console.error('README.md: the clause table is stale; run `npm run clause-table` and commit');
+    console.error(`${CLAUSE_PAGE}: the clause table is stale; run \`npm run clause-table\` and commit`);
     return 1;
   }
-  const updated = withClauseTable(readme);
-  if (updated !== readme) writeFileSync(README, updated);
-  console.log(`README.md: clause table ${updated === readme ? 'already up to date' : 'written'}`);
+  const updated = withClauseTable(page);
+  if (updated !== page) writeFileSync(PAGE, updated);
+  console.log(`${CLAUSE_PAGE}: clause table ${updated === page ? 'already up to date' : 'written'}`);
   return 0;
 }
 

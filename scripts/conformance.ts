@@ -14,7 +14,8 @@
  * incomplete (deadline hit, runner crashed, nothing ran, target unreachable) or could not start.
  */
 import { parseArgs } from 'node:util';
-import { readConformanceSettings, WORK_DIR } from '../foundation/environment/config.ts';
+import { readConformanceSettings } from '../foundation/environment/conformance-settings.ts';
+import { WORK_DIR } from '../foundation/environment/roots.ts';
 import { runCommand, splitAtTerminator, usageText } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { BootError } from '../foundation/environment/target.ts';

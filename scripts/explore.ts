@@ -22,7 +22,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readExploreSettings } from '../foundation/environment/config.ts';
+import { readExploreSettings } from '../foundation/environment/explore-settings.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { BootError } from '../foundation/environment/target.ts';
 import { runExplore } from '../explore/run.ts';

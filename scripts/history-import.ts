@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readHistoryPath } from '../foundation/environment/config.ts';
+import { readHistoryPath } from '../foundation/environment/history-settings.ts';
 import { refuseOut, runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { importReport, readReportFile } from '../engine/runner/import.ts';

@@ -4,7 +4,7 @@
  *        wfcheck load compare [RUN] --save-baseline [FILE] [--out DIR]
  *
  * Sets a load run against a saved baseline and fails on regressions beyond a tolerance.
- * RUN is a run folder or its summary.json (default: the newest run under reports/load/).
+ * RUN is a run folder or its report.json (default: the newest run under reports/load/).
  * --out DIR is where the baselines are (default reports/load): --save-baseline without FILE writes
  * the run there as baseline-<profile>.json, and without --baseline the run is compared with that file.
  * Exit: 0 no regression; 1 regression(s); 2 missing or unreadable input.
@@ -12,37 +12,40 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { commandLine } from '../foundation/environment/config.ts';
+import { commandLine } from '../foundation/environment/invocation.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { number } from '../foundation/environment/rules.ts';
+import { REPORT_FORMATS } from '../engine/after/report/formats.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
 import { REPORTS_ROOT } from '../load/node/run-dir.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+/** A run's report, in its folder. */
+const REPORT_FILE = REPORT_FORMATS.json.file;
 
 function newestRun(): string {
   if (!existsSync(REPORTS_ROOT))
     throw new Error(`no runs under reports/load/: run \`${commandLine('load')}\` first or name a run`);
   const runs = readdirSync(REPORTS_ROOT)
-    .map((d) => join(REPORTS_ROOT, d, 'summary.json'))
+    .map((d) => join(REPORTS_ROOT, d, REPORT_FILE))
     .filter((f) => existsSync(f))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  if (!runs[0]) throw new Error('no run with a summary.json under reports/load/');
+  if (!runs[0]) throw new Error(`no run with a ${REPORT_FILE} under reports/load/`);
   return runs[0];
 }
 
-function summaryPath(arg: string | undefined): string {
+function reportPath(arg: string | undefined): string {
   if (!arg) return newestRun();
-  const p = existsSync(join(arg, 'summary.json')) ? join(arg, 'summary.json') : arg;
-  if (!existsSync(p)) throw new Error(`no summary.json at ${arg}`);
+  const p = existsSync(join(arg, REPORT_FILE)) ? join(arg, REPORT_FILE) : arg;
+  if (!existsSync(p)) throw new Error(`no ${REPORT_FILE} at ${arg}`);
   return p;
 }
 
 function readReport(path: string): RunReport {
   const r = JSON.parse(readFileSync(path, 'utf8')) as RunReport;
   if (!r.meta || !r.metrics)
-    throw new Error(`${path} is not a load run summary (summary.json written by the load suite)`);
+    throw new Error(`${path} is not a load run's report (the ${REPORT_FILE} a load run writes)`);
   return r;
 }
 
@@ -83,7 +86,7 @@ function main(): number {
     }),
     rateTolerance: pct(args['rate-tolerance'], '--rate-tolerance', DEFAULT_COMPARE.rateTolerance),
   };
-  const currentPath = summaryPath(positionals[0]);
+  const currentPath = reportPath(positionals[0]);
   const current = readReport(currentPath);
   const defaultBaseline = join(args.out ? resolve(args.out) : REPORTS_ROOT, `baseline-${current.meta.profile}.json`);
   if (args['save-baseline'] !== undefined) {

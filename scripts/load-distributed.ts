@@ -1,5 +1,5 @@
 /**
- * usage: wfcheck load distributed [--instances N] [--profile P] [--scenarios …] [--duration D]
+ * usage: wfcheck load distributed [--instances N] [--profile NAME] [--scenarios …] [--duration D]
  *     [--vus-scale N] [--seed N] [--out DIR | --run NAME]
  *
  * One load test split into execution segments across N local k6 processes; their samples are merged
@@ -8,30 +8,32 @@
  *
  * Target as for wfcheck load (BASE_URL/API_KEY, else the reference target).
  * --out DIR is the run's folder (default reports/load/<run>, <run> being --run NAME or the time, the
- * profile and -x<N>): summary.*, junit.xml of the merged verdict; segment-<i>/ with each instance's
- * log, summary and samples.
+ * profile and -x<N>): report.json, report.txt and report.junit.xml of the merged verdict; segment-<i>/
+ * with each instance's log, report and samples.
  * Exit: 0 all gates met on the merged data; 1 a gate breached; 2 the run failed.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathFromWorkDir, readK6ScriptSettings, readLoadRunSettings } from '../foundation/environment/config.ts';
+import { readK6ScriptSettings, readLoadRunSettings } from '../foundation/environment/load-settings.ts';
+import { pathFromWorkDir } from '../foundation/environment/roots.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
 import { SCENARIO_OPERATIONS } from '../load/lib/operations.ts';
-import { parseScenarioList, profileByName, type ScenarioName } from '../load/lib/profiles.ts';
-import { loadSummaryText, reportFiles, type RunReport } from '../load/lib/report.ts';
+import { parseScenarioList, PROFILE_CHOICE, profileByName, type ScenarioName } from '../load/lib/profiles.ts';
+import { loadReportText, type RunReport } from '../load/lib/report.ts';
 import { buildThresholds, sloFromEnv } from '../load/lib/thresholds.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { runShape, type RunShape } from '../load/node/k6-env.ts';
 import { evaluateMerged, executionSegments, mergeK6Json } from '../load/node/merge.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
+import { writeLoadReport } from '../load/node/report-files.ts';
 import { runDir } from '../load/node/run-dir.ts';
-import { loadReplayCommand, RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
+import { loadReplayCommand, RUN_SHAPE_OPTIONS, withProfiles } from '../load/node/run-options.ts';
 
-const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+const USAGE = withProfiles(usageFromSource(readFileSync(new URL(import.meta.url), 'utf8')));
 const MAX_INSTANCES = 64;
 const rel = pathFromWorkDir;
 
@@ -50,7 +52,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const settings = readLoadRunSettings(values);
+  const settings = readLoadRunSettings(values, PROFILE_CHOICE);
   const instances = positiveInt(values.instances, '--instances', 2);
   if (instances > MAX_INSTANCES)
     throw new SettingError(`--instances must be an integer from 1 to ${MAX_INSTANCES}, got ${values.instances}`);
@@ -86,8 +88,8 @@ async function main(): Promise<number> {
     );
   if (broken.length > 0) return 2;
   const report = await judgeMerged(plan, target.baseUrl);
-  for (const [file, content] of Object.entries(reportFiles(dir, report))) writeFileSync(file, content);
-  process.stdout.write(loadSummaryText(report));
+  writeLoadReport(dir, report);
+  process.stdout.write(loadReportText(report));
   return report.passed ? 0 : 1;
 }
 

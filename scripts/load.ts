@@ -1,5 +1,5 @@
 /**
- * usage: wfcheck load [--profile smoke|average|stress|spike|soak|throughput]
+ * usage: wfcheck load [--profile NAME]
  *     [--scenarios lifecycle,generate,readMix,uploads,statusRead] [--duration 30s] [--vus-scale N]
  *     [--seed N] [--out DIR | --run NAME] [--no-dashboard] [--contract-sample 0..1]
  *     [--contract-mode vu|offload] [--baseline FILE [--tolerance PCT]] [--save-baseline FILE]
@@ -8,8 +8,8 @@
  * Runs the k6 load suite against a target and gates on the SLOs.
  *
  * --out DIR is the run's folder (default reports/load/<run>, <run> being --run NAME or the time and
- * the profile): summary.txt, summary.json, junit.xml, dashboard.html, violations.ndjson, k6.log, the
- * seeded data, and trend.html (this target's last runs, from the run history WFCHECK_HISTORY).
+ * the profile): report.txt, report.json, report.junit.xml, dashboard.html, violations.ndjson, k6.log,
+ * the seeded data, and trend.html (this target's last runs, from the run history WFCHECK_HISTORY).
  * --prepare-only writes the seeded data there and prints its path; --k6-archive packs script, modules
  * and seeded data into one k6 archive there (wfcheck-load.tar) for load/k8s/testrun.yaml.
  * --contract-mode offload (the default) checks the responses in this Node process instead of k6's VUs
@@ -26,28 +26,30 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  pathFromWorkDir,
   readK6ScriptSettings,
   readLoadRunSettings,
   type LoadRunSettings,
-} from '../foundation/environment/config.ts';
+} from '../foundation/environment/load-settings.ts';
+import { pathFromWorkDir } from '../foundation/environment/roots.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { ENV, number } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
-import { profileByName } from '../load/lib/profiles.ts';
+import { PROFILE_CHOICE } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { buildArchive } from '../load/node/archive.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
+import { REPORT_FORMATS } from '../engine/after/report/formats.ts';
 import { runShape } from '../load/node/k6-env.ts';
 import { recordLoadHistory } from '../load/node/history.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
+import { LOAD_REPORT_FILES } from '../load/node/report-files.ts';
 import { runDir } from '../load/node/run-dir.ts';
-import { loadReplayCommand, RUN_SHAPE_OPTIONS } from '../load/node/run-options.ts';
+import { loadReplayCommand, RUN_SHAPE_OPTIONS, withProfiles } from '../load/node/run-options.ts';
 import { clausesInExamples, describeClauses } from '../load/node/violations.ts';
 
-const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+const USAGE = withProfiles(usageFromSource(readFileSync(new URL(import.meta.url), 'utf8')));
 const rel = pathFromWorkDir;
 
 function readCommandLine() {
@@ -74,10 +76,9 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const settings = readLoadRunSettings(values);
-  // Read before anything runs: a bad tolerance must not surface only after a long run.
+  // Read before anything runs (an unknown profile, a bad tolerance): not only after a long run.
+  const settings = readLoadRunSettings(values, PROFILE_CHOICE);
   const tolerance = number(values.tolerance, '--tolerance', undefined, { min: 0 });
-  profileByName(settings.profile); // fails early with the list of known profiles
   const dir = settings.outDir ?? runDir(settings.run, settings.profile);
   const dataFile = prepareRunData(dir, settings.seed);
   console.error(`seed ${settings.seed} (replay: ${loadReplayCommand('load', settings)}); reports in ${rel(dir)}/`);
@@ -112,7 +113,7 @@ async function main(): Promise<number> {
   const unjudged = runWithoutVerdict(result, dir);
   if (unjudged !== undefined) return unjudged;
   console.error(
-    `reports: ${rel(dir)}/{summary.txt,summary.json,junit.xml${dashboard ? ',dashboard.html' : ''},trend.html}`,
+    `reports: ${rel(dir)}/{${[...LOAD_REPORT_FILES, ...(dashboard ? ['dashboard.html'] : []), 'trend.html'].join(',')}}`,
   );
   const breached = result.exitCode === K6_EXIT.thresholdsFailed || !result.report!.passed;
   const regressed = compareWithBaseline(result.report!, dir, { ...values, tolerance });
@@ -183,7 +184,7 @@ function compareWithBaseline(
   const save = o['save-baseline'];
   if (save) {
     mkdirSync(dirname(save), { recursive: true });
-    copyFileSync(join(dir, 'summary.json'), save);
+    copyFileSync(join(dir, REPORT_FORMATS.json.file), save);
     console.error(`baseline saved to ${save}`);
   }
   if (!o.baseline) return false;

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WORK_DIR } from '../foundation/environment/config.ts';
+import { WORK_DIR } from '../foundation/environment/roots.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { positiveInt, wholeNumber } from '../foundation/environment/rules.ts';
 import { DEMO_IMPLEMENTATIONS, matrixDemo } from '../proof/matrix-demo.ts';

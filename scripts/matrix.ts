@@ -14,7 +14,8 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readHistoryPath, WORK_DIR } from '../foundation/environment/config.ts';
+import { readHistoryPath } from '../foundation/environment/history-settings.ts';
+import { WORK_DIR } from '../foundation/environment/roots.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { list, positiveInt } from '../foundation/environment/rules.ts';
 import { DEFAULT_RUNS } from '../matrix/load.ts';

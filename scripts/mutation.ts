@@ -31,7 +31,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PACKAGE_ROOT } from '../foundation/environment/config.ts';
+import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { number, positiveInt, SettingError, wholeNumber } from '../foundation/environment/rules.ts';
 import { kindOf } from '../fixtures/faults/catalogue.ts';

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readMergeOutDir } from '../foundation/environment/config.ts';
+import { readMergeOutDir } from '../foundation/environment/conformance-settings.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { mergeShards } from '../engine/runner/merge.ts';

@@ -1,8 +1,11 @@
 /**
  * `npm run contracts` — generates everything in contracts/generated/ from contracts/openapi.yaml:
  *   api-types.ts    openapi-typescript types (`paths`, `components`, `operations`)
- *   operations.ts   the OperationId union and, per operation: method, path template, requirement prefix
- *                   (x-requirement-prefix), spec section (x-spec-section), listed statuses and their schemas
+ *   operations.ts   the OperationId union and, per operation: method, path template and its parameters,
+ *                   query parameters, request body kind, requirement prefix (x-requirement-prefix), spec
+ *                   section (x-spec-section), listed statuses and their schemas
+ *   clause-ids.ts   the ClauseId union of every clause of contracts/requirements.ts (by level too), so a
+ *                   mistyped clause ID does not compile
  *   schemas.ts      the schemas as one JSON Schema 2020-12 document (Ajv cannot take an OpenAPI document)
  *   validators.js   Ajv standalone validators, bundled into a dependency-free ES module (+ .d.ts)
  *   check.k6.js     the checking API (contracts/check.ts) bundled for k6, which cannot import node_modules
@@ -32,9 +35,14 @@ interface ResponseEntry {
   /** Name of the schema under $defs, or null where the specification leaves the body open. */
   schema: string | null;
 }
+/** How a request of the operation carries its body: JSON, a multipart form, or none at all. */
+type BodyKind = 'json' | 'multipart' | null;
 interface OperationEntry {
   method: string;
   path: string;
+  pathParams: string[];
+  query: string[];
+  body: BodyKind;
   prefix: string;
   section: string;
   statuses: number[];
@@ -51,6 +59,12 @@ export interface OperationEntry {
   readonly method: string;
   /** Path template after the base URL, with {name} for each path parameter. */
   readonly path: string;
+  /** The names of the path parameters, in the order the template holds them. */
+  readonly pathParams: readonly string[];
+  /** The names of the query parameters. */
+  readonly query: readonly string[];
+  /** How a request carries its body: JSON, a multipart form, or none (null). */
+  readonly body: 'json' | 'multipart' | null;
   /** x-requirement-prefix: the operation's own clause IDs start with it (RUN-HTTP-STATUS-LISTED, …). */
   readonly prefix: string;
   /** x-spec-section: the section of service-api.md that specifies the operation. */
@@ -78,9 +92,27 @@ function extension(op: JsonObject, name: string): string {
   return value;
 }
 
+/** The names of an operation's query parameters (shared ones by $ref included). */
+function queryParams(op: JsonObject, shared: JsonObject): string[] {
+  return ((op.parameters ?? []) as JsonObject[])
+    .map((p) => (typeof p.$ref === 'string' ? (shared[refName(p.$ref)] as JsonObject) : p))
+    .filter((p) => p.in === 'query')
+    .map((p) => String(p.name));
+}
+
+/** The kind of body a request of the operation carries, from the media type of its requestBody. */
+function bodyKind(op: JsonObject): BodyKind {
+  const media = Object.keys(((op.requestBody as JsonObject | undefined)?.content ?? {}) as JsonObject);
+  if (media.includes('application/json')) return 'json';
+  if (media.includes('multipart/form-data')) return 'multipart';
+  if (media.length > 0) throw new Error(`${String(op.operationId)}: request body ${media.join(', ')} not supported`);
+  return null;
+}
+
 function operationsOf(doc: JsonObject): Record<string, OperationEntry> {
   const components = doc.components as JsonObject;
   const sharedResponses = (components.responses ?? {}) as JsonObject;
+  const sharedParameters = (components.parameters ?? {}) as JsonObject;
   const out: Record<string, OperationEntry> = {};
   for (const [path, item] of Object.entries(doc.paths as JsonObject)) {
     for (const method of HTTP_METHODS) {
@@ -101,6 +133,9 @@ function operationsOf(doc: JsonObject): Record<string, OperationEntry> {
       out[op.operationId as string] = {
         method: method.toUpperCase(),
         path,
+        pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
+        query: queryParams(op, sharedParameters),
+        body: bodyKind(op),
         prefix: extension(op, 'x-requirement-prefix'),
         section: extension(op, 'x-spec-section'),
         statuses: Object.keys(responses)
@@ -271,9 +306,26 @@ function tsModule(name: string, value: unknown): string {
   return `${GENERATED_NOTICE}export const ${name} = ${JSON.stringify(value, null, 2)} as const;\n`;
 }
 
-/** Puts each array of numbers of pretty-printed JSON on one line, so a list of statuses reads as one. */
+/**
+ * Puts each array of numbers or of plain names of pretty-printed JSON on one line, so a list of statuses
+ * or of parameters reads as one.
+ */
 function oneLineNumberLists(json: string): string {
-  return json.replace(/\[\s*(-?\d[\d\s,.-]*?)\s*\]/g, (_m, items: string) => `[${items.split(/\s*,\s*/).join(', ')}]`);
+  return json
+    .replace(/\[\s*(-?\d[\d\s,.-]*?)\s*\]/g, (_m, items: string) => `[${items.split(/\s*,\s*/).join(', ')}]`)
+    .replace(/\[\s*("\w+"(?:,\s*"\w+")*)\s*\]/g, (_m, items: string) => `[${items.split(/,\s*/).join(', ')}]`);
+}
+
+/** The path parameters of each operation as a type: `{ canvasId: string }` for run, none for search. */
+function pathParamsType(ops: Record<string, OperationEntry>): string {
+  const fields = (names: string[]) =>
+    names.length ? `{ ${names.map((n) => `readonly ${n}: string;`).join(' ')} }` : 'Record<never, never>';
+  const lines = Object.entries(ops).map(([id, op]) => `  readonly ${id}: ${fields(op.pathParams)};`);
+  return `/** The path parameters each operation's path template names, by operation. */
+export interface PathParams {
+${lines.join('\n')}
+}
+`;
 }
 
 /** operations.ts: the OperationId union, the table's types, the table, and its keys in document order. */
@@ -284,9 +336,39 @@ export type OperationId =
 ${ids.map((id) => `  | ${JSON.stringify(id)}`).join('\n')};
 
 ${OPERATION_TYPES}
+${pathParamsType(ops)}
 export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = ${oneLineNumberLists(JSON.stringify(ops, null, 2))};
 
 export const OPERATION_IDS: readonly OperationId[] = [${ids.map((id) => JSON.stringify(id)).join(', ')}];
+`;
+}
+
+/** The clauses of the catalogue of `contractsDir` (its requirements.ts), each with its level. */
+async function catalogueOf(contractsDir: string): Promise<{ id: string; level: string }[]> {
+  const mod = (await import(pathToFileURL(join(contractsDir, 'requirements.ts')).href)) as {
+    REQUIREMENTS: readonly { id: string; level: string }[];
+  };
+  return mod.REQUIREMENTS.map(({ id, level }) => ({ id, level }));
+}
+
+/** A union of string literals, one per line (`never` when empty). */
+function union(name: string, doc: string, ids: readonly string[]): string {
+  const body = ids.length ? ids.map((id) => `  | ${JSON.stringify(id)}`).join('\n') : '  never';
+  return `/** ${doc} */\nexport type ${name} =\n${body};\n`;
+}
+
+/** clause-ids.ts: every clause ID as a type (and by level), and the IDs in catalogue order. */
+function clauseIdsModule(clauses: readonly { id: string; level: string }[]): string {
+  const ids = clauses.map((c) => c.id);
+  const at = (level: string) => clauses.filter((c) => c.level === level).map((c) => c.id);
+  return `// Generated by npm run contracts (contracts/codegen/generate.ts) from contracts/requirements.ts. Do not edit.
+${union('ClauseId', 'Every clause of the catalogue (contracts/requirements.ts): an ID outside it does not compile.', ids)}
+${union('MustClauseId', 'The clauses whose violation is a failure.', at('must'))}
+${union('ShouldClauseId', 'The clauses whose violation is a warning.', at('should'))}
+${union('ObserveClauseId', 'The points the specification leaves open: recorded, never failed.', at('observe'))}
+export const CLAUSE_IDS: readonly ClauseId[] = [
+${ids.map((id) => `  ${JSON.stringify(id)},`).join('\n')}
+];
 `;
 }
 
@@ -299,6 +381,8 @@ export async function generate(contractsDir: string): Promise<string[]> {
 
   const ops = operationsOf(doc);
   writeFileSync(join(outDir, 'operations.ts'), operationsModule(ops));
+  // The catalogue builds per-operation clauses from the table just written, so it is read after it.
+  writeFileSync(join(outDir, 'clause-ids.ts'), clauseIdsModule(await catalogueOf(contractsDir)));
 
   const bundle = schemaBundle(doc);
   writeFileSync(join(outDir, 'schemas.ts'), tsModule('SCHEMA_BUNDLE', bundle));

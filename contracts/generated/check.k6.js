@@ -10,6 +10,9 @@ var OPERATIONS = {
   "runWorkflow": {
     "method": "POST",
     "path": "/openapi/workflow/{canvasId}/run",
+    "pathParams": ["canvasId"],
+    "query": [],
+    "body": "json",
     "prefix": "RUN",
     "section": "4.1",
     "statuses": [200, 400, 401, 403, 404],
@@ -34,6 +37,9 @@ var OPERATIONS = {
   "abortExecution": {
     "method": "POST",
     "path": "/openapi/workflow/{executionId}/abort",
+    "pathParams": ["executionId"],
+    "query": [],
+    "body": null,
     "prefix": "ABORT",
     "section": "4.2",
     "statuses": [200, 401, 404],
@@ -52,6 +58,9 @@ var OPERATIONS = {
   "getExecutionOutput": {
     "method": "GET",
     "path": "/openapi/workflow/{executionId}/output",
+    "pathParams": ["executionId"],
+    "query": [],
+    "body": null,
     "prefix": "OUTPUT",
     "section": "4.3",
     "statuses": [200, 401, 404],
@@ -70,6 +79,9 @@ var OPERATIONS = {
   "getExecutionStatus": {
     "method": "GET",
     "path": "/openapi/workflow/{executionId}/status",
+    "pathParams": ["executionId"],
+    "query": [],
+    "body": null,
     "prefix": "STATUS",
     "section": "4.4",
     "statuses": [200, 401, 404],
@@ -88,6 +100,9 @@ var OPERATIONS = {
   "searchWorkflows": {
     "method": "GET",
     "path": "/openapi/workflows",
+    "pathParams": [],
+    "query": ["keyword", "order", "page", "pageSize"],
+    "body": null,
     "prefix": "SEARCH",
     "section": "4.5",
     "statuses": [200, 401],
@@ -103,6 +118,9 @@ var OPERATIONS = {
   "getWorkflowDetail": {
     "method": "GET",
     "path": "/openapi/workflows/{canvasId}",
+    "pathParams": ["canvasId"],
+    "query": [],
+    "body": null,
     "prefix": "DETAIL",
     "section": "4.6",
     "statuses": [200, 401, 404],
@@ -121,6 +139,9 @@ var OPERATIONS = {
   "uploadFiles": {
     "method": "POST",
     "path": "/openapi/files/upload",
+    "pathParams": [],
+    "query": [],
+    "body": "multipart",
     "prefix": "UPLOAD",
     "section": "4.7",
     "statuses": [200, 400, 401],
@@ -139,6 +160,9 @@ var OPERATIONS = {
   "generateWorkflow": {
     "method": "POST",
     "path": "/openapi/copilot/workflow/generate",
+    "pathParams": [],
+    "query": [],
+    "body": "json",
     "prefix": "GENERATE",
     "section": "4.8",
     "statuses": [200, 400, 401, 404],
@@ -4201,8 +4225,9 @@ function excerpt(value) {
   const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}\u2026 (${text.length} chars)` : text;
 }
-function finding(requirementId, pointer, expected, actual, message) {
-  return { requirementId, level: requirement(requirementId).level, pointer, expected, actual, message };
+function finding(id, pointer, expected, actual, message) {
+  const { id: requirementId, level } = requirement(id);
+  return { requirementId, level, pointer, expected, actual, message };
 }
 function header(headers, lowerCaseName) {
   const direct = headers[lowerCaseName];

@@ -19,6 +19,12 @@ export interface OperationEntry {
   readonly method: string;
   /** Path template after the base URL, with {name} for each path parameter. */
   readonly path: string;
+  /** The names of the path parameters, in the order the template holds them. */
+  readonly pathParams: readonly string[];
+  /** The names of the query parameters. */
+  readonly query: readonly string[];
+  /** How a request carries its body: JSON, a multipart form, or none (null). */
+  readonly body: 'json' | 'multipart' | null;
   /** x-requirement-prefix: the operation's own clause IDs start with it (RUN-HTTP-STATUS-LISTED, …). */
   readonly prefix: string;
   /** x-spec-section: the section of service-api.md that specifies the operation. */
@@ -28,10 +34,25 @@ export interface OperationEntry {
   readonly responses: Readonly<Record<string, ResponseEntry>>;
 }
 
+/** The path parameters each operation's path template names, by operation. */
+export interface PathParams {
+  readonly runWorkflow: { readonly canvasId: string; };
+  readonly abortExecution: { readonly executionId: string; };
+  readonly getExecutionOutput: { readonly executionId: string; };
+  readonly getExecutionStatus: { readonly executionId: string; };
+  readonly searchWorkflows: Record<never, never>;
+  readonly getWorkflowDetail: { readonly canvasId: string; };
+  readonly uploadFiles: Record<never, never>;
+  readonly generateWorkflow: Record<never, never>;
+}
+
 export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = {
   "runWorkflow": {
     "method": "POST",
     "path": "/openapi/workflow/{canvasId}/run",
+    "pathParams": ["canvasId"],
+    "query": [],
+    "body": "json",
     "prefix": "RUN",
     "section": "4.1",
     "statuses": [200, 400, 401, 403, 404],
@@ -56,6 +77,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = {
   "abortExecution": {
     "method": "POST",
     "path": "/openapi/workflow/{executionId}/abort",
+    "pathParams": ["executionId"],
+    "query": [],
+    "body": null,
     "prefix": "ABORT",
     "section": "4.2",
     "statuses": [200, 401, 404],
@@ -74,6 +98,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = {
   "getExecutionOutput": {
     "method": "GET",
     "path": "/openapi/workflow/{executionId}/output",
+    "pathParams": ["executionId"],
+    "query": [],
+    "body": null,
     "prefix": "OUTPUT",
     "section": "4.3",
     "statuses": [200, 401, 404],
@@ -92,6 +119,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = {
   "getExecutionStatus": {
     "method": "GET",
     "path": "/openapi/workflow/{executionId}/status",
+    "pathParams": ["executionId"],
+    "query": [],
+    "body": null,
     "prefix": "STATUS",
     "section": "4.4",
     "statuses": [200, 401, 404],
@@ -110,6 +140,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = {
   "searchWorkflows": {
     "method": "GET",
     "path": "/openapi/workflows",
+    "pathParams": [],
+    "query": ["keyword", "order", "page", "pageSize"],
+    "body": null,
     "prefix": "SEARCH",
     "section": "4.5",
     "statuses": [200, 401],
@@ -125,6 +158,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = {
   "getWorkflowDetail": {
     "method": "GET",
     "path": "/openapi/workflows/{canvasId}",
+    "pathParams": ["canvasId"],
+    "query": [],
+    "body": null,
     "prefix": "DETAIL",
     "section": "4.6",
     "statuses": [200, 401, 404],
@@ -143,6 +179,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = {
   "uploadFiles": {
     "method": "POST",
     "path": "/openapi/files/upload",
+    "pathParams": [],
+    "query": [],
+    "body": "multipart",
     "prefix": "UPLOAD",
     "section": "4.7",
     "statuses": [200, 400, 401],
@@ -161,6 +200,9 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationEntry>> = {
   "generateWorkflow": {
     "method": "POST",
     "path": "/openapi/copilot/workflow/generate",
+    "pathParams": [],
+    "query": [],
+    "body": "json",
     "prefix": "GENERATE",
     "section": "4.8",
     "statuses": [200, 400, 401, 404],

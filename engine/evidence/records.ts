@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from
 import { join } from 'node:path';
 import type { Violation } from '../../contracts/check.ts';
 
-import type { Level } from '../../contracts/requirements.ts';
+import { hasRequirement, type ClauseId, type Level } from '../../contracts/requirements.ts';
 export type { Level };
 
 export interface TestRef {
@@ -187,6 +187,11 @@ export function readEvidence(dir: string): { records: EvidenceRecord[]; unreadab
 /** Requirement IDs cited in a test title, written in square brackets: `[SEARCH-PAGE-1-BASED]`. */
 export function citedRequirements(title: string): string[] {
   return [...title.matchAll(/\[([A-Z0-9][A-Z0-9-]*[A-Z0-9*])\]/g)].map((m) => m[1]);
+}
+
+/** The catalogued clauses a test title cites (a pattern or an unknown ID left out): what a stop of the test stops. */
+export function citedClauses(title: string): ClauseId[] {
+  return citedRequirements(title).filter(hasRequirement);
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * Verdict: the only way a suite states a result. Every check names the
- * requirement it exercises; the strength comes from the catalogue
- * (contracts/requirements.ts), never from the call site, so a clause the
- * catalogue calls "should" can never fail a run unless the user asks for
+ * Verdict: where every result of a clause is recorded, by the judges of engine/live/judging/. A result
+ * names its clause by a ClauseId (a mistyped ID does not compile), and there is one way to record a
+ * check: `check`. Its strength comes from the catalogue (contracts/requirements.ts) alone, never from
+ * the call site, so a clause the catalogue calls "should" can never fail a run unless the user asks for
  * strictness:
  *   must    → a violation fails the test (soft: the test goes on collecting evidence)
  *   should  → a warning annotation; a failure only under --strict / WFCHECK_STRICT=1
@@ -10,7 +10,7 @@
  */
 import type { BlockLink, CheckRecord, EvidenceSink, Level, ObservationRecord, TestRef } from './records.ts';
 import { redactValue } from '../../foundation/environment/redact.ts';
-import { levelOf } from '../../contracts/requirements.ts';
+import { requirement, type ClauseId } from '../../contracts/requirements.ts';
 
 export interface CheckDetail {
   message: string;
@@ -20,6 +20,8 @@ export interface CheckDetail {
   exchangeId?: string;
   /** Every exchange judged, when several were (a relation across polls); a failure is recorded on each. */
   exchangeIds?: readonly string[];
+  /** What the value is recorded under when the clause is observe-level (default: the message). */
+  observedAs?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface CheckDetail {
  * without a failure on the exchanges, the cause is the harness's own and the clause is "not run".
  */
 export interface Cause {
-  blockedBy?: string;
+  blockedBy?: ClauseId;
   exchangeIds?: readonly string[];
   step?: string;
   /** `blockedBy` is judged right after this, on the same data: its failure is not recorded yet. */
@@ -40,7 +42,7 @@ export interface Cause {
 
 /** A failure recorded on an exchange: what a clause that needed the exchange's data is blocked by. */
 interface FailureOn {
-  id: string;
+  id: ClauseId;
   level: Level;
   message: string;
 }
@@ -61,6 +63,33 @@ function show(value: unknown): string | undefined {
 /** The clause that judges an operation's status line: a failure of it loses the whole answer. */
 const STATUS_LINE = /-HTTP-STATUS-LISTED$/;
 
+/** What a test's result of a clause could be recorded as: judged (a check), blocked, or not run. */
+export type BlockOutcome = 'blocked' | 'not-run' | 'judged';
+
+/**
+ * Where results of the clauses `C` are recorded: the verdict itself, or a judge's view of it that takes
+ * only the clauses the judge declares (engine/live/judging/judge.ts). The members are function-typed
+ * properties, not methods, so that a recorder of some clauses is no recorder of others to the compiler.
+ * Stops (`notRun`, `blocked`) take any clause: what an earlier step lost keeps every clause that needed
+ * it from being judged, whichever judge it belongs to.
+ */
+export interface Recorder<C extends ClauseId = ClauseId> {
+  /** Clauses recorded so far, by any judge (a check, an observation or a stop). */
+  readonly recorded: ReadonlySet<ClauseId>;
+  /** Records pass or fail of a clause, at the level the catalogue gives it; returns `pass`. */
+  check: (id: C, pass: boolean, detail: CheckDetail, source?: CheckRecord['source']) => boolean;
+  /** Records a value the specification leaves open. Never fails. */
+  observe: (id: C, key: string, value: unknown, exchangeId?: string) => void;
+  /** The clause could not be judged because data it needed was lost (see Verdict.blocked). */
+  blocked: (id: ClauseId, cause: Cause | ClauseId, reason?: string) => BlockOutcome;
+  /** The clause could not be exercised on this target: "not run", never pass. */
+  notRun: (id: ClauseId, reason: string) => void;
+  note: (topic: string, message: string) => void;
+}
+
+/** A recorder whatever clauses it takes: what a judge's entry point accepts (it narrows it to its own). */
+export type AnyRecorder = Recorder<never>;
+
 export interface VerdictOptions {
   writer: EvidenceSink;
   /** The test whose results these are; none for discovery, probes and explore. */
@@ -71,10 +100,7 @@ export interface VerdictOptions {
   hooks?: VerdictHooks;
 }
 
-export class Verdict {
-  /** Requirement IDs used by the suites that the catalogue does not list (reported, never silently dropped). */
-  static readonly unknownIds = new Set<string>();
-
+export class Verdict implements Recorder {
   /**
    * Failures by the exchange they were judged on, across the verdicts of this process (exchange ids are
    * unique to it): discovery's own verdict records the failures of the answers the tests then build on.
@@ -82,11 +108,11 @@ export class Verdict {
   private static readonly failuresOn = new Map<string, FailureOn[]>();
 
   /** Clauses this verdict recorded anything for (check or observation). */
-  readonly recorded = new Set<string>();
+  readonly recorded = new Set<ClauseId>();
   /** Clauses this verdict recorded as failed, with the exchange of their first failure. */
-  private readonly failedHere = new Map<string, string | undefined>();
+  private readonly failedHere = new Map<ClauseId, string | undefined>();
   /** Clauses this verdict recorded as blocked, with the chain of their last blocked record. */
-  private readonly blockedHere = new Map<string, BlockLink[]>();
+  private readonly blockedHere = new Map<ClauseId, BlockLink[]>();
   /** Soft failures the hooks were told of (the test's other errors are thrown ones). */
   softFailures = 0;
   /** The exchange at which a transport fault ended the test's flow, when one did. */
@@ -112,24 +138,8 @@ export class Verdict {
     return new Verdict({ writer, strict });
   }
 
-  private resolveLevel(id: string, implied: Level): Level {
-    const level = levelOf(id);
-    if (level) return level;
-    if (!Verdict.unknownIds.has(id)) {
-      Verdict.unknownIds.add(id);
-      this.writer.write({
-        kind: 'note',
-        topic: 'unknown-requirement',
-        message: `requirement ID ${id} is not in the catalogue; treated as ${implied}`,
-        test: this.test,
-        at: new Date().toISOString(),
-      });
-    }
-    return implied;
-  }
-
   private record(
-    id: string,
+    id: ClauseId,
     level: Level,
     outcome: CheckRecord['outcome'],
     detail: CheckDetail,
@@ -174,7 +184,7 @@ export class Verdict {
    * The chain from `by` to the failure at its root, as far as this test knows it: `by` failed (one link),
    * or was blocked here (a link, then its own chain).
    */
-  private chainFrom(by: string, exchangeId?: string, message?: string): BlockLink[] {
+  private chainFrom(by: ClauseId, exchangeId?: string, message?: string): BlockLink[] {
     const failedOn = exchangeId ?? this.failedHere.get(by);
     if (this.failedHere.has(by) || exchangeId !== undefined || !this.blockedHere.has(by))
       return [{ requirementId: by, outcome: 'fail', ...(failedOn ? { exchangeId: failedOn } : {}), message }];
@@ -206,34 +216,22 @@ export class Verdict {
     return pick ? this.chainFrom(pick.id, pick.exchangeId, pick.message) : undefined;
   }
 
-  /** Records pass/fail of a clause; the catalogue decides its strength. Returns `cond` so callers can branch. */
-  check(
-    id: string,
-    cond: boolean,
-    detail: CheckDetail,
-    implied: Level = 'must',
-    source: CheckRecord['source'] = 'suite',
-  ): boolean {
-    const level = this.resolveLevel(id, implied);
+  /**
+   * Records pass/fail of a clause; the catalogue decides its strength (an observe-level clause records
+   * the value instead). Returns `pass` so callers can branch.
+   */
+  check(id: ClauseId, pass: boolean, detail: CheckDetail, source: CheckRecord['source'] = 'suite'): boolean {
+    const { level } = requirement(id);
     if (level === 'observe') {
-      this.observe(id, detail.message, detail.actual ?? cond, detail.exchangeId);
-      return cond;
+      this.observe(id, detail.observedAs ?? detail.message, detail.actual ?? pass, detail.exchangeId);
+      return pass;
     }
-    this.record(id, level, cond ? 'pass' : 'fail', detail, source);
-    return cond;
-  }
-
-  must(id: string, cond: boolean, detail: CheckDetail): boolean {
-    return this.check(id, cond, detail, 'must');
-  }
-
-  should(id: string, cond: boolean, detail: CheckDetail): boolean {
-    return this.check(id, cond, detail, 'should');
+    this.record(id, level, pass ? 'pass' : 'fail', detail, source);
+    return pass;
   }
 
   /** Records a value the spec leaves open ("not shown"). Never fails. */
-  observe(id: string, key: string, value: unknown, exchangeId?: string): void {
-    this.resolveLevel(id, 'observe');
+  observe(id: ClauseId, key: string, value: unknown, exchangeId?: string): void {
     this.recorded.add(id);
     const record: ObservationRecord = {
       kind: 'observation',
@@ -255,7 +253,7 @@ export class Verdict {
    * (`blocked(id, clause, reason)` names a step's clause directly, as a cause without exchanges.)
    * Returns what was recorded.
    */
-  blocked(id: string, cause: Cause | string, reason?: string): 'blocked' | 'not-run' | 'judged' {
+  blocked(id: ClauseId, cause: Cause | ClauseId, reason?: string): BlockOutcome {
     const c: Cause = typeof cause === 'string' ? { blockedBy: cause, reason: reason ?? '' } : cause;
     const chain = this.resolve(c);
     if (!chain) {
@@ -265,7 +263,7 @@ export class Verdict {
     const by = chain[0].requirementId;
     // The clause's own failure on the data is its verdict already.
     if (by === id) return 'judged';
-    const level = this.resolveLevel(id, 'must');
+    const { level } = requirement(id);
     const exchangeIds = c.exchangeIds?.length ? [...c.exchangeIds] : undefined;
     this.recorded.add(id);
     this.blockedHere.set(id, chain);
@@ -291,19 +289,9 @@ export class Verdict {
   }
 
   /** The clause could not be exercised on this target (e.g. no second key): "not run", never pass. */
-  notRun(id: string, reason: string): void {
-    const level = this.resolveLevel(id, 'must');
-    this.record(id, level, 'not-run', { message: reason }, 'suite');
+  notRun(id: ClauseId, reason: string): void {
+    this.record(id, requirement(id).level, 'not-run', { message: reason }, 'suite');
     this.hooks?.annotate('not-run', `[${id}] ${reason}`);
-  }
-
-  /** Contract-check results of one response (called by the client for every response). */
-  contract(id: string, level: Level, pass: boolean, detail: CheckDetail, observedAs?: string): void {
-    if (level === 'observe') {
-      if (!pass) this.observe(id, observedAs ?? detail.message, detail.actual, detail.exchangeId);
-      return;
-    }
-    this.record(id, level, pass ? 'pass' : 'fail', detail, 'contract');
   }
 
   note(topic: string, message: string): void {

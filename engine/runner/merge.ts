@@ -6,7 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandLine, inheritedEnvironment, pathFromWorkDir, WORK_DIR } from '../../foundation/environment/config.ts';
+import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
+import { commandLine } from '../../foundation/environment/invocation.ts';
+import { pathFromWorkDir, WORK_DIR } from '../../foundation/environment/roots.ts';
 import { recordAndCompare, type ConformanceHistory } from '../../foundation/history/conformance.ts';
 import { historyPath } from '../../foundation/history/store.ts';
 import { readEvidence } from '../evidence/records.ts';
@@ -103,7 +105,7 @@ export function mergeShards(
     history = recordAndCompare(historyFile, historyRecord(report, target, [paths.evidence], 'merge'));
     if (history.skipped) warn(`${history.skipped}; the report is complete without it`);
   }
-  writeReportFiles(report, paths, history);
+  writeReportFiles(report, outDir, history);
   scrubArtifacts(outDir);
   return { report, paths, history, problems };
 }

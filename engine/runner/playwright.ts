@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type ConformanceSettings, PACKAGE_ROOT, WORK_DIR } from '../../foundation/environment/config.ts';
+import type { ConformanceSettings } from '../../foundation/environment/conformance-settings.ts';
+import { PACKAGE_ROOT, WORK_DIR } from '../../foundation/environment/roots.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
 import type { Target } from '../../foundation/environment/target.ts';
@@ -19,7 +20,7 @@ export interface RunnerResult {
   stderrTail: string;
 }
 
-/** What the suites read (foundation/environment/config.ts loadRunConfig), plus Playwright's report destinations. */
+/** What the suites read (foundation/environment/conformance-settings.ts loadRunConfig), plus Playwright's report destinations. */
 export function runnerEnv(
   base: NodeJS.ProcessEnv,
   target: Target,

@@ -5,7 +5,7 @@
  * until the run deadline: the run reports that at once instead, the fault named, every requirement
  * "not run".
  */
-import { loadRunConfig } from '../../foundation/environment/config.ts';
+import { loadRunConfig } from '../../foundation/environment/conformance-settings.ts';
 import { ApiClient } from '../live/client/client.ts';
 import type { Exchange, RequestSpec } from '../live/transport/exchange.ts';
 import { EvidenceWriter, type EvidenceRecord } from '../evidence/records.ts';

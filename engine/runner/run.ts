@@ -5,13 +5,10 @@
  * artifact scrubbed of keys. The command line and the console summary stay in scripts/conformance.ts.
  */
 import { join } from 'node:path';
-import {
-  commandLine,
-  CONFORMANCE_OUT_DIR,
-  inheritedEnvironment,
-  pathFromWorkDir,
-  type ConformanceSettings,
-} from '../../foundation/environment/config.ts';
+import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
+import { CONFORMANCE_OUT_DIR, type ConformanceSettings } from '../../foundation/environment/conformance-settings.ts';
+import { commandLine } from '../../foundation/environment/invocation.ts';
+import { pathFromWorkDir } from '../../foundation/environment/roots.ts';
 import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
 import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
@@ -56,7 +53,7 @@ export async function runConformanceSuite(
   const exercise = await exerciseTarget(target, env, settings, log);
   const report = buildRunReport(settings, target, exercise, { started, bootMs });
   const history = recordRunHistory(report, target, settings.outDir, settings.extra, log.error);
-  writeReportFiles(report, paths, history, shardOf(settings.extra));
+  writeReportFiles(report, settings.outDir, history, shardOf(settings.extra));
   return { report, paths, scrubbed: scrubArtifacts(settings.outDir) };
 }
 

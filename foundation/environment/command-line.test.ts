@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { commandLineFor, inInvocationForm, npmScriptOf, SUBCOMMANDS } from './command-line.ts';
-import { commandLine, PACKAGE_ROOT, readInvocation, readLoadRunSettings, readMergeOutDir, WORK_DIR } from './config.ts';
+import { readMergeOutDir } from './conformance-settings.ts';
+import { commandLine, readInvocation } from './invocation.ts';
+import { PROFILE_CHOICE } from '../../load/lib/profiles.ts';
+import { readLoadRunSettings } from './load-settings.ts';
+import { PACKAGE_ROOT, WORK_DIR } from './roots.ts';
 import { ENV } from './rules.ts';
 
 test('a command line in either form: wfcheck words, or the npm script with the arguments after --', () => {
@@ -67,9 +71,11 @@ test('the form is what the command set; unset, a clone means its npm scripts', (
 });
 
 test('load --out is the folder of the run, refused beside --run; merge writes where an unsharded run does', () => {
-  expect(readLoadRunSettings({ out: 'perf/run-1' }, {}).outDir).toBe(join(WORK_DIR, 'perf', 'run-1'));
-  expect(readLoadRunSettings({ run: 'nightly' }, {}).outDir).toBeUndefined();
-  expect(() => readLoadRunSettings({ out: 'a', run: 'b' }, {})).toThrow(/--out and --run both name the folder/);
+  expect(readLoadRunSettings({ out: 'perf/run-1' }, PROFILE_CHOICE, {}).outDir).toBe(join(WORK_DIR, 'perf', 'run-1'));
+  expect(readLoadRunSettings({ run: 'nightly' }, PROFILE_CHOICE, {}).outDir).toBeUndefined();
+  expect(() => readLoadRunSettings({ out: 'a', run: 'b' }, PROFILE_CHOICE, {})).toThrow(
+    /--out and --run both name the folder/,
+  );
   expect(readMergeOutDir(undefined, {})).toBe(join(WORK_DIR, 'reports', 'conformance'));
   expect(readMergeOutDir(undefined, { [ENV.outDir]: 'merged' })).toBe(join(WORK_DIR, 'merged'));
   expect(readMergeOutDir('given', { [ENV.outDir]: 'merged' })).toBe(join(WORK_DIR, 'given'));

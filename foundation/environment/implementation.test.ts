@@ -4,7 +4,9 @@
  * one too long is refused with the name of what gave it.
  */
 import { expect, test } from '@playwright/test';
-import { readConformanceSettings, readExploreSettings, readImplementation } from './config.ts';
+import { readConformanceSettings } from './conformance-settings.ts';
+import { readExploreSettings } from './explore-settings.ts';
+import { readImplementation } from './history-settings.ts';
 import { SettingError } from './rules.ts';
 
 test('the name and version come from the options, else from the environment', () => {

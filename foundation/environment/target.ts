@@ -4,7 +4,8 @@
  * (fixtures/reference/boot/: a container when a Docker engine is reachable, else a local process;
  * WFCHECK_TARGET_BOOT=inprocess serves it from this process; TARGET_SEED_FILE is its seed file).
  */
-import { inheritedEnvironment, readTargetSettings, type TargetSettings } from './config.ts';
+import { inheritedEnvironment } from './child-environment.ts';
+import { readTargetSettings, type TargetSettings } from './target-settings.ts';
 
 export interface Target {
   /** Ends in /v1. */

@@ -6,9 +6,11 @@
  * writes from, so the Node side and k6 spell each name once, in one place.
  */
 import {
+  DEFAULT_PROFILE,
   durationSeconds,
-  profileByName,
+  LOAD_PROFILES,
   parseScenarioList,
+  PROFILE_NAMES,
   type ProfileDefinition,
   type ProfileName,
   type ScenarioName,
@@ -19,6 +21,7 @@ import {
   ENV,
   flag,
   number,
+  oneOf,
   text,
   wholeNumber,
   type EnvLike,
@@ -107,8 +110,8 @@ function readConfig(env: EnvLike): LoadConfig {
   const baseUrl = baseUrlRule(env[ENV.baseUrl]);
   const apiKey = env[ENV.apiKey] ?? '';
   if (!apiKey) throw new Error(`${ENV.apiKey} is not set`);
-  const profileName = (text(env[ENV.profile]) ?? 'smoke') as ProfileName;
-  const profile = profileByName(profileName);
+  const profileName = oneOf(env[ENV.profile], ENV.profile, PROFILE_NAMES, DEFAULT_PROFILE);
+  const profile = LOAD_PROFILES[profileName];
   return {
     baseUrl,
     apiKey,

@@ -26,6 +26,7 @@
  */
 import * as bundle from '../../contracts/generated/check.k6.js';
 import type { checkResponse as CheckResponse, Violation } from '../../contracts/check.ts';
+import type { ClauseId } from '../../contracts/generated/clause-ids.ts';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { OPERATION_IDS, type OperationId } from './operations.ts';
 import { batchText, pushFrame, type BatchVerdict } from './check-batch.ts';
@@ -172,7 +173,7 @@ function check(operation: OperationId, status: number, type: string, body: strin
  * A request that probes an open point (openPoint names its observe clause): an unlisted status in its
  * answer is what the probe observes, so that finding is recorded under the open point, never failed.
  */
-function underOpenPoint(violations: Violation[], openPoint: string | undefined): Violation[] {
+function underOpenPoint(violations: Violation[], openPoint: ClauseId | undefined): Violation[] {
   if (!openPoint) return violations;
   return violations.map((v) =>
     /HTTP-STATUS-LISTED$/.test(v.requirementId) ? { ...v, requirementId: openPoint, level: 'observe' as const } : v,
@@ -310,7 +311,7 @@ export function checkContract(
   res: Response,
   status: number,
   settings: CheckSettings,
-  openPoint?: string,
+  openPoint?: ClauseId,
 ): readonly Violation[] {
   if (settings.contractSample < 1 && !selected(settings.contractSample)) return NO_FINDINGS;
   const checkerUrl = settings.nodeCheckerUrl;

@@ -9,10 +9,8 @@
  * `DURATION` stretches or shrinks it and `VUS_SCALE` multiplies the VU counts.
  */
 
-export type ProfileName = 'smoke' | 'average' | 'stress' | 'spike' | 'soak' | 'throughput';
 export type ScenarioName = 'lifecycle' | 'generate' | 'readMix' | 'uploads' | 'statusRead';
 
-export const PROFILE_NAMES: readonly ProfileName[] = ['smoke', 'average', 'stress', 'spike', 'soak', 'throughput'];
 export const SCENARIO_NAMES: readonly ScenarioName[] = ['lifecycle', 'generate', 'readMix', 'uploads', 'statusRead'];
 
 /** How the VU count evolves over the run, relative to the profile's peak. */
@@ -52,7 +50,11 @@ export interface ProfileDefinition {
 
 const USER_SCENARIOS: readonly ScenarioName[] = ['lifecycle', 'generate', 'readMix', 'uploads'];
 
-export const LOAD_PROFILES: Readonly<Record<ProfileName, ProfileDefinition>> = {
+/**
+ * The one table of load profiles: every name a run, its help, its docs and its checks know comes from
+ * its keys (PROFILE_NAMES), in this order.
+ */
+export const LOAD_PROFILES = {
   smoke: {
     description: 'one VU per scenario: proves the scripts and the gates work',
     defaultDuration: '15s',
@@ -107,7 +109,17 @@ export const LOAD_PROFILES: Readonly<Record<ProfileName, ProfileDefinition>> = {
     mix: { fileShare: 0.3, abortShare: 0.1, generatePerMinute: 6 },
     defaultScenarios: ['statusRead'],
   },
-};
+} satisfies Readonly<Record<string, ProfileDefinition>>;
+
+export type ProfileName = keyof typeof LOAD_PROFILES;
+
+export const PROFILE_NAMES = Object.keys(LOAD_PROFILES) as readonly ProfileName[];
+
+/** The profile a run without --profile (PROFILE) runs: the cheapest that still proves the scripts and gates. */
+export const DEFAULT_PROFILE: ProfileName = 'smoke';
+
+/** The names a load run may be given and the one it runs without (the settings readers' validation). */
+export const PROFILE_CHOICE = { names: PROFILE_NAMES, fallback: DEFAULT_PROFILE } as const;
 
 export function isProfileName(name: string): name is ProfileName {
   return (PROFILE_NAMES as readonly string[]).includes(name);
@@ -116,6 +128,14 @@ export function isProfileName(name: string): name is ProfileName {
 export function profileByName(name: string): ProfileDefinition {
   if (!isProfileName(name)) throw new Error(`unknown load profile "${name}"; known: ${PROFILE_NAMES.join(', ')}`);
   return LOAD_PROFILES[name];
+}
+
+/** The profiles as a help text lists them: each with its description and duration, the default marked. */
+export function profileLines(): string[] {
+  return PROFILE_NAMES.map((name) => {
+    const p = LOAD_PROFILES[name];
+    return `${name}${name === DEFAULT_PROFILE ? ' (default)' : ''}: ${p.description}; ${p.defaultDuration} unless --duration`;
+  });
 }
 
 export function parseScenarioList(list: string | undefined, profile: ProfileDefinition): ScenarioName[] {

@@ -1,11 +1,18 @@
 /**
- * The run report model and its renderings (text, JUnit, JSON). Pure
- * TypeScript: k6's handleSummary and the Node-side merge of distributed runs
- * both build a `RunReport` and render it the same way. The JUnit file is the
- * report kit's (engine/after/report/render/junit.ts, pure, which k6 loads too).
+ * The run report model and the forms it is shown in (its text, its JUnit test cases). Pure TypeScript:
+ * k6's handleSummary and the Node-side merge of distributed runs both build a `RunReport`. k6 prints its
+ * text and hands the model over as REPORT_HANDOVER_FILE; the Node side (load/node/report-files.ts) writes
+ * every format of the report kit's table from it.
  */
-import { renderJunit } from '../../engine/after/report/render/junit.ts';
+import type { JunitDocument } from '../../engine/after/report/render/junit.ts';
 import { compare, parseThresholdExpression } from './thresholds.ts';
+
+/**
+ * Where a k6 run hands its report over, in its run's folder: the JSON format's file of the report kit's
+ * table (engine/after/report/formats.ts), which k6 cannot load; load/node/report-files.test.ts holds the
+ * two equal.
+ */
+export const REPORT_HANDOVER_FILE = 'report.json';
 
 export interface MetricSummary {
   type: 'counter' | 'gauge' | 'rate' | 'trend';
@@ -136,7 +143,8 @@ export function apiRequestRate(r: RunReport): number | undefined {
   return (reqs.rate * apiResponses(r)) / reqs.count;
 }
 
-export function loadSummaryText(r: RunReport): string {
+/** The report as text: the figures k6 prints at the end of a run, and report.txt. */
+export function loadReportText(r: RunReport): string {
   const m = r.metrics;
   const lines: string[] = [];
   lines.push(
@@ -220,10 +228,10 @@ function operationsTable(r: RunReport): string[] {
   ];
 }
 
-/** The gates as JUnit XML: one test case per threshold, failed when breached. */
-export function loadJunit(r: RunReport): string {
+/** The gates as JUnit test cases: one per threshold, failed when breached. */
+export function loadJunitDocument(r: RunReport): JunitDocument {
   const seconds = r.meta.durationMs / 1000;
-  return renderJunit({
+  return {
     name: 'wfcheck-load',
     time: seconds,
     suites: [
@@ -240,14 +248,5 @@ export function loadJunit(r: RunReport): string {
         })),
       },
     ],
-  });
-}
-
-/** The files written for a run report, keyed by path (handleSummary's contract). */
-export function reportFiles(dir: string, r: RunReport): Record<string, string> {
-  return {
-    [`${dir}/summary.json`]: `${JSON.stringify(r, null, 2)}\n`,
-    [`${dir}/summary.txt`]: loadSummaryText(r),
-    [`${dir}/junit.xml`]: loadJunit(r),
   };
 }

@@ -12,7 +12,9 @@ import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join, relative, resolve } from 'node:path';
-import { inheritedEnvironment, PACKAGE_ROOT, readK6Lookup, readToolsBin } from '../../foundation/environment/config.ts';
+import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
+import { readK6Lookup, readToolsBin } from '../../foundation/environment/load-settings.ts';
+import { PACKAGE_ROOT } from '../../foundation/environment/roots.ts';
 import type { EnvLike } from '../../foundation/environment/rules.ts';
 
 export const K6_VERSION = 'v1.8.1';

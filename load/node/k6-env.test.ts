@@ -4,7 +4,8 @@
  */
 import { test, expect } from '@playwright/test';
 import { resolve } from 'node:path';
-import { inheritedEnvironment, readK6ScriptSettings } from '../../foundation/environment/config.ts';
+import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
+import { readK6ScriptSettings } from '../../foundation/environment/load-settings.ts';
 import { ENV, K6_SCRIPT_ENV, type K6ScriptValues } from '../../foundation/environment/rules.ts';
 import { k6RunnerEnv, k6ScriptEnv } from './k6-env.ts';
 

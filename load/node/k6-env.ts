@@ -6,7 +6,7 @@
  * one reader, load/lib/config.ts, reads from `__ENV`: each name is spelled once, for writer and reader.
  */
 import { join, resolve } from 'node:path';
-import type { LoadRunSettings } from '../../foundation/environment/config.ts';
+import type { LoadRunSettings } from '../../foundation/environment/load-settings.ts';
 import { ENV, K6_SCRIPT_ENV, type K6ScriptValues } from '../../foundation/environment/rules.ts';
 import { durationSeconds, profileByName } from '../lib/profiles.ts';
 import { dashboardPeriod } from './run-dir.ts';

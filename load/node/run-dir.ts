@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { WORK_DIR } from '../../foundation/environment/config.ts';
+import { WORK_DIR } from '../../foundation/environment/roots.ts';
 
 /** Under the directory the command was started in, never in the harness's own files. */
 export const REPORTS_ROOT = join(WORK_DIR, 'reports', 'load');

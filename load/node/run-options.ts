@@ -1,9 +1,11 @@
 /**
  * Command-line options that shape a load run, shared by `wfcheck load` and `wfcheck load distributed`
- * so both take the same names; foundation/environment/config.ts readLoadRunSettings reads them, with
+ * so both take the same names; foundation/environment/load-settings.ts readLoadRunSettings reads them, with
  * the environment (PROFILE, SCENARIOS, DURATION, VUS_SCALE, SEED) for what is not given.
  */
-import { commandLine, type LoadRunSettings } from '../../foundation/environment/config.ts';
+import { commandLine } from '../../foundation/environment/invocation.ts';
+import type { LoadRunSettings } from '../../foundation/environment/load-settings.ts';
+import { profileLines } from '../lib/profiles.ts';
 
 export const RUN_SHAPE_OPTIONS = {
   profile: { type: 'string' },
@@ -15,6 +17,13 @@ export const RUN_SHAPE_OPTIONS = {
   out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** A load command's usage with the profiles it may run, listed from the profile table. */
+export function withProfiles(usage: string): string {
+  return `${usage}\n\nProfiles (--profile NAME, else PROFILE):\n${profileLines()
+    .map((line) => `  ${line}`)
+    .join('\n')}`;
+}
 
 /**
  * The command line that runs the same load again: the same profile, seed (the same data) and the shape

@@ -8,7 +8,7 @@
 import type { operations } from '../../contracts/generated/api-types.ts';
 import { OPERATIONS, type OperationId } from '../../contracts/generated/operations.ts';
 import type { FileSpec } from '../../foundation/data/files.ts';
-import { loadRunConfig } from '../../foundation/environment/config.ts';
+import { loadRunConfig } from '../../foundation/environment/conformance-settings.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
 import { ApiClient } from '../../engine/live/client/client.ts';
 import type { Exchange } from '../../engine/live/transport/exchange.ts';

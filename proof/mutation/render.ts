@@ -14,6 +14,7 @@ import {
   withCode,
 } from '../../engine/after/report/document.ts';
 import { consoleText } from '../../engine/after/report/escape.ts';
+import { REPORT_FORMATS, renderReport } from '../../engine/after/report/formats.ts';
 import { renderConsole } from '../../engine/after/report/render/console.ts';
 import { renderMarkdown } from '../../engine/after/report/render/markdown.ts';
 import { SUITES_CAUGHT } from './judge.ts';
@@ -254,10 +255,10 @@ const FINDINGS_KEY =
   'failure and warning). ≠ marks an entry whose count differs or that has collateral. ' +
   'Collateral: clauses flagged (fail or warn) that the entry does not break — a second verdict for one deviation, or a false alarm. Blocked: clauses that could not be judged because the named clause deviated first. Still runs: of the clauses the entry must not starve (suites its deviation does not concern), how many the run exercised.';
 
-/** report.md: the verdict and totals, how to read the table, the table, and what the generative mode found. */
-export function mutationMarkdown(r: MutationReport): string {
+/** The report as one document: the verdict and totals, how to read the table, the table, and what the generative mode found. */
+export function mutationDocument(r: MutationReport): Block[] {
   const inexact = inexactItems(r);
-  const blocks: Block[] = [
+  return [
     heading(1, 'wfcheck mutation report'),
     paragraph([{ strong: r.ok ? 'PASS' : 'FAIL' }, ` — ${totalsLine(r)}.`]),
     paragraph(
@@ -269,7 +270,11 @@ export function mutationMarkdown(r: MutationReport): string {
     ...(inexact.length ? [heading(2, 'Findings not exact'), listOf(inexact)] : []),
     ...minimalInputBlocks(r),
   ];
-  return renderMarkdown(blocks);
+}
+
+/** report.md. */
+export function mutationMarkdown(r: MutationReport): string {
+  return renderMarkdown(mutationDocument(r));
 }
 
 /** The minimal inputs the generative mode reported, per entry it flagged. */
@@ -287,11 +292,10 @@ function minimalInputBlocks(r: MutationReport): Block[] {
   ];
 }
 
+/** Writes the report in the formats of the report kit's table it has views for (JSON, Markdown); returns their paths. */
 export function writeMutationReport(r: MutationReport): { json: string; md: string } {
   mkdirSync(MUTATION_OUT, { recursive: true });
-  const json = join(MUTATION_OUT, 'report.json');
-  const md = join(MUTATION_OUT, 'report.md');
-  writeFileSync(json, JSON.stringify(r, null, 2));
-  writeFileSync(md, mutationMarkdown(r));
-  return { json, md };
+  for (const { file, text } of renderReport({ json: r, markdown: mutationDocument(r) }))
+    writeFileSync(join(MUTATION_OUT, file), text);
+  return { json: join(MUTATION_OUT, REPORT_FORMATS.json.file), md: join(MUTATION_OUT, REPORT_FORMATS.markdown.file) };
 }

@@ -10,7 +10,8 @@
  * it is aborted right after the run answers, while its later tasks still wait.
  * An execution found ended with every node finish right after the abort may
  * have ended before the abort reached it: that attempt judges nothing, and the
- * next candidate is tried.
+ * next candidate is tried. The suite runs, aborts and polls; its judges decide
+ * (engine/live/judging/state.ts, limits.ts).
  */
 import { test } from '../fixtures.ts';
 import type { ApiClient } from '../../engine/live/client/client.ts';
@@ -22,15 +23,16 @@ import {
   startRun,
   type Followed,
 } from '../../engine/live/execution/runs.ts';
+import { dataOf, type StatusData, type Stop } from '../../engine/live/judging/judging.ts';
 import {
-  accepted,
-  dataOf,
-  describe,
-  expectStatus,
-  stopAll,
-  type StatusData,
-  type Stop,
-} from '../../engine/live/judging/judging.ts';
+  abortNotExercised,
+  endedAbortNotReached,
+  judgeAbortAccepted,
+  judgeAfterAbort,
+  observeAbortOfEnded,
+  SETTLE_MS,
+} from '../../engine/live/judging/state.ts';
+import { judgeNotFound } from '../../engine/live/judging/limits.ts';
 import { workflowMissing } from '../../engine/live/discovery/roles.ts';
 import {
   runnable,
@@ -40,8 +42,6 @@ import {
   type Workflow,
 } from '../../engine/live/discovery/workflows.ts';
 
-/** How long after an accepted abort nodes may take to stop. */
-const SETTLE_MS = 5_000;
 /** Executions tried: slow ones, then quick ones of several tasks. */
 const MAX_SLOW = 2;
 const MAX_QUICK = 3;
@@ -70,51 +70,6 @@ async function settle({ api, config, verdict }: Ctx, executionId: string): Promi
   }
 }
 
-/** After an accepted abort: the outcome is observed, and no node may keep executing or start. */
-function checkStopped(
-  verdict: Ctx['verdict'],
-  executionId: string,
-  waitingAtAbort: Set<string>,
-  snaps: Snapshot[],
-): void {
-  const last = snaps[snaps.length - 1];
-  verdict.observe(
-    'ABORT-OUTCOME',
-    'execution status after an accepted abort',
-    last?.status.status ?? '(unknown)',
-    last?.statusExchange.record.id,
-  );
-  verdict.observe(
-    'ABORT-OUTCOME',
-    'node statuses after an accepted abort',
-    [...new Set((last?.status.nodeExecutions ?? []).map((n) => n.status))].sort().join(', '),
-  );
-  if (!last) {
-    verdict.notRun('ABORT-STOPS-NODES', `no status of ${executionId} could be read after the abort`);
-    return;
-  }
-  // Node statuses are optional (§2.2): without them no node can be seen executing, nor seen to stop.
-  if (!snaps.some((s) => (s.status.nodeExecutions ?? []).some((n) => n.status !== undefined))) {
-    verdict.notRun(
-      'ABORT-STOPS-NODES',
-      `cannot judge: nodeExecutions[].status absent from the status of ${executionId} after the abort`,
-    );
-    return;
-  }
-  const executing = (last.status.nodeExecutions ?? []).filter((n) => n.status === 'executing');
-  const startedLater = snaps.flatMap((s) =>
-    (s.status.nodeExecutions ?? [])
-      .filter((n) => waitingAtAbort.has(n.nodeId) && n.status === 'executing')
-      .map((n) => n.nodeId),
-  );
-  verdict.should('ABORT-STOPS-NODES', executing.length === 0 && startedLater.length === 0, {
-    message: `nodes of ${executionId} within ${SETTLE_MS} ms of the abort`,
-    expected: 'no node executing, none newly started',
-    actual: `still executing: ${executing.map((n) => n.nodeId).join(', ') || 'none'}; started after abort: ${[...new Set(startedLater)].join(', ') || 'none'}`,
-    exchangeId: last.statusExchange.record.id,
-  });
-}
-
 test('abort of a finished execution is answered, and its outcome observed [ABORT-OUTCOME]', async ({
   api,
   config,
@@ -128,16 +83,10 @@ test('abort of a finished execution is answered, and its outcome observed [ABORT
   await followTogether({ api, verdict, config }, async (follow) => {
     follow(await startRun(api, verdict, faker, wf), {
       judge: async ({ executionId, snaps, stop }) => {
-        if (stop) return stopAll(verdict, ['ABORT-OUTCOME'], stop);
+        if (stop) return endedAbortNotReached(verdict, stop);
         const finalStatus = snaps[snaps.length - 1].status.status;
         const ab = await api.abort(executionId!);
-        verdict.observe('ABORT-OUTCOME', `abort of an execution already ${finalStatus}`, describe(ab), ab.record.id);
-        const after = dataOf<StatusData>(await api.status(executionId!));
-        verdict.observe(
-          'ABORT-OUTCOME',
-          `status after aborting an execution already ${finalStatus}`,
-          after?.status ?? '(unreadable)',
-        );
+        observeAbortOfEnded(verdict, finalStatus, ab, await api.status(executionId!));
       },
     });
   });
@@ -207,33 +156,19 @@ test('a running execution is aborted: accepted, nodes stop, the following status
     const waitingAtAbort = new Set(
       waiting.filter((n) => n.status === 'init' || n.status === 'waiting').map((n) => n.nodeId),
     );
-    const abort = accepted(
-      verdict,
-      'ABORT-ACCEPTED',
-      ab,
-      { carries: 'an envelope', read: () => true },
-      `abort of running execution ${id} of ${wf.canvasId} (${slow ? `status ${before?.status}` : `aborted right after the run, ${wf.plan?.tasks.length} tasks`})`,
-    );
-    // Refused: the 200 body, the outcome and the nodes' stop all needed an accepted abort.
-    if (!abort.ok) return stopAll(verdict, ['ABORT-200-NO-DATA', 'ABORT-OUTCOME', 'ABORT-STOPS-NODES'], abort.stop);
-    const after = await settle({ api, config, verdict }, id);
-    if (after.stop) return stopAll(verdict, ['ABORT-OUTCOME', 'ABORT-STOPS-NODES'], after.stop);
-    return checkStopped(verdict, id, waitingAtAbort, after.snaps);
+    const how = slow ? `status ${before?.status}` : `aborted right after the run, ${wf.plan?.tasks.length} tasks`;
+    if (!judgeAbortAccepted(verdict, ab, `abort of running execution ${id} of ${wf.canvasId} (${how})`)) return;
+    return judgeAfterAbort(verdict, id, waitingAtAbort, await settle({ api, config, verdict }, id));
   }
   const unfilled = unfilledReason(discovery, 'slow (to abort)');
   const reason =
     pool.length === 0
       ? `${unfilled}, and no runnable workflow has two or more tasks in a row${unreadable}`
       : `no execution stayed running long enough to abort (${tooQuick} of ${pool.length} had ended first${unreadable}): ${unfilled}`;
-  stopAll(
-    verdict,
-    ['ABORT-ACCEPTED', 'ABORT-200-NO-DATA', 'ABORT-OUTCOME', 'ABORT-STOPS-NODES'],
-    firstStop ?? { reason },
-  );
+  abortNotExercised(verdict, firstStop ?? { reason });
 });
 
 test('abort of an unknown execution gets 404 [ABORT-404-UNKNOWN-EXECUTION]', async ({ api, verdict, faker }) => {
   const id = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
-  const ab = await api.abort(id);
-  expectStatus(verdict, 'ABORT-404-UNKNOWN-EXECUTION', ab, 404, `abort of ${id}`);
+  judgeNotFound(verdict, 'abortExecution', await api.abort(id), `abort of ${id}`);
 });

@@ -11,12 +11,11 @@
  * The suites that wait for executions live in executions/, the first folder by
  * name, so the runner, which starts files in path order, starts them first; inside, the longest waits come first, and
  * each test starts the executions it needs before following them together.
+ * The suite runs and reads; its judges decide (engine/live/judging/lifecycle.ts, relations.ts, state.ts).
  */
 import { test } from '../fixtures.ts';
 import { buildFile } from '../../foundation/data/files.ts';
 import { variableValues } from '../../foundation/data/variables.ts';
-import { checkExecutionHistory } from '../../engine/live/judging/relations.ts';
-import { seg } from '../../engine/live/transport/exchange.ts';
 import {
   abortQuietly,
   executionIdIn,
@@ -27,13 +26,17 @@ import {
   type Started,
 } from '../../engine/live/execution/runs.ts';
 import {
-  dependsOn,
-  describe,
-  expectStatus,
-  served,
-  stopAll,
-  type OutputFile,
-} from '../../engine/live/judging/judging.ts';
+  fileUrls,
+  fileVariableNotExercised,
+  judgeFiles,
+  judgeLifecycle,
+  observeTypedValue,
+  runNotExercised,
+  runNotMade,
+  type FileRead,
+} from '../../engine/live/judging/lifecycle.ts';
+import { judgeRunToEnd } from '../../engine/live/judging/state.ts';
+import type { OutputFile } from '../../engine/live/judging/judging.ts';
 import { workflowMissing } from '../../engine/live/discovery/roles.ts';
 import {
   acceptedUpload,
@@ -43,25 +46,10 @@ import {
   runnable,
   unfilledReason,
   unlistedVariableTypes,
-  type Discovery,
   type Workflow,
 } from '../../engine/live/discovery/workflows.ts';
 
 type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
-
-/** What the first lifecycle test judges on the execution's history and output, once it ran. */
-const AFTER_START = [
-  'STATUS-ECHOES-EXECUTION',
-  'TIMES-ORDERED',
-  'OUTPUT-FILE-NODE-EXISTS',
-  'OUTPUT-FILE-TYPE-VALUES',
-  'OUTPUT-FILE-SIZE-UNIT',
-  'OUTPUT-FILE-URL-SERVES',
-];
-/** What needs the files themselves (OUTPUT-FILE-NODE-EXISTS is the history's, judged on every output read). */
-const ON_FILES = ['OUTPUT-FILE-TYPE-VALUES', 'OUTPUT-FILE-SIZE-UNIT', 'OUTPUT-FILE-URL-SERVES'];
 
 /** The workflow covering the most variable types (resource first): the richest lifecycle. */
 function richest(list: Workflow[]): Workflow | undefined {
@@ -72,88 +60,28 @@ function richest(list: Workflow[]): Workflow | undefined {
   return [...list].sort((a, b) => score(b) - score(a))[0];
 }
 
-/** No discovered workflow has a file variable: not run — unless plans type variables outside the enum, which may hide them. */
-function fileVariableNotExercised(verdict: Fixtures['verdict'], discovery: Discovery): void {
-  const unlisted = discovery.workflows.flatMap(unlistedVariableTypes);
-  if (unlisted.length > 0)
-    verdict.blocked('RUN-FILE-VARIABLE', {
-      blockedBy: 'VARIABLE-TYPE-ENUM',
-      step: 'the plans discovery read',
-      reason: `no variable is typed resource; plans type variables as ${[...new Set(unlisted)].join(', ')}`,
-    });
-  else verdict.notRun('RUN-FILE-VARIABLE', unfilledReason(discovery, 'file variable'));
-}
-
 /**
- * The files of a finished execution, as its last output listed them: their types are observed, their urls
- * fetched (loopback only), and the unit of their size read against the bytes served. size and url are
- * optional (§2.3): a file without them says nothing of what needs them.
+ * Reads the url of each file a finished execution listed (loopback only). A server error on a file url
+ * is no operation's status line: asked once more, so that a transient one (an overloaded gateway, already
+ * the finding of the operations it answered) does not read as a url that does not serve its file.
  */
-async function checkFiles(
-  { api, config, verdict }: Pick<Fixtures, 'api' | 'config' | 'verdict'>,
-  canvasId: string,
-  files: OutputFile[],
-  outputRef: string | undefined,
-): Promise<void> {
-  if (files.length === 0) {
-    for (const id of ON_FILES) verdict.notRun(id, `the execution of ${canvasId} produced no file`);
-    return;
-  }
-  for (const f of files) verdict.observe('OUTPUT-FILE-TYPE-VALUES', 'file type', f.type, outputRef);
-  let sizeRead = false;
-  const sizeNotRead = new Set<string>();
-  for (const f of files.slice(0, 5)) {
-    if (!f.url) {
-      verdict.notRun('OUTPUT-FILE-URL-SERVES', `cannot judge: file ${f.name} has no url (files[].url is optional)`);
-      sizeNotRead.add('cannot judge: no file with a size has a url to read its bytes from');
-      continue;
-    }
-    const url = new URL(f.url, config.baseUrl);
-    if (!LOOPBACK.test(url.hostname)) {
-      // This harness only ever talks to loopback addresses.
-      const reason = `file url host ${url.hostname} is not a loopback address`;
-      verdict.notRun('OUTPUT-FILE-URL-SERVES', reason);
-      sizeNotRead.add(reason);
+async function readFiles(
+  { api, config }: Pick<Fixtures, 'api' | 'config'>,
+  files: readonly OutputFile[],
+): Promise<FileRead[]> {
+  const reads: FileRead[] = [];
+  for (const { file, url, notRead } of fileUrls(files, config.baseUrl)) {
+    if (!url) {
+      reads.push({ file, notRead });
       continue;
     }
     const fetchFile = (label: string) =>
       api.send({ method: 'GET', path: '', absoluteUrl: url.toString(), label, allowFault: true });
-    const first = await fetchFile(`file ${f.name}`);
-    // A server error on a file url is no operation's status line: asked once more, so that a transient
-    // one (an overloaded gateway, already the finding of the operations it answered) does not read as a
-    // url that does not serve its file; a url that fails twice does not serve it.
-    const got = (first.status ?? 0) >= 500 ? await fetchFile(`file ${f.name} (again after ${first.status})`) : first;
-    const servedFile = expectStatus(
-      verdict,
-      'OUTPUT-FILE-URL-SERVES',
-      got,
-      { ok: served, expected: 'the file (a 2xx)' },
-      `GET the url of file ${f.name}`,
-      'should',
-    );
-    if (typeof f.size !== 'number') {
-      sizeNotRead.add(`cannot judge: file ${f.name} has no size (files[].size is optional)`);
-      continue;
-    }
-    if (!servedFile) {
-      // Its bytes were the data the unit is read against.
-      verdict.blocked('OUTPUT-FILE-SIZE-UNIT', {
-        blockedBy: 'OUTPUT-FILE-URL-SERVES',
-        exchangeIds: [got.record.id],
-        reason: `the url of file ${f.name} did not serve it`,
-      });
-      continue;
-    }
-    sizeRead = true;
-    const bytes = got.record.response?.bodyBytes ?? 0;
-    verdict.observe(
-      'OUTPUT-FILE-SIZE-UNIT',
-      'size vs served bytes',
-      f.size === bytes ? 'bytes (size equals the served length)' : `size ${f.size} for ${bytes} served bytes`,
-      got.record.id,
-    );
+    const first = await fetchFile(`file ${file.name}`);
+    const got = (first.status ?? 0) >= 500 ? await fetchFile(`file ${file.name} (again after ${first.status})`) : first;
+    reads.push({ file, got });
   }
-  if (!sizeRead) for (const reason of sizeNotRead) verdict.notRun('OUTPUT-FILE-SIZE-UNIT', reason);
+  return reads;
 }
 
 /** A file variable also takes an array of fileKeys (§4.1): the run that gives it two. */
@@ -165,7 +93,7 @@ async function startWithFileKeyArray(
   const files = [buildFile(faker, 'txt', 'tiny'), buildFile(faker, 'csv', 'tiny')];
   const upload = acceptedUpload(verdict, await api.upload(files), files, 'upload of two files for one file variable');
   if (!upload.ok) {
-    stopAll(verdict, ['RUN-FILE-VARIABLE'], upload.stop);
+    runNotMade(verdict, ['file variable'], upload.stop);
     return { stop: upload.stop };
   }
   const run = await api.run(wf.canvasId, runBody(variableValues(faker, wf.plan!.variables ?? [], upload.value)), {
@@ -174,7 +102,7 @@ async function startWithFileKeyArray(
   return judgeRun(
     api,
     verdict,
-    ['RUN-FILE-VARIABLE'],
+    ['file variable'],
     run,
     `run of ${wf.canvasId}, file variable ${fileVar.name} given an array of ${upload.value.length} fileKeys`,
     wf,
@@ -192,39 +120,26 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
   const wf = richest(usable.filter((w) => hasVariableType(w, 'resource'))) ?? richest(usable);
   test.skip(!wf, workflowMissing('has a readable plan'));
   const withFile = hasVariableType(wf!, 'resource');
-  if (!withFile) fileVariableNotExercised(verdict, discovery);
+  if (!withFile)
+    fileVariableNotExercised(
+      verdict,
+      discovery.workflows.flatMap(unlistedVariableTypes),
+      unfilledReason(discovery, 'file variable'),
+    );
   await followTogether({ api, verdict, config }, async (follow) => {
-    const started = await startRun(api, verdict, faker, wf!, {
-      clauses: withFile ? ['RUN-VARIABLES-WRAPPER', 'RUN-FILE-VARIABLE'] : ['RUN-VARIABLES-WRAPPER'],
-    });
+    const started = await startRun(api, verdict, faker, wf!, { about: withFile ? ['file variable'] : [] });
     follow(started, {
       withOutput: true,
-      judge: async ({ executionId, snaps, stop }) => {
-        // What was read of a history cut short is judged; what needed its end is blocked by why it stopped.
-        if (stop && executionId && snaps.length > 0) {
-          checkExecutionHistory(verdict, executionId, wf!.plan, snaps, stop);
-          return stopAll(
-            verdict,
-            AFTER_START.filter((id) => !verdict.recorded.has(id)),
-            stop,
-          );
-        }
-        // A run never sent (its upload failed) leaves the wrapper clause blocked: what needed the run is blocked by it.
-        if (stop)
-          return stopAll(
-            verdict,
-            AFTER_START,
-            started.run ? stop : dependsOn('RUN-VARIABLES-WRAPPER', stop, `the run of ${wf!.canvasId} (never sent)`),
-          );
-        const facts = checkExecutionHistory(verdict, executionId!, wf!.plan, snaps);
-        if (!facts.sawFiles)
-          verdict.notRun('OUTPUT-FILE-NODE-EXISTS', `the execution of ${wf!.canvasId} produced no file`);
+      judge: async (outcome) => {
+        if (!judgeLifecycle(verdict, outcome, wf!, started.run !== undefined)) return;
         // The last snapshot's output was read once the execution had ended: it is the final output.
-        const last = snaps[snaps.length - 1];
-        await checkFiles(
-          { api, config, verdict },
+        const last = outcome.snaps[outcome.snaps.length - 1];
+        const files = last.output?.files ?? [];
+        judgeFiles(
+          verdict,
           wf!.canvasId,
-          last.output?.files ?? [],
+          files,
+          await readFiles({ api, config }, files),
           last.outputExchange?.record.id,
         );
       },
@@ -248,14 +163,8 @@ test('every discovered workflow runs to a terminal status with seeded variables 
   );
   test.skip(list.length === 0, 'no workflow with a readable plan was discovered');
   await followTogether({ api, verdict, config }, async (follow) => {
-    for (const wf of list) {
-      follow(await startRun(api, verdict, faker, wf), {
-        judge: ({ executionId, snaps, stop }) => {
-          if (executionId && snaps.length > 0) checkExecutionHistory(verdict, executionId, wf.plan, snaps, stop);
-          else if (stop) stopAll(verdict, ['STATE-TERMINAL'], stop);
-        },
-      });
-    }
+    for (const wf of list)
+      follow(await startRun(api, verdict, faker, wf), { judge: (outcome) => judgeRunToEnd(verdict, outcome, wf.plan) });
   });
 });
 
@@ -292,7 +201,7 @@ const VALUE_KINDS: [string, unknown][] = [
  * its type says, so what it makes of the other kinds is recorded; no names the plan does not declare are
  * sent, since a server may ignore them.
  */
-async function judgeValueKinds(
+async function runValueKinds(
   { api, verdict, faker }: Pick<Fixtures, 'api' | 'verdict' | 'faker'>,
   runnable: Workflow[],
   unfilled: string,
@@ -300,13 +209,13 @@ async function judgeValueKinds(
   const untyped = (w: Workflow) => (w.plan?.variables ?? []).find((v) => v.variableType === undefined);
   const typedString = (w: Workflow) => (w.plan?.variables ?? []).find((v) => v.variableType === 'string');
   const wf = runnable.find(untyped) ?? runnable.find(typedString);
-  if (!wf) return verdict.notRun('RUN-VALUE-KINDS', unfilled);
+  if (!wf) return runNotExercised(verdict, 'value kinds', unfilled);
   const variable = (untyped(wf) ?? typedString(wf))!;
   const judged = variable.variableType === undefined;
   for (const [kind, value] of VALUE_KINDS) {
     const prepared = await prepareRun(api, verdict, faker, wf.plan!);
     if (prepared.stop) {
-      if (judged) stopAll(verdict, ['RUN-VALUE-KINDS'], prepared.stop);
+      if (judged) runNotMade(verdict, ['value kinds'], prepared.stop);
       return;
     }
     const run = await api.run(wf.canvasId, runBody({ ...prepared.values, [variable.name]: value }), {
@@ -314,11 +223,17 @@ async function judgeValueKinds(
     });
     const message = `run of ${wf.canvasId} with ${variable.name} given ${kind} (${JSON.stringify(value)})`;
     if (judged) {
-      const started = await judgeRun(api, verdict, ['RUN-VALUE-KINDS'], run, message, wf);
+      // The control of a refusal: the same values with a string there, as the harness's seeded values give.
+      const control = {
+        differs: `with ${variable.name} given a string`,
+        send: () =>
+          api.run(wf.canvasId, runBody(prepared.values), { label: `control run (${variable.name} a string)` }),
+      };
+      const started = await judgeRun(api, verdict, ['value kinds'], run, message, wf, control);
       await abortQuietly(api, started.executionId);
       continue;
     }
-    verdict.observe('RUN-VALUE-KINDS', `a variable typed string given ${kind}`, describe(run), run.record.id);
+    observeTypedValue(verdict, kind, run);
     await abortQuietly(api, executionIdIn(run));
   }
 }
@@ -334,24 +249,14 @@ test('variables of every value kind, and a run without a body, are accepted [RUN
   const quick = runnable(discovery, 'long-running').sort(
     (a, b) => Number(hasVariableType(a, 'resource')) - Number(hasVariableType(b, 'resource')),
   );
-  await judgeValueKinds({ api, verdict, faker }, quick, unfilledReason(discovery, 'string variable'));
+  await runValueKinds({ api, verdict, faker }, quick, unfilledReason(discovery, 'string variable'));
 
   // Fewest variables first: a workflow without any is the plainest run without a body.
   const bare = quick
     .filter((w) => !(w.plan?.variables ?? []).some((v) => v.required))
     .sort((a, b) => (a.plan?.variables ?? []).length - (b.plan?.variables ?? []).length)[0];
-  if (!bare) return verdict.notRun('RUN-WITHOUT-BODY', unfilledReason(discovery, 'no required variable'));
-  const run = await api.send({
-    method: 'POST',
-    path: `/openapi/workflow/${seg(bare.canvasId)}/run`,
-    label: 'run without a body',
-  });
-  const judged = await judgeRun(
-    api,
-    verdict,
-    ['RUN-WITHOUT-BODY'],
-    run,
-    `run of ${bare.canvasId} sent with no body at all`,
-  );
+  if (!bare) return runNotExercised(verdict, 'no body', unfilledReason(discovery, 'no required variable'));
+  const run = await api.request('runWorkflow', { canvasId: bare.canvasId }, { label: 'run without a body' });
+  const judged = await judgeRun(api, verdict, ['no body'], run, `run of ${bare.canvasId} sent with no body at all`);
   await abortQuietly(api, judged.executionId);
 });

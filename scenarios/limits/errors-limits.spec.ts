@@ -1,23 +1,29 @@
 /**
  * Errors and limits (§4, §7, §8): the 400/403/404 of §4, the E2004/E2005
  * limits, unknown ids, and odd ids (very long, unicode, traversal-looking)
- * that must never be answered with a 5xx.
+ * that must never be answered with a 5xx. The suite sends; its judges decide
+ * (engine/live/judging/limits.ts, refusals.ts).
  */
 import { test } from '../fixtures.ts';
-import { judgeInvalidParameter, judgeOverLimit } from '../../engine/live/judging/refusals.ts';
 import { abortQuietly } from '../../engine/live/execution/runs.ts';
+import { dataOf, type Attempt, type RunData, type Stop } from '../../engine/live/judging/judging.ts';
 import {
-  dataOf,
-  describe,
-  errCodeOf,
-  expectStatus,
-  served,
-  statusDeviation,
-  stopAll,
-  type RunData,
-  type StatusExpectation,
-  type Stop,
-} from '../../engine/live/judging/judging.ts';
+  contentLimitNotProbedOnRun,
+  decidesApiDisabled,
+  INVALID_RUN_BODIES,
+  judgeApiDisabled,
+  judgeMissingRequired,
+  judgeNotFound,
+  judgeOddId,
+  judgeOverContent,
+  judgeOverPayload,
+  judgeRunBody,
+  judgeUnknownFileKey,
+  judgeWithinLimits,
+  serverFault,
+  type DisabledRun,
+  type OperationOnId,
+} from '../../engine/live/judging/limits.ts';
 import {
   hasVariableType,
   prepareRun,
@@ -30,9 +36,11 @@ import {
 } from '../../engine/live/discovery/workflows.ts';
 import type { ApiClient } from '../../engine/live/client/client.ts';
 import type { Verdict } from '../../engine/evidence/verdict.ts';
-import { harnessFault, type Exchange } from '../../engine/live/transport/exchange.ts';
+import type { Exchange } from '../../engine/live/transport/exchange.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
 import { howToSupply, workflowMissing } from '../../engine/live/discovery/roles.ts';
+
+type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 
 const PAYLOAD_LIMIT_BYTES = LIMITS.payloadBytesSurelyOver; // §8: 100KB read as KiB: the larger reading, so "over" is over in both
 const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars; // §8: 100k characters
@@ -74,18 +82,25 @@ test('unknown canvases and executions get 404 on every operation [RUN-404-UNKNOW
 }) => {
   const canvasId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
   const executionId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
-  const cases: [string, () => Promise<Exchange>][] = [
-    ['RUN-404-UNKNOWN-CANVAS', () => api.run(canvasId, { variables: {} })],
-    ['DETAIL-404-UNKNOWN-CANVAS', () => api.detail(canvasId)],
-    ['STATUS-404-UNKNOWN-EXECUTION', () => api.status(executionId)],
-    ['OUTPUT-404-UNKNOWN-EXECUTION', () => api.output(executionId)],
-    ['ABORT-404-UNKNOWN-EXECUTION', () => api.abort(executionId)],
+  const cases: [OperationOnId, () => Promise<Exchange>][] = [
+    ['runWorkflow', () => api.run(canvasId, { variables: {} })],
+    ['getWorkflowDetail', () => api.detail(canvasId)],
+    ['getExecutionStatus', () => api.status(executionId)],
+    ['getExecutionOutput', () => api.output(executionId)],
+    ['abortExecution', () => api.abort(executionId)],
   ];
-  for (const [id, send] of cases) {
+  for (const [operation, send] of cases) {
     const ex = await send();
-    expectStatus(verdict, id, ex, 404, `${ex.record.method} ${ex.record.url.replace(/^.*\/v1/, '')}`);
+    judgeNotFound(verdict, operation, ex, `${ex.record.method} ${ex.record.url.replace(/^.*\/v1/, '')}`);
   }
 });
+
+/** The workflows to run as disabled: the configured one, else those discovery saw refused with 403. */
+function disabledPool({ config, discovery }: Pick<Fixtures, 'config' | 'discovery'>): Workflow[] {
+  if (!config.disabledCanvasId) return withRole(discovery, 'API disabled').slice(0, 5);
+  const plan = discovery.workflows.find((w) => w.canvasId === config.disabledCanvasId)?.plan;
+  return [{ canvasId: config.disabledCanvasId, title: '', plan }];
+}
 
 test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async ({
   api,
@@ -95,77 +110,56 @@ test('a workflow whose API is disabled gets 403 [RUN-403-API-DISABLED]', async (
   discovery,
 }) => {
   // Discovery saw these refused with 403 (a trial run, or an earlier run's it remembers): a refusal now is judged.
-  const pool = config.disabledCanvasId
-    ? [
-        {
-          canvasId: config.disabledCanvasId,
-          title: '',
-          plan: discovery.workflows.find((w) => w.canvasId === config.disabledCanvasId)?.plan,
-        },
-      ]
-    : withRole(discovery, 'API disabled').slice(0, 5);
-  let found = false;
+  const pool = disabledPool({ config, discovery });
+  const configured = !!config.disabledCanvasId;
+  let decided: DisabledRun | undefined;
   for (const wf of pool) {
     const prepared: { values: Record<string, unknown>; stop?: Stop } = wf.plan
       ? await prepareRun(api, verdict, faker, wf.plan)
       : { values: {} };
     const ex = await api.run(wf.canvasId, runBody(prepared.values));
-    // Its file variable could not be given a key: any refusal but 403 may be for the missing value, not the target's fault.
-    if (ex.status !== 403 && prepared.stop) {
-      await cleanup(api, ex);
-      if (!config.disabledCanvasId) continue;
-      stopAll(verdict, ['RUN-403-API-DISABLED'], {
-        ...prepared.stop,
-        reason: `the run of ${wf.canvasId} was sent without its file variable (${prepared.stop.reason}) and answered ${describe(ex)}`,
-      });
-      found = true;
+    const message = `run of ${wf.canvasId}${configured ? ' (WFCHECK_DISABLED_CANVAS_ID)' : ` ("${wf.title}")`}`;
+    const run: DisabledRun = { ex, message, configured, ...(prepared.stop ? { unprepared: prepared.stop } : {}) };
+    const decides = decidesApiDisabled(run);
+    // What a run that is not refused 403 started is aborted, unless the refusal is what is judged.
+    if (!decides || (ex.status !== 403 && prepared.stop)) await cleanup(api, ex);
+    if (decides) {
+      decided = run;
       break;
     }
-    if (ex.status === 403 || config.disabledCanvasId) {
-      expectStatus(
-        verdict,
-        'RUN-403-API-DISABLED',
-        ex,
-        403,
-        `run of ${wf.canvasId}${config.disabledCanvasId ? ' (WFCHECK_DISABLED_CANVAS_ID)' : ` ("${wf.title}")`}`,
-      );
-      found = true;
-      break;
-    }
-    await cleanup(api, ex);
   }
-  if (!found)
-    verdict.notRun(
-      'RUN-403-API-DISABLED',
-      pool.length
-        ? `none of the ${pool.length} workflow(s) discovery saw refused with 403 answered 403 this time: ${howToSupply('API disabled')} whose workflow API is disabled`
-        : unfilledReason(discovery, 'API disabled'),
-    );
+  const unfound = pool.length
+    ? `none of the ${pool.length} workflow(s) discovery saw refused with 403 answered 403 this time: ${howToSupply('API disabled')} whose workflow API is disabled`
+    : unfilledReason(discovery, 'API disabled');
+  judgeApiDisabled(verdict, decided, unfound);
 });
 
 test('invalid run bodies get 400 [RUN-400-INVALID-BODY]', async ({ api, verdict, discovery }) => {
   const wf = withoutRequired(discovery);
   test.skip(!wf, unfilledReason(discovery, 'no required variable'));
-  const bodies: [string, string][] = [
-    ['not JSON', '{"variables": {'],
-    ['a JSON array', '[1, 2, 3]'],
-    ['a JSON string', '"variables"'],
-    ['variables not an object', '{"variables": "text"}'],
-  ];
-  for (const [label, body] of bodies) {
-    const ex = await api.send({
-      method: 'POST',
-      path: `/openapi/workflow/${encodeURIComponent(wf!.canvasId)}/run`,
-      raw: { body, contentType: 'application/json' },
-      label,
-    });
-    const required = label !== 'variables not an object';
-    if (required) judgeInvalidParameter(verdict, 'RUN-400-INVALID-BODY', ex, `run body that is ${label}: ${body}`);
-    else
-      verdict.observe('RUN-400-INVALID-BODY', 'run with "variables" that is not an object', describe(ex), ex.record.id);
+  for (const sent of INVALID_RUN_BODIES) {
+    const ex = await api.request(
+      'runWorkflow',
+      { canvasId: wf!.canvasId },
+      { raw: { body: sent.body, contentType: 'application/json' }, label: sent.label },
+    );
+    judgeRunBody(verdict, sent, ex);
     await cleanup(api, ex);
   }
 });
+
+/** A run of `wf` with every variable given but for what `values` changes: the attempt to judge. */
+async function runWith(
+  { api, verdict, faker }: Pick<Fixtures, 'api' | 'verdict' | 'faker'>,
+  wf: Workflow,
+  change: (values: Record<string, unknown>) => Record<string, unknown>,
+  message: string,
+): Promise<Attempt> {
+  const prepared = await prepareRun(api, verdict, faker, wf.plan!);
+  if (prepared.stop) return { stop: prepared.stop };
+  const ex = await api.run(wf.canvasId, runBody(change({ ...prepared.values })));
+  return { ex, message };
+}
 
 test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSING-REQUIRED-VARIABLE] [RUN-400-UNKNOWN-FILE-KEY]', async ({
   api,
@@ -175,50 +169,35 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
 }) => {
   const list = runnable(discovery);
   const withRequired = list.find((w) => (w.plan?.variables ?? []).some((v) => v.required));
-  if (withRequired) {
-    // Every other variable must be given, so that the one left out is the only reason for a 400.
-    const prepared = await prepareRun(api, verdict, faker, withRequired.plan!);
-    const missing = (withRequired.plan!.variables ?? []).find((v) => v.required)!;
-    const values = { ...prepared.values };
-    delete values[missing.name];
-    if (prepared.stop) stopAll(verdict, ['RUN-400-MISSING-REQUIRED-VARIABLE'], prepared.stop);
-    else {
-      const ex = await api.run(withRequired.canvasId, runBody(values));
-      expectStatus(
-        verdict,
-        'RUN-400-MISSING-REQUIRED-VARIABLE',
-        ex,
-        400,
-        `run of ${withRequired.canvasId} without required variable ${missing.name}`,
-        'should',
-      );
-      await cleanup(api, ex);
-    }
-  } else verdict.notRun('RUN-400-MISSING-REQUIRED-VARIABLE', unfilledReason(discovery, 'required variable'));
+  // Every other variable is given, so that the one left out is the only reason for a 400.
+  const missing = withRequired && (withRequired.plan!.variables ?? []).find((v) => v.required)!;
+  const required: Attempt = withRequired
+    ? await runWith(
+        { api, verdict, faker },
+        withRequired,
+        (values) => {
+          delete values[missing!.name];
+          return values;
+        },
+        `run of ${withRequired.canvasId} without required variable ${missing!.name}`,
+      )
+    : { unexercised: unfilledReason(discovery, 'required variable') };
+  judgeMissingRequired(verdict, required);
+  if ('ex' in required) await cleanup(api, required.ex);
 
   const withFile = list.find((w) => hasVariableType(w, 'resource'));
-  if (withFile) {
-    const prepared = await prepareRun(api, verdict, faker, withFile.plan!);
-    const fileVar = (withFile.plan!.variables ?? []).find((v) => v.variableType === 'resource')!;
-    const values = { ...prepared.values, [fileVar.name]: `wfcheck-never-uploaded-${faker.string.alphanumeric(16)}` };
-    if (prepared.stop) stopAll(verdict, ['RUN-400-UNKNOWN-FILE-KEY'], prepared.stop);
-    else {
-      const ex = await api.run(withFile.canvasId, runBody(values));
-      expectStatus(
-        verdict,
-        'RUN-400-UNKNOWN-FILE-KEY',
-        ex,
-        400,
-        `run of ${withFile.canvasId} with a fileKey upload never returned for ${fileVar.name}`,
-        'should',
-      );
-      await cleanup(api, ex);
-    }
-  } else verdict.notRun('RUN-400-UNKNOWN-FILE-KEY', unfilledReason(discovery, 'file variable'));
+  const fileVar = withFile && (withFile.plan!.variables ?? []).find((v) => v.variableType === 'resource')!;
+  const file: Attempt = withFile
+    ? await runWith(
+        { api, verdict, faker },
+        withFile,
+        (values) => ({ ...values, [fileVar!.name]: `wfcheck-never-uploaded-${faker.string.alphanumeric(16)}` }),
+        `run of ${withFile.canvasId} with a fileKey upload never returned for ${fileVar!.name}`,
+      )
+    : { unexercised: unfilledReason(discovery, 'file variable') };
+  judgeUnknownFileKey(verdict, file);
+  if ('ex' in file) await cleanup(api, file.ex);
 });
-
-/** Within the limits: served (any 2xx — which one is the status clause's business). */
-const NOT_REJECTED: StatusExpectation = { ok: served, expected: 'not rejected for its size (2xx)' };
 
 /** What the limits probes run: a canvas, the values its runs carry, and the declared variable that takes text. */
 interface LimitsTarget {
@@ -237,21 +216,15 @@ async function probeOverPayload(api: ApiClient, verdict: Verdict, t: LimitsTarge
   const overPayload = await api.run(t.canvasId, runBody({ ...t.values, ...chunks }), {
     label: 'run payload > 100KB',
   });
-  judgeOverLimit(
-    verdict,
-    'LIMIT-PAYLOAD-100KB',
-    overPayload,
-    `run with a ${Math.round(JSON.stringify(chunks).length / 1024)}KB body (30 values of 4k characters)`,
-  );
-  verdict.observe('LIMIT-OPERATIONS', 'run over 100KB', describe(overPayload), overPayload.record.id);
+  const kb = Math.round(JSON.stringify(chunks).length / 1024);
+  judgeOverPayload(verdict, overPayload, `run with a ${kb}KB body (30 values of 4k characters)`, 'run over 100KB');
   await cleanup(api, overPayload);
 
   const genOver = await api.generate(
     { query: 'Summarise a document', wfcheck_padding: 'p'.repeat(PAYLOAD_LIMIT_BYTES + 2_048) },
     { label: 'generate payload > 100KB' },
   );
-  judgeOverLimit(verdict, 'LIMIT-PAYLOAD-100KB', genOver, 'generate with a body over 100KB');
-  verdict.observe('LIMIT-OPERATIONS', 'generate over 100KB', describe(genOver), genOver.record.id);
+  judgeOverPayload(verdict, genOver, 'generate with a body over 100KB', 'generate over 100KB');
 }
 
 /**
@@ -261,31 +234,22 @@ async function probeOverPayload(api: ApiClient, verdict: Verdict, t: LimitsTarge
 async function probeOverContent(api: ApiClient, verdict: Verdict, t: LimitsTarget, longText: string): Promise<void> {
   const overContent = longText.padEnd(CONTENT_LIMIT_CHARS + 500, ' x').slice(0, CONTENT_LIMIT_CHARS + 500);
   const genLong = await api.generate({ query: overContent }, { label: 'generate query > 100k characters' });
-  judgeOverLimit(verdict, 'LIMIT-CONTENT-100K', genLong, `generate with a query of ${overContent.length} characters`);
-  verdict.observe('LIMIT-OPERATIONS', 'generate content over 100k characters', describe(genLong), genLong.record.id);
-  if (t.declared) {
-    const runLong = await api.run(t.canvasId, runBody({ ...t.values, [t.declared]: overContent }), {
-      label: 'run value > 100k characters',
-    });
-    judgeOverLimit(
-      verdict,
-      'LIMIT-CONTENT-100K',
-      runLong,
-      `run with ${t.declared} (declared by the plan) given ${overContent.length} characters`,
-    );
-    verdict.observe('LIMIT-OPERATIONS', 'run content over 100k characters', describe(runLong), runLong.record.id);
-    await cleanup(api, runLong);
-  } else
-    verdict.notRun(
-      'LIMIT-CONTENT-100K',
-      'run: no runnable workflow declares a variable that takes text; content under a name the plan does not declare is not judged (a server may ignore it)',
-    );
+  const what = `a query of ${overContent.length} characters`;
+  judgeOverContent(verdict, genLong, `generate with ${what}`, 'generate content over 100k characters');
+  if (!t.declared) return contentLimitNotProbedOnRun(verdict);
+  const runLong = await api.run(t.canvasId, runBody({ ...t.values, [t.declared]: overContent }), {
+    label: 'run value > 100k characters',
+  });
+  judgeOverContent(
+    verdict,
+    runLong,
+    `run with ${t.declared} (declared by the plan) given ${overContent.length} characters`,
+    'run content over 100k characters',
+  );
+  await cleanup(api, runLong);
 }
 
-/**
- * Under both limits, cut from `longText`: allowed. A rejection for another reason (e.g. a target refusing
- * the value) is not a size verdict.
- */
+/** Under both limits, cut from `longText`: allowed. */
 async function probeUnderLimits(api: ApiClient, verdict: Verdict, t: LimitsTarget, longText: string): Promise<void> {
   const filler = longText.padEnd(CONTENT_SURELY_WITHIN_CHARS, ' y');
   const textVariable = t.declared ?? 'wfcheck_padding';
@@ -305,12 +269,7 @@ async function probeUnderLimits(api: ApiClient, verdict: Verdict, t: LimitsTarge
     ],
   ] as const) {
     const ex = await send();
-    const code = errCodeOf(ex);
-    if (served(ex) || code === 'E2004' || code === 'E2005' || ex.status === 413) {
-      expectStatus(verdict, 'LIMIT-WITHIN-ACCEPTED', ex, NOT_REJECTED, label, 'should');
-    } else {
-      verdict.notRun('LIMIT-WITHIN-ACCEPTED', `${label} was answered ${describe(ex)}, not a size rejection`);
-    }
+    judgeWithinLimits(verdict, ex, label);
     await cleanup(api, ex);
   }
 }
@@ -353,18 +312,10 @@ const ODD_IDS: [string, string][] = [
   ['JSON-looking', '{"$ne":null}'],
 ];
 
-const BELOW_500: StatusExpectation = {
-  ok: (ex) => ex.status !== undefined && ex.status < 500,
-  expected: 'a status below 500',
-};
-
-/** A 5xx, or no answer at all. */
-const serverFault = (ex: Exchange) => (ex.status === undefined ? !!ex.fault : ex.status >= 500);
-
 /**
  * Sends an odd-id request, and again (twice at most) while it is answered with a 5xx: a 5xx the same
  * request does not repeat is a flake of the target, not an answer about the id — the status clause
- * judged it already. A 5xx every attempt gets is this clause's.
+ * judged it already. A 5xx every attempt gets is the odd-id clause's.
  */
 async function answerTo(send: () => Promise<Exchange>): Promise<Exchange> {
   let ex = await send();
@@ -400,30 +351,7 @@ test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', 
   for (const [label, id] of ODD_IDS) {
     const answers = await Promise.all(idCalls(api, id, `odd id (${label})`).map(answerTo));
     for (const [i, ex] of answers.entries()) {
-      const message = `${ex.record.method} with a ${label} id`;
-      // A status line with a body too large to read is no complete answer to judge.
-      if (ex.status !== undefined && ex.fault) {
-        verdict.notRun('ODD-IDS-NO-5XX', `${message}: ${describe(ex)}`);
-        continue;
-      }
-      // No answer at all is the status clause's finding (the engine records it there).
-      const deviation =
-        ex.status === undefined || (plainFaults[i] && serverFault(ex)) ? statusDeviation(ex) : undefined;
-      const harness = ex.status === undefined && !deviation ? harnessFault(ex) : undefined;
-      if (harness) verdict.notRun('ODD-IDS-NO-5XX', `${message}: ${harness}`);
-      else if (deviation)
-        verdict.blocked('ODD-IDS-NO-5XX', {
-          blockedBy: deviation,
-          exchangeIds: [ex.record.id],
-          reason: `${message}: ${describe(ex)}`,
-        });
-      else
-        verdict.check('ODD-IDS-NO-5XX', BELOW_500.ok(ex), {
-          message,
-          expected: BELOW_500.expected,
-          actual: describe(ex),
-          exchangeId: ex.record.id,
-        });
+      judgeOddId(verdict, ex, `${ex.record.method} with a ${label} id`, plainFaults[i]);
       await cleanup(api, ex);
     }
   }

@@ -9,52 +9,47 @@
  * from the keyed answer is no exposure: its status is the 401 clauses' matter.
  * Real ids are used where an operation takes one, so a 404 can never stand in
  * for the missing 401; the run names a workflow with a required variable when
- * there is one, so the keyed answer is a 400 that starts nothing.
+ * there is one, so the keyed answer is a 400 that starts nothing. The suite sends
+ * every operation of the contract's table; its judges decide (engine/live/judging/security.ts, refusals.ts).
  */
 import { test } from '../fixtures.ts';
 import { buildFile } from '../../foundation/data/files.ts';
-import { OPERATION_IDS } from '../../contracts/check.ts';
-import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
-import type { ApiClient } from '../../engine/live/client/client.ts';
-import type { AuthMode, Exchange, RequestSpec } from '../../engine/live/transport/exchange.ts';
+import { OPERATION_IDS, type OperationId } from '../../contracts/check.ts';
+import { OPERATIONS, type PathParams } from '../../contracts/generated/operations.ts';
+import type { ApiClient, CallOptions } from '../../engine/live/client/client.ts';
+import type { AuthMode, Exchange } from '../../engine/live/transport/exchange.ts';
 import { abortQuietly, executionIdIn, startRun } from '../../engine/live/execution/runs.ts';
-import { describe, served } from '../../engine/live/judging/judging.ts';
-import { judgeWithoutKey } from '../../engine/live/judging/refusals.ts';
+import { served } from '../../engine/live/judging/judging.ts';
+import { judgeUnkeyed, observeSpelling, SPELLINGS, UNKEYED } from '../../engine/live/judging/security.ts';
 import { runnable } from '../../engine/live/discovery/workflows.ts';
+import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
+import type { Faker } from '@faker-js/faker';
 
-interface Variant {
-  requirement: string;
-  label: string;
-  auth: (key: string, unknownKey: string) => AuthMode;
+/** What each operation's request carries besides its path: a body that passes for valid where one is taken. */
+function bodyOf(operation: OperationId, faker: Faker): CallOptions {
+  switch (operation) {
+    case 'runWorkflow':
+      return { json: { variables: {} } };
+    case 'uploadFiles':
+      return { multipart: { files: [buildFile(faker, 'txt', 'tiny')] } };
+    case 'generateWorkflow':
+      return { json: { query: 'Summarise a document' } };
+    case 'abortExecution':
+    case 'getExecutionOutput':
+    case 'getExecutionStatus':
+    case 'searchWorkflows':
+    case 'getWorkflowDetail':
+      return {};
+  }
 }
 
-const VARIANTS: Variant[] = [
-  { requirement: 'AUTH-401-MISSING-KEY', label: 'no Authorization header', auth: () => ({ kind: 'none' }) },
-  {
-    requirement: 'AUTH-401-EMPTY-BEARER',
-    label: '"Bearer " with no key',
-    auth: () => ({ kind: 'literal', value: 'Bearer ' }),
-  },
-  {
-    requirement: 'AUTH-401-WRONG-SCHEME',
-    label: 'the key under the Basic scheme',
-    auth: (key) => ({ kind: 'literal', value: `Basic ${key}` }),
-  },
-  {
-    requirement: 'AUTH-401-WRONG-SCHEME',
-    label: 'the key with no scheme',
-    auth: (key) => ({ kind: 'literal', value: key }),
-  },
-  {
-    requirement: 'AUTH-401-INVALID-KEY',
-    label: 'an unknown key',
-    auth: (_key, unknown) => ({ kind: 'literal', value: `Bearer ${unknown}` }),
-  },
-];
+/** The ids an operation's path names, from the contract's table: a real canvas or execution where there is one. */
+function pathOf(operation: OperationId, ids: Record<string, string>): PathParams[OperationId] {
+  return Object.fromEntries(OPERATIONS[operation].pathParams.map((name) => [name, ids[name]]));
+}
 
 for (const op of OPERATION_IDS) {
-  const prefix = OPERATION_PREFIX[op];
-  test(`${op} serves no request without a valid key, and answers it 401 [AUTH-NOT-SERVED-WITHOUT-KEY] [${prefix}-401-MISSING-OR-INVALID-KEY] [AUTH-401-MISSING-KEY] [AUTH-401-EMPTY-BEARER] [AUTH-401-WRONG-SCHEME] [AUTH-401-INVALID-KEY]`, async ({
+  test(`${op} serves no request without a valid key, and answers it 401 [AUTH-NOT-SERVED-WITHOUT-KEY] [${OPERATION_PREFIX[op]}-401-MISSING-OR-INVALID-KEY] [AUTH-401-MISSING-KEY] [AUTH-401-EMPTY-BEARER] [AUTH-401-WRONG-SCHEME] [AUTH-401-INVALID-KEY]`, async ({
     api,
     config,
     verdict,
@@ -70,48 +65,23 @@ for (const op of OPERATION_IDS) {
     const canvasId = canvas?.canvasId ?? `wfcheck-missing-${faker.string.alphanumeric(12)}`;
     let executionId = `wfcheck-missing-${faker.string.alphanumeric(12)}`;
     let started: string | undefined;
-    const onExecution = ['abortExecution', 'getExecutionOutput', 'getExecutionStatus'].includes(op);
+    const onExecution = OPERATIONS[op].pathParams.includes('executionId');
     if (onExecution && canvas) {
       started = (await startRun(api, verdict, faker, canvas)).executionId;
       if (started) executionId = started;
     }
-    const madeUpId = onExecution ? !started : ['runWorkflow', 'getWorkflowDetail'].includes(op) && !canvas;
-    const request = (c: ApiClient, auth: AuthMode, label: string): Promise<Exchange> => {
-      const extra: Partial<RequestSpec> = { auth, label };
-      switch (op) {
-        case 'runWorkflow':
-          return c.run(canvasId, { variables: {} }, extra);
-        case 'abortExecution':
-          return c.abort(executionId, extra);
-        case 'getExecutionOutput':
-          return c.output(executionId, extra);
-        case 'getExecutionStatus':
-          return c.status(executionId, extra);
-        case 'searchWorkflows':
-          return c.search({}, extra);
-        case 'getWorkflowDetail':
-          return c.detail(canvasId, extra);
-        case 'uploadFiles':
-          return c.upload([buildFile(faker, 'txt', 'tiny')], extra);
-        case 'generateWorkflow':
-          return c.generate({ query: 'Summarise a document' }, extra);
-      }
-    };
+    const madeUpId = onExecution ? !started : OPERATIONS[op].pathParams.includes('canvasId') && !canvas;
+    const request = (c: ApiClient, auth: AuthMode, label: string): Promise<Exchange> =>
+      c.request(op, pathOf(op, { canvasId, executionId }), { ...bodyOf(op, faker), auth, label });
     const unknownKey = `wfcheck-unknown-${faker.string.alphanumeric(32)}`;
-    const answers: [Variant, Exchange][] = [];
-    for (const v of VARIANTS)
-      answers.push([v, await request(api, v.auth(config.apiKey, unknownKey), `auth: ${v.label}`)]);
+    const answers: [(typeof UNKEYED)[number], Exchange][] = [];
+    for (const how of UNKEYED)
+      answers.push([how, await request(api, how.auth(config.apiKey, unknownKey), `auth: ${how.label}`)]);
     // The same request with the key, sent last (an abort with it ends the execution), and only when a
     // refusal needs comparing: a 401 is a refusal by itself.
     const compare = answers.some(([, ex]) => !served(ex) && ex.status !== 401);
     const keyed = compare ? await request(api, { kind: 'tenant' }, 'auth: the same request with the key') : undefined;
-    for (const [v, ex] of answers)
-      judgeWithoutKey(verdict, ex, {
-        clauses: [v.requirement, `${prefix}-401-MISSING-OR-INVALID-KEY`],
-        keyed,
-        madeUpId,
-        message: `${op} with ${v.label}`,
-      });
+    for (const [how, ex] of answers) judgeUnkeyed(verdict, op, how, ex, { keyed, madeUpId });
     // Executions a processed run started are the harness's to end.
     for (const ex of [...answers.map(([, ex]) => ex), ...(keyed ? [keyed] : [])])
       if (op === 'runWorkflow') await abortQuietly(api, executionIdIn(ex));
@@ -129,17 +99,11 @@ test('the valid key under other spellings of "Bearer" is recorded [AUTH-SCHEME-S
   config,
   verdict,
 }) => {
-  for (const [label, value] of [
-    ['lower-case scheme', `bearer ${config.apiKey}`],
-    ['upper-case scheme', `BEARER ${config.apiKey}`],
-    ['two spaces before the key', `Bearer  ${config.apiKey}`],
-  ] as const) {
-    const ex = await api.search({}, { auth: { kind: 'literal', value }, label: `auth: ${label}` });
-    verdict.observe(
-      'AUTH-SCHEME-SPELLING',
-      label,
-      served(ex) ? `accepted (${describe(ex)})` : describe(ex),
-      ex.record.id,
+  for (const [label, spelt] of SPELLINGS) {
+    const ex = await api.search(
+      {},
+      { auth: { kind: 'literal', value: spelt(config.apiKey) }, label: `auth: ${label}` },
     );
+    observeSpelling(verdict, label, ex);
   }
 });

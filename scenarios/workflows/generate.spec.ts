@@ -1,45 +1,29 @@
 /**
  * Generate (§4.8): plan shape, every listed locale, prompts in several
  * languages, the 400 body, unknown canvas, and overwrite — only when the user
- * opted in (it replaces a workflow irreversibly).
+ * opted in (it replaces a workflow irreversibly). The suite sends; its judges decide
+ * (engine/live/judging/generate.ts).
  */
 import type { Faker } from '@faker-js/faker';
 import { test } from '../fixtures.ts';
-import { judgeInvalidParameter } from '../../engine/live/judging/refusals.ts';
-import type { RunConfig } from '../../foundation/environment/config.ts';
+import type { RunConfig } from '../../foundation/environment/conformance-settings.ts';
 import type { ApiClient } from '../../engine/live/client/client.ts';
-import { harnessFault } from '../../engine/live/transport/exchange.ts';
 import { generatePrompt } from '../../foundation/data/prompts.ts';
-import { checkPlanSemantics } from '../../engine/live/judging/plans.ts';
 import { LOCALES, localesForRun } from '../../engine/live/discovery/locales.ts';
+import { dataOf, type GenerateData } from '../../engine/live/judging/judging.ts';
+import { judgeNotFound } from '../../engine/live/judging/limits.ts';
 import {
-  accepted,
-  bodyDeviation,
-  dataOf,
-  describe,
-  expectStatus,
-  served,
-  statusDeviation,
-  stopAll,
-  type Acceptance,
-  type GenerateData,
-  type GenerateError,
-  type WorkflowPlan,
-} from '../../engine/live/judging/judging.ts';
-
-/**
- * A generation is accepted when it is answered 2xx with a body that parses and carries a plan —
- * whichever 2xx: the status code is the status clause's.
- */
-const WITH_PLAN: Acceptance<GenerateData & { workflowPlan: WorkflowPlan }> = {
-  carries: 'data.workflowPlan (a plan with tasks)',
-  read: (data) => {
-    const d = data as GenerateData | undefined;
-    return d && typeof d === 'object' && Array.isArray(d.workflowPlan?.tasks)
-      ? (d as GenerateData & { workflowPlan: WorkflowPlan })
-      : undefined;
-  },
-};
+  acceptedPlan,
+  judgeGeneratedPlan,
+  judgeLocale,
+  judgeOverwrite,
+  judgeWithoutQuery,
+  observeLocalesExercised,
+  observeUnlistedLocale,
+  overwriteNotGenerated,
+  WITHOUT_QUERY,
+} from '../../engine/live/judging/generate.ts';
+import type { Exchange } from '../../engine/live/transport/exchange.ts';
 
 /**
  * Every generation without a canvasId creates a canvas on the target, and a nightly run against a
@@ -69,16 +53,7 @@ test('a prompt gives a coherent plan [GENERATE-200-DATA] [PLAN-DEPENDENCIES-EXIS
 }) => {
   const into = await generationTarget(api, config, faker);
   const ex = await api.generate({ query: generatePrompt(faker, 'en'), ...into });
-  const generated = accepted(verdict, 'GENERATE-200-DATA', ex, WITH_PLAN, 'generate with an English prompt');
-  if (!generated.ok)
-    return stopAll(verdict, ['PLAN-DEPENDENCIES-EXIST', 'PLAN-OPTIONS-ONLY-FOR-OPTION'], generated.stop);
-  checkPlanSemantics(verdict, generated.value.workflowPlan, 'the generated plan', ex.record.id);
-  if (!into.canvasId)
-    verdict.observe(
-      'GENERATE-200-DATA',
-      'canvasId returned without one in the request',
-      generated.value.canvasId === undefined ? 'absent' : 'present',
-    );
+  judgeGeneratedPlan(verdict, ex, 'generate with an English prompt', into.canvasId !== undefined);
 });
 
 test('each of the 20 listed locales is accepted, with prompts in several languages [GENERATE-LOCALES]', async ({
@@ -88,28 +63,15 @@ test('each of the 20 listed locales is accepted, with prompts in several languag
   faker,
 }) => {
   const locales = localesForRun(config.seed, config.allowOverwrite);
-  verdict.observe(
-    'GENERATE-LOCALES',
-    'locales exercised in this run',
-    locales.length === LOCALES.length
-      ? 'all 20'
-      : `${locales.join(', ')} (overwrite not allowed: a seed-rotated share, to keep the canvases a run creates few)`,
-  );
+  observeLocalesExercised(verdict, locales, LOCALES.length);
   const into = await generationTarget(api, config, faker);
   const prompts = locales.map((locale) => ({ locale, query: generatePrompt(faker, locale) }));
   // Five at a time: quick, without a burst a rate limiter could take for abuse.
   for (let i = 0; i < prompts.length; i += 5) {
     await Promise.all(
-      prompts.slice(i, i + 5).map(async ({ locale, query }) => {
-        // A 400 for a listed locale is a warning (the clause is should: 400 also means "generation failed").
-        accepted(
-          verdict,
-          'GENERATE-LOCALES',
-          await api.generate({ query, locale, ...into }),
-          WITH_PLAN,
-          `generate with locale ${locale}`,
-        );
-      }),
+      prompts
+        .slice(i, i + 5)
+        .map(async ({ locale, query }) => judgeLocale(verdict, locale, await api.generate({ query, locale, ...into }))),
     );
   }
 });
@@ -118,28 +80,10 @@ test('generation without a query gets the 400 body of §4.8 [GENERATE-400-MISSIN
   api,
   verdict,
 }) => {
-  let withModelResponse = 0;
-  for (const [label, body] of [
-    ['no query', {}],
-    ['query null', { query: null }],
-    ['query a number', { query: 42 }],
-  ] as const) {
-    const ex = await api.generate(body, { label });
-    if (label === 'no query') judgeInvalidParameter(verdict, 'GENERATE-400-MISSING-QUERY', ex, 'generate with body {}');
-    else verdict.observe('GENERATE-400-MISSING-QUERY', `generate with ${label}`, describe(ex), ex.record.id);
-    const mr = (ex.json as Partial<GenerateError> | undefined)?.modelResponse;
-    if (ex.status === 400 && typeof mr === 'string') {
-      verdict.observe('GENERATE-MODEL-RESPONSE-LIMIT', 'modelResponse length', mr.length, ex.record.id);
-      withModelResponse++;
-    }
-  }
-  if (withModelResponse === 0)
-    verdict.notRun(
-      'GENERATE-MODEL-RESPONSE-LIMIT',
-      'cannot judge: no 400 of generation carried modelResponse (optional, §4.8)',
-    );
-  const locale = await api.generate({ query: 'Summarise a document', locale: 'xx-NOPE' });
-  verdict.observe('GENERATE-LOCALES', 'unlisted locale xx-NOPE', describe(locale), locale.record.id);
+  const answers: [string, Exchange][] = [];
+  for (const [label, body] of WITHOUT_QUERY) answers.push([label, await api.generate(body, { label })]);
+  judgeWithoutQuery(verdict, answers);
+  observeUnlistedLocale(verdict, 'xx-NOPE', await api.generate({ query: 'Summarise a document', locale: 'xx-NOPE' }));
 });
 
 test('generation that names an unknown canvas gets 404 [GENERATE-404-UNKNOWN-CANVAS]', async ({
@@ -149,7 +93,7 @@ test('generation that names an unknown canvas gets 404 [GENERATE-404-UNKNOWN-CAN
 }) => {
   const canvasId = `wfcheck-missing-${faker.string.alphanumeric(20)}`;
   const ex = await api.generate({ query: generatePrompt(faker), canvasId });
-  expectStatus(verdict, 'GENERATE-404-UNKNOWN-CANVAS', ex, 404, `generate overwriting unknown canvas ${canvasId}`);
+  judgeNotFound(verdict, 'generateWorkflow', ex, `generate overwriting unknown canvas ${canvasId}`);
 });
 
 test('overwriting a canvas replaces its workflow — only when opted in [GENERATE-OVERWRITE-REPLACES]', async ({
@@ -170,49 +114,7 @@ test('overwriting a canvas replaces its workflow — only when opted in [GENERAT
     'no canvas to overwrite: the target returned no canvasId and WFCHECK_OVERWRITE_CANVAS_ID is not set',
   );
   const ex = await api.generate({ query: generatePrompt(faker, 'fr'), canvasId, locale: 'fr' });
-  const generated = accepted(verdict, 'GENERATE-200-DATA', ex, WITH_PLAN, `generate overwriting ${canvasId}`);
-  if (!generated.ok) return stopAll(verdict, ['GENERATE-OVERWRITE-REPLACES'], generated.stop);
-  const plan = generated.value.workflowPlan;
-  const detail = await api.detail(canvasId!);
-  const stored = dataOf<WorkflowPlan>(detail);
-  const readable = Array.isArray(stored?.tasks);
-  // A detail whose status line or body already failed a contract clause shows nothing to compare.
-  const deviation =
-    statusDeviation(detail) ?? (readable ? undefined : served(detail) ? bodyDeviation(detail) : undefined);
-  if (deviation)
-    return stopAll(verdict, ['GENERATE-OVERWRITE-REPLACES'], {
-      blockedBy: deviation,
-      exchangeIds: [detail.record.id],
-      reason: `detail of ${canvasId}: ${describe(detail)}`,
-    });
-  const harness = harnessFault(detail);
-  if (harness) return verdict.notRun('GENERATE-OVERWRITE-REPLACES', `detail of ${canvasId}: ${harness}`);
-  verdict.must('GENERATE-OVERWRITE-REPLACES', readable && sameTasks(stored!, plan), {
-    message: `detail of ${canvasId} after the overwrite`,
-    expected: `the generated tasks: ${tasksText(plan)}`,
-    actual: readable ? tasksText(stored!) : describe(detail),
-    exchangeId: detail.record.id,
-  });
-  // A canvas may keep its own name while its workflow is replaced: the title is recorded, not judged.
-  if (readable)
-    verdict.observe(
-      'GENERATE-OVERWRITE-REPLACES',
-      'title of the canvas after the overwrite',
-      stored!.title === plan.title ? 'the generated title' : `"${stored!.title}" (generated: "${plan.title}")`,
-      detail.record.id,
-    );
+  const generated = acceptedPlan(verdict, ex, `generate overwriting ${canvasId}`);
+  if (!generated.ok) return overwriteNotGenerated(verdict, generated);
+  judgeOverwrite(verdict, canvasId!, generated.value.workflowPlan, await api.detail(canvasId!));
 });
-
-const tasksText = (p: WorkflowPlan) => p.tasks.map((t) => `${t.id} "${t.title}"`).join(', ');
-
-/**
- * The stored tasks are the generated ones: as many, each the same task by its id, or by its title and
- * prompt where the stored plan gave the tasks ids of its own.
- */
-function sameTasks(stored: WorkflowPlan, generated: WorkflowPlan): boolean {
-  const same = (a: WorkflowPlan['tasks'][number], b: WorkflowPlan['tasks'][number]) =>
-    a.id === b.id || (a.title === b.title && a.prompt === b.prompt);
-  return (
-    stored.tasks.length === generated.tasks.length && generated.tasks.every((g) => stored.tasks.some((t) => same(t, g)))
-  );
-}

@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { OPERATION_IDS, operationInfo, type OperationId } from '../../../contracts/check.ts';
-import { OPERATION_PREFIX, REQUIREMENTS } from '../../../contracts/requirements.ts';
+import { clauseOf, OPERATION_PREFIX, REQUIREMENTS } from '../../../contracts/requirements.ts';
 import type { CheckRecord, EvidenceRecord, ExchangeRecord, ViolationRecord } from '../../evidence/records.ts';
 import { pointerPattern } from './findings.ts';
 import { headline } from '../report/index.ts';
@@ -105,7 +105,7 @@ function blocked(id: string, by: string): CheckRecord {
 
 /** Status clause of an operation, failed by an unlisted status. */
 const unlisted = (op: OperationId, status: number) => ({
-  requirementId: `${OPERATION_PREFIX[op]}-HTTP-STATUS-LISTED`,
+  requirementId: clauseOf(op, 'HTTP-STATUS-LISTED'),
   pointer: '#status',
   expected: `one of ${LISTED[op].join(', ')}`,
   actual: String(status),
@@ -147,7 +147,7 @@ const createdForEveryPost = (): EvidenceRecord[] =>
 /** Run answers 201 with a status word of its own: two deviations on one response. */
 function runCreatedAndQueued(): EvidenceRecord[] {
   const enumViolation = {
-    requirementId: 'EXEC-STATUS-ENUM',
+    requirementId: 'EXEC-STATUS-ENUM' as const,
     pointer: '/data/status',
     expected: 'one of ["init","executing","finish","failed"]',
     actual: '"queued"',
@@ -205,7 +205,7 @@ function unknownExecutionCrashes(): EvidenceRecord[] {
   });
 }
 
-const PLAN_NULL = { requirementId: 'PLAN-FIELDS', pointer: '/data', expected: 'type object', actual: 'null' };
+const PLAN_NULL = { requirementId: 'PLAN-FIELDS' as const, pointer: '/data', expected: 'type object', actual: 'null' };
 
 /**
  * An unknown canvas answered 200 with `data: null`: the 404 clause judges the status, and the body, judged

@@ -8,7 +8,7 @@ import { redactSecrets } from '../../../foundation/environment/redact.ts';
 import type { Finding } from '../findings/findings.ts';
 import type { ConformanceReport, RequirementResult } from '../findings/report.ts';
 import { findingsByClause, headline, noteOf, SEVERITY_LABEL, whereText } from './common.ts';
-import { type JunitCase, renderJunit } from './render/junit.ts';
+import { type JunitCase, type JunitDocument, renderJunit } from './render/junit.ts';
 
 /** Characters of a skipped clause's message. */
 const SKIP_MESSAGE_CHARS = 500;
@@ -54,9 +54,10 @@ function clauseCase(x: RequirementResult, findings: readonly string[]): JunitCas
   }
 }
 
-export function conformanceJunit(r: ConformanceReport): string {
+/** The verdict as JUnit test cases: the findings, then every clause. */
+export function conformanceJunitDocument(r: ConformanceReport): JunitDocument {
   const by = findingsByClause(r);
-  const xml = renderJunit({
+  return {
     name: `wfcheck conformance: ${headline(r)}`,
     time: (r.meta.wallTimeMs ?? 0) / 1000,
     suites: [
@@ -67,6 +68,9 @@ export function conformanceJunit(r: ConformanceReport): string {
         cases: r.requirements.map((x) => clauseCase(x, by.get(x.id) ?? [])),
       },
     ],
-  });
-  return redactSecrets(xml);
+  };
+}
+
+export function conformanceJunit(r: ConformanceReport): string {
+  return redactSecrets(renderJunit(conformanceJunitDocument(r)));
 }

@@ -10,7 +10,9 @@ import { clauseSections } from './clauses.ts';
 import { type Block, heading, paragraph } from './document.ts';
 import { FINDINGS_INTRO, findingsFailingTheRun, findingSections, findingView } from './findings.ts';
 import { historySections, historyView } from './history-view.ts';
-import { htmlPage } from './render/html.ts';
+import { conformanceJunitDocument } from './conformance-junit.ts';
+import type { ReportViews } from './formats.ts';
+import { htmlPage, type HtmlPage } from './render/html.ts';
 import { renderJobSummary } from './render/job-summary.ts';
 import { renderMarkdown } from './render/markdown.ts';
 import { runSections } from './run-facts.ts';
@@ -64,14 +66,13 @@ export function conformanceMarkdown(r: ConformanceReport, history?: ConformanceH
   return redactSecrets(renderMarkdown(conformanceDocument(r, history)));
 }
 
+/** report.html: the whole report as a self-contained page. */
+export function conformancePage(r: ConformanceReport, history?: ConformanceHistory): HtmlPage {
+  return { title: `wfcheck conformance — ${headline(r)}`, style: STYLE, body: conformanceDocument(r, history) };
+}
+
 export function conformanceHtml(r: ConformanceReport, history?: ConformanceHistory): string {
-  return redactSecrets(
-    htmlPage({
-      title: `wfcheck conformance — ${headline(r)}`,
-      style: STYLE,
-      body: conformanceDocument(r, history),
-    }),
-  );
+  return redactSecrets(htmlPage(conformancePage(r, history)));
 }
 
 /** The run as its job summary shows it: the verdict, the failing findings, what changed since the last run. */
@@ -95,4 +96,20 @@ export function conformanceSummary(r: ConformanceReport, history?: ConformanceHi
 
 export function conformanceJobSummary(r: ConformanceReport, history?: ConformanceHistory, shard?: string): string {
   return redactSecrets(renderJobSummary(conformanceSummary(r, history, shard)));
+}
+
+/**
+ * The report in every format a conformance run writes (the kit's table renders them): the JSON carries the
+ * change against the previous run (the trend series stay in the history); `shard` (i/n) names the shard a
+ * sharded run's job summary is of. Not yet redacted: the run's writer redacts every file.
+ */
+export function conformanceViews(r: ConformanceReport, history?: ConformanceHistory, shard?: string): ReportViews {
+  const change = history && { runId: history.runId, skipped: history.skipped, change: history.change };
+  return {
+    json: history ? { ...r, history: change } : r,
+    markdown: conformanceDocument(r, history),
+    html: conformancePage(r, history),
+    junit: conformanceJunitDocument(r),
+    jobSummary: conformanceSummary(r, history, shard),
+  };
 }

@@ -3,7 +3,7 @@
  * counts, footprint, discovery), the waivers, the transport faults, the failed tests and the evidence
  * that could not be read.
  */
-import { commandLine } from '../../../foundation/environment/config.ts';
+import { commandLine } from '../../../foundation/environment/invocation.ts';
 import { type Block, code, fields, heading, type Inline, joined, listOf, paragraph, section } from './document.ts';
 import type { ConformanceReport } from '../findings/report.ts';
 import { footprintText, seconds, targetText, testsText, VERDICT_ORDER, verdictMark } from './common.ts';

@@ -26,7 +26,7 @@ import {
 import type { FaultSeen } from '../transport/faults-seen.ts';
 import { runFileStem } from '../transport/shared-by-workers.ts';
 import { Verdict } from '../../evidence/verdict.ts';
-import type { RunConfig } from '../../../foundation/environment/config.ts';
+import type { RunConfig } from '../../../foundation/environment/conformance-settings.ts';
 
 /** How the server answers each path (the client's paths after /v1). */
 const ANSWERS: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {

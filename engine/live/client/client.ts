@@ -12,14 +12,20 @@
  * harness gave up on is its own limit, never the target's failure, so what needed the operation is
  * "not run" because of it; an answer that broke off failed the operation's status clause, and what
  * needed the operation is "blocked by" that clause. Either way the report names one fault.
+ *
+ * Its requests are the operations of the contract's table (contracts/generated/operations.ts, from
+ * openapi.yaml): `request(operationId, pathParams, options)` takes the method and path from the table, and
+ * labels the exchange by the operationId; the short names the suites call (run, status…) are that, one
+ * per operation (OPERATION_METHODS, which the compiler holds to the table).
  */
-import { checkResponse, operationInfo } from '../../../contracts/check.ts';
-import { clausesCheckedFor } from '../../../contracts/coverage.ts';
+import { checkResponse } from '../../../contracts/check.ts';
+import { OPERATIONS, type OperationId, type PathParams } from '../../../contracts/generated/operations.ts';
+import type { ObserveClauseId } from '../../../contracts/requirements.ts';
 import type { FileSpec } from '../../../foundation/data/files.ts';
-import type { RunConfig } from '../../../foundation/environment/config.ts';
+import type { RunConfig } from '../../../foundation/environment/conformance-settings.ts';
 import { redactSecrets } from '../../../foundation/environment/redact.ts';
 import { exchangeRecord, saveBody, type ReadAnswer } from '../../evidence/exchange-record.ts';
-import { citedRequirements, FAULT_REMEMBERED, type EvidenceSink, type TestRef } from '../../evidence/records.ts';
+import { citedClauses, FAULT_REMEMBERED, type EvidenceSink, type TestRef } from '../../evidence/records.ts';
 import type { Verdict } from '../../evidence/verdict.ts';
 import { ContractJudge } from '../judging/contract.ts';
 import { HTTP_LAYER_REFUSAL, httpLayerLimitOf, httpLayerRefusalOf } from '../judging/unroutable.ts';
@@ -28,7 +34,7 @@ import {
   faultClauseOf,
   faultStop,
   OPERATION_FAULTED,
-  seg,
+  operationPath,
   TARGET_FAULTS,
   TransportFault,
   type Caller,
@@ -51,6 +57,24 @@ export interface ClientOptions {
   test?: TestRef;
 }
 
+/** What a call of an operation carries besides its method and path: query, body, auth, label, deadline… */
+export type CallOptions = Omit<Partial<RequestSpec>, 'method' | 'path' | 'absoluteUrl'>;
+
+/**
+ * The short name the suites call each operation by. Typed by the table's operations: an operation added
+ * to openapi.yaml does not compile until it has one (client.test.ts checks each sends its operation).
+ */
+export const OPERATION_METHODS = {
+  runWorkflow: 'run',
+  abortExecution: 'abort',
+  getExecutionOutput: 'output',
+  getExecutionStatus: 'status',
+  searchWorkflows: 'search',
+  getWorkflowDetail: 'detail',
+  uploadFiles: 'upload',
+  generateWorkflow: 'generate',
+} as const satisfies Record<OperationId, keyof ApiClient>;
+
 let sequence = 0;
 const nextId = () => `${process.pid}-${++sequence}`;
 
@@ -70,7 +94,7 @@ function parsedBody(text: string): { json?: unknown; parsed?: boolean } {
 function openPointOf(
   r: PreparedRequest,
   status: number | undefined,
-): { openPoint?: string; openPointAbout?: string; anyRefusal?: boolean } {
+): { openPoint?: ObserveClauseId; openPointAbout?: string; anyRefusal?: boolean } {
   if (r.spec.framing)
     return { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: `a body framed ${r.spec.framing}`, anyRefusal: true };
   if (r.spec.openPoint) return { openPoint: r.spec.openPoint };
@@ -137,12 +161,7 @@ export class ApiClient {
       if (waitMs === undefined || performance.now() - first + waitMs >= timeoutMs) break;
       this.writer.write(exchange.record);
       this.contract.judge(exchange, { credit: false, ...openPointOf(request, exchange.status), judgeFaults: false });
-      this.verdict.observe(
-        'LIMIT-RATE',
-        `${exchange.operation ?? spec.method} answered 429`,
-        `Retry-After ${exchange.headers['retry-after'] ?? '(none)'}; retried after ${waitMs} ms`,
-        exchange.record.id,
-      );
+      this.contract.rateLimited(exchange, waitMs);
       await new Promise((r) => setTimeout(r, waitMs));
       exchange = await this.exchange(request);
     }
@@ -245,10 +264,7 @@ export class ApiClient {
         fault: { operation: op, kind: k, message: m, ...(clause ? { clause } : {}), exchangeId },
         at: new Date().toISOString(),
       });
-      const lost = new Set(
-        operationInfo(operation).listedStatuses.flatMap((status) => clausesCheckedFor(operation, status)),
-      );
-      for (const id of lost) if (id !== clause) this.verdict.notRun(id, describeFault(inForce));
+      this.contract.lostTo(operation, clause, describeFault(inForce));
     }
     return inForce;
   }
@@ -295,50 +311,43 @@ export class ApiClient {
     if (!ex.faulted || !this.test) return;
     const { clause } = ex.faulted;
     const { reason } = faultStop(ex)!;
-    for (const id of citedRequirements(this.test.title)) {
+    for (const id of citedClauses(this.test.title)) {
       if (id === clause) continue;
       if (clause) this.verdict.blocked(id, clause, reason);
       else this.verdict.notRun(id, reason);
     }
   }
 
-  // ---- the eight operations (ids are encoded as one path segment) ----
+  // ---- the operations of the contract's table (ids are encoded as one path segment) ----
 
-  run(canvasId: string, body: unknown, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    const path = `/openapi/workflow/${seg(canvasId)}/run`;
-    return this.send({ method: 'POST', path, json: body, label: 'run', ...extra });
+  /** A call of `operation`: its method and path from the table, its exchange labelled by the operationId. */
+  request<Op extends OperationId>(operation: Op, params: PathParams[Op], options: CallOptions = {}): Promise<Exchange> {
+    const { method } = OPERATIONS[operation];
+    return this.send({ method, path: operationPath(operation, params), label: operation, ...options });
   }
-  abort(executionId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({ method: 'POST', path: `/openapi/workflow/${seg(executionId)}/abort`, label: 'abort', ...extra });
+
+  run(canvasId: string, body: unknown, extra: CallOptions = {}): Promise<Exchange> {
+    return this.request('runWorkflow', { canvasId }, { json: body, ...extra });
   }
-  status(executionId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({
-      method: 'GET',
-      path: `/openapi/workflow/${seg(executionId)}/status`,
-      label: 'status',
-      ...extra,
-    });
+  abort(executionId: string, extra: CallOptions = {}): Promise<Exchange> {
+    return this.request('abortExecution', { executionId }, extra);
   }
-  output(executionId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({
-      method: 'GET',
-      path: `/openapi/workflow/${seg(executionId)}/output`,
-      label: 'output',
-      ...extra,
-    });
+  status(executionId: string, extra: CallOptions = {}): Promise<Exchange> {
+    return this.request('getExecutionStatus', { executionId }, extra);
   }
-  search(query: Record<string, string | number | undefined> = {}, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({ method: 'GET', path: '/openapi/workflows', query, label: 'search', ...extra });
+  output(executionId: string, extra: CallOptions = {}): Promise<Exchange> {
+    return this.request('getExecutionOutput', { executionId }, extra);
   }
-  detail(canvasId: string, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    return this.send({ method: 'GET', path: `/openapi/workflows/${seg(canvasId)}`, label: 'detail', ...extra });
+  search(query: Record<string, string | number | undefined> = {}, extra: CallOptions = {}): Promise<Exchange> {
+    return this.request('searchWorkflows', {}, { query, ...extra });
   }
-  upload(files: FileSpec[], extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    const path = '/openapi/files/upload';
-    return this.send({ method: 'POST', path, multipart: { files }, label: 'upload', ...extra });
+  detail(canvasId: string, extra: CallOptions = {}): Promise<Exchange> {
+    return this.request('getWorkflowDetail', { canvasId }, extra);
   }
-  generate(body: unknown, extra: Partial<RequestSpec> = {}): Promise<Exchange> {
-    const path = '/openapi/copilot/workflow/generate';
-    return this.send({ method: 'POST', path, json: body, label: 'generate', ...extra });
+  upload(files: FileSpec[], extra: CallOptions = {}): Promise<Exchange> {
+    return this.request('uploadFiles', {}, { multipart: { files }, ...extra });
+  }
+  generate(body: unknown, extra: CallOptions = {}): Promise<Exchange> {
+    return this.request('generateWorkflow', {}, { json: body, ...extra });
   }
 }

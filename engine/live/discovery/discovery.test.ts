@@ -9,7 +9,7 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadRunConfig, type RunConfig } from '../../../foundation/environment/config.ts';
+import { loadRunConfig, type RunConfig } from '../../../foundation/environment/conformance-settings.ts';
 import { seedWithPreload } from '../../../fixtures/reference/crowded.ts';
 import { startTarget, type StartedTarget } from '../../../fixtures/reference/server.ts';
 import { EvidenceWriter, readEvidence, type EvidenceRecord, type ExchangeRecord } from '../../evidence/records.ts';

@@ -19,7 +19,7 @@
  *    do not try again.
  */
 import { seededFaker } from '../../../foundation/data/seeded.ts';
-import type { RunConfig } from '../../../foundation/environment/config.ts';
+import type { RunConfig } from '../../../foundation/environment/conformance-settings.ts';
 import { ENV } from '../../../foundation/environment/rules.ts';
 import type { ApiClient } from '../client/client.ts';
 import { memoryFile, readMemory, writeMemory, keyFingerprint, type DiscoveryMemory } from './memory.ts';

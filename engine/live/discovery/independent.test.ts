@@ -18,7 +18,7 @@ import {
   type IndependentKind,
   type IndependentTarget,
 } from '../../../fixtures/independent/launch.ts';
-import { loadRunConfig } from '../../../foundation/environment/config.ts';
+import { loadRunConfig } from '../../../foundation/environment/conformance-settings.ts';
 import { EvidenceWriter } from '../../evidence/records.ts';
 import { Verdict } from '../../evidence/verdict.ts';
 import { ApiClient } from '../client/client.ts';

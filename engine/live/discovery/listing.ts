@@ -10,72 +10,13 @@
  */
 import type { ApiClient } from '../client/client.ts';
 import type { Exchange } from '../transport/exchange.ts';
-import {
-  bodyDeviation,
-  dataOf,
-  describe,
-  served,
-  statusDeviation,
-  type SearchItem,
-  type Stop,
-} from '../judging/judging.ts';
+import type { SearchItem } from '../judging/judging.ts';
+import { listOf, type FirstPageEvidence, type SearchListing } from '../judging/search.ts';
+
+export { listOf, type FirstPageEvidence, type ListShape, type SearchListing } from '../judging/search.ts';
 
 const DISCOVERY_PAGE_SIZE = 50;
 const MAX_PAGES = 40;
-
-/** Evidence that the target's first page is not page=1 (§4.5, §8: pages are 1-based). */
-export interface FirstPageEvidence {
-  /** What page=1 held, and what the first items (search without `page`, and page=0) are. */
-  pageOne: string[];
-  firstItems: string[];
-  /** The target answered page=0 with the first items, as a 0-based target does. */
-  zeroBased: boolean;
-  exchangeIds: string[];
-}
-
-export interface SearchListing {
-  items: SearchItem[];
-  pagesRead: number;
-  /** Reading stopped at its page cap (or at the `limit` asked for) with items left unread. */
-  capped: boolean;
-  /** Set when page=1 lacks the first items of the listing. */
-  notOneBased?: FirstPageEvidence;
-  /** Set when a page was not answered with a list: the listing may be incomplete, and why. */
-  stop?: Stop;
-}
-
-/** How a served list was carried: in the envelope as specified, or in a shape the contract checks fail. */
-export type ListShape = 'envelope' | 'bare array' | `wrapped in data.${string}`;
-
-/** The one array among a wrapper object's properties (`{items: [...], total}`), if there is exactly one. */
-function wrappedList(data: unknown): { key: string; list: unknown[] } | undefined {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
-  const arrays = Object.entries(data as Record<string, unknown>).filter(([, v]) => Array.isArray(v));
-  return arrays.length === 1 ? { key: arrays[0][0], list: arrays[0][1] as unknown[] } : undefined;
-}
-
-/**
- * A served list of search items, or why there is none: the clause its answer already failed.
- * A bare array or a wrapped list is read as the list it plainly is; its shape is the contract
- * checks' finding on that response, not a reason to stop.
- */
-export function listOf(ex: Exchange): { items?: SearchItem[]; shape?: ListShape; stop?: Stop } {
-  if (served(ex)) {
-    const data = dataOf<unknown>(ex);
-    if (Array.isArray(data)) return { items: data as SearchItem[], shape: 'envelope' };
-    if (Array.isArray(ex.json)) return { items: ex.json as SearchItem[], shape: 'bare array' };
-    const wrapped = wrappedList(data);
-    if (wrapped) return { items: wrapped.list as SearchItem[], shape: `wrapped in data.${wrapped.key}` };
-  }
-  const cause = statusDeviation(ex) ?? (served(ex) ? (bodyDeviation(ex) ?? 'SEARCH-200-DATA') : undefined);
-  return {
-    stop: {
-      blockedBy: cause,
-      exchangeIds: [ex.record.id],
-      reason: `search ${ex.record.url.replace(/^.*\/v1/, '')}: ${describe(ex)}`,
-    },
-  };
-}
 
 const idsOf = (items: SearchItem[]) =>
   items.map((i) => i?.canvasId).filter((id): id is string => typeof id === 'string');

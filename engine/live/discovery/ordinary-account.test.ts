@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { faker } from '@faker-js/faker';
-import { loadRunConfig } from '../../../foundation/environment/config.ts';
+import { loadRunConfig } from '../../../foundation/environment/conformance-settings.ts';
 import { DEFAULT_SEED_FILE } from '../../../fixtures/reference/config.ts';
 import { seedFrom, type SeedFile, type SeedWorkflow } from '../../../fixtures/reference/seed.ts';
 import { startTarget, type StartedTarget } from '../../../fixtures/reference/server.ts';

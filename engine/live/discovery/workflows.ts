@@ -3,21 +3,17 @@
  * variable values per variableType, with file variables filled by real uploads.
  */
 import type { Faker } from '@faker-js/faker';
-import { buildFile, type FileSpec } from '../../../foundation/data/files.ts';
+import { buildFile } from '../../../foundation/data/files.ts';
 import { variableValues, type VariableValue } from '../../../foundation/data/variables.ts';
 import type { ApiClient } from '../client/client.ts';
-import type { Exchange } from '../transport/exchange.ts';
-import {
-  accepted,
-  VARIABLE_TYPES,
-  type Judged,
-  type Stop,
-  type UploadData,
-  type WorkflowPlan,
-} from '../judging/judging.ts';
+import type { Stop, WorkflowPlan } from '../judging/judging.ts';
+import { acceptedUpload } from '../judging/files.ts';
+import { unlistedVariableTypes } from '../judging/lifecycle.ts';
 import { mayBe, roleUnfilled, rolesOf, type Behaviour, type Role } from './roles.ts';
 import type { TrialBudget, TrialFootprint, TrialReport } from './trial.ts';
-import type { Verdict } from '../../evidence/verdict.ts';
+import type { AnyRecorder } from '../../evidence/verdict.ts';
+
+export { acceptedUpload };
 
 export interface Workflow {
   canvasId: string;
@@ -76,28 +72,7 @@ export interface Discovery {
   summary?: DiscoverySummary;
 }
 
-/** Variable types outside the contract's enum: the harness cannot know what values they take. */
-export function unlistedVariableTypes(w: Workflow): string[] {
-  return (w.plan?.variables ?? [])
-    .map((v): string | undefined => v.variableType)
-    .filter((t): t is string => t !== undefined && !VARIABLE_TYPES.includes(t));
-}
-
-/**
- * Variables whose plan leaves open what they take: no type, an option without its options, or no word on
- * whether it is required. The spec makes all three optional, so the values the harness sends for them are
- * guesses, and a refusal of the run may be a refusal of a guess rather than of the request's form.
- */
-export function vaguelyDescribedVariables(w: Workflow): string[] {
-  return (w.plan?.variables ?? [])
-    .filter(
-      (v) =>
-        v.variableType === undefined ||
-        v.required === undefined ||
-        (v.variableType === 'option' && (v.options ?? []).length === 0),
-    )
-    .map((v) => v.name);
-}
+export { unlistedVariableTypes, vaguelyDescribedVariables } from '../judging/lifecycle.ts';
 
 /**
  * Workflows with a readable plan, the ones whose variables are all typed as the enum says first: only
@@ -143,32 +118,6 @@ export interface PreparedRun {
   stop?: Stop;
 }
 
-/** The keys of an upload, accepted when there is one distinct fileKey per file sent [UPLOAD-KEY-PER-FILE]. */
-export function acceptedUpload(
-  verdict: Verdict,
-  ex: Exchange,
-  sent: readonly FileSpec[],
-  message: string,
-): Judged<string[]> {
-  const keysOf = (data: unknown) =>
-    ((data as UploadData | undefined)?.files ?? [])
-      .map((f) => f?.fileKey)
-      .filter((k): k is string => typeof k === 'string' && k !== '');
-  return accepted(
-    verdict,
-    'UPLOAD-KEY-PER-FILE',
-    ex,
-    {
-      carries: `${sent.length} distinct fileKey${sent.length === 1 ? '' : 's'}`,
-      read: (data) => {
-        const keys = keysOf(data);
-        return keys.length === sent.length && new Set(keys).size === keys.length ? keys : undefined;
-      },
-    },
-    `${message}: ${sent.map((f) => `${f.name} (${f.type}, ${f.content.length} B)`).join(', ')}`,
-  );
-}
-
 /**
  * Values for every variable of the plan; resource variables get keys of freshly uploaded seeded files.
  * When the plan has a file variable and the upload gives no keys, the run cannot be made as intended:
@@ -176,7 +125,7 @@ export function acceptedUpload(
  */
 export async function prepareRun(
   api: ApiClient,
-  verdict: Verdict,
+  verdict: AnyRecorder,
   faker: Faker,
   plan: WorkflowPlan,
   fileCount = 1,

@@ -12,10 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import type { CheckRecord, EvidenceRecord } from '../../evidence/records.ts';
+import type { ClauseId } from '../../../contracts/requirements.ts';
 import { Verdict } from '../../evidence/verdict.ts';
 import type { ApiClient } from '../client/client.ts';
 import type { Exchange } from '../transport/exchange.ts';
-import type { RunConfig } from '../../../foundation/environment/config.ts';
+import type { RunConfig } from '../../../foundation/environment/conformance-settings.ts';
 import { ENDS_WHEN_NODES_SETTLE, MAX_BACKOFF, nextGap, pollExecution, PollStopped, STUCK_POLLS } from './poll.ts';
 import { faultsSeen } from '../transport/faults-seen.ts';
 import { followTogether, quickestFirst, sequentialSteps, type Outcome } from './runs.ts';
@@ -258,7 +259,7 @@ test('unchanged while every node settled: cannot finish; the next one like it st
 });
 
 test("a read that faults ends the poll with the fault's stop: blocked by its clause, or not run", async () => {
-  const faulted = (kind: string, clause?: string): Exchange => ({
+  const faulted = (kind: string, clause?: ClauseId): Exchange => ({
     record: { id: `x${++seq}` } as Exchange['record'],
     headers: {},
     text: '',

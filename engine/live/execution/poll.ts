@@ -40,10 +40,11 @@ import {
   type StatusData,
   type Stop,
 } from '../judging/judging.ts';
-import type { Verdict } from '../../evidence/verdict.ts';
+import type { AnyRecorder } from '../../evidence/verdict.ts';
+import { judgeUnreadExecution } from '../judging/lifecycle.ts';
 
 import type { Snapshot } from '../judging/judging.ts';
-import { ENDS_WHEN_NODES_SETTLE } from '../judging/relations.ts';
+import { ENDS_WHEN_NODES_SETTLE, judgeCannotFinish } from '../judging/relations.ts';
 export { ENDS_WHEN_NODES_SETTLE };
 export type { Snapshot };
 
@@ -132,11 +133,10 @@ export function nextGap(
 /**
  * Why a read of an execution gave no data to go on with. A status line or body the contract checks
  * already failed is that clause's deviation; a 429 still there after the client's retries is legal (rate
- * limits are not shown), so the poll is merely cut short; a listed refusal (404) of an execution the run returned
- * breaks RUN-RETURNS-EXECUTION-ID ("an execution ID that the status endpoint knows"); a served answer
- * without data breaks the operation's data clause.
+ * limits are not shown), so the poll is merely cut short; what is left is the judge's (judgeUnreadExecution:
+ * a listed refusal of an execution the run returned, or a served answer without data).
  */
-function stopFor(verdict: Verdict, ex: Exchange, dataClause: string, what: string): Stop {
+function stopFor(verdict: AnyRecorder, ex: Exchange, what: string): Stop {
   // A fault says itself whose it is: the target's (its status clause failed) or the harness's deadline.
   const faulted = faultStop(ex);
   if (faulted) return faulted;
@@ -144,20 +144,13 @@ function stopFor(verdict: Verdict, ex: Exchange, dataClause: string, what: strin
   const deviation = statusDeviation(ex) ?? (served(ex) ? bodyDeviation(ex) : undefined);
   if (deviation) return { blockedBy: deviation, exchangeIds: [ex.record.id], reason };
   if (ex.status === 429) return { reason: `${reason}: still rate limited after waiting out Retry-After` };
-  const clause = served(ex) ? dataClause : 'RUN-RETURNS-EXECUTION-ID';
-  verdict.must(clause, false, {
-    message: what,
-    expected: served(ex) ? 'an envelope with data' : 'the execution the run returned is known',
-    actual: ex.parsed || !served(ex) ? describe(ex) : `${describe(ex)} with a body that is not JSON`,
-    exchangeId: ex.record.id,
-  });
-  return { blockedBy: clause, reason };
+  return judgeUnreadExecution(verdict, ex, what);
 }
 
-function readOrStop<T>(verdict: Verdict, ex: Exchange, dataClause: string, what: string, snapshots: Snapshot[]): T {
+function readOrStop<T>(verdict: AnyRecorder, ex: Exchange, what: string, snapshots: Snapshot[]): T {
   const data = dataOf<T>(ex);
   if (data && typeof data === 'object') return data;
-  throw new PollStopped(`${what}: ${describe(ex)}`, snapshots, stopFor(verdict, ex, dataClause, what));
+  throw new PollStopped(`${what}: ${describe(ex)}`, snapshots, stopFor(verdict, ex, what));
 }
 
 /**
@@ -186,7 +179,7 @@ function unlistedStatus(ex: Exchange, status: StatusData): Stop | undefined {
  * execution showing the same) is blocked by that warning: one deviation, one finding.
  */
 function cannotFinish(
-  verdict: Verdict,
+  verdict: AnyRecorder,
   executionId: string,
   stuck: readonly Snapshot[],
   opts: PollOptions,
@@ -208,14 +201,7 @@ function cannotFinish(
     at: new Date().toISOString(),
   };
   const inForce = opts.faults?.record(fault) ?? fault;
-  if (inForce.exchangeId === fault.exchangeId)
-    verdict.should(ENDS_WHEN_NODES_SETTLE, false, {
-      message: `execution ${executionId} stays "${snap.status.status}" after every node settled`,
-      expected: 'finish or failed once no node has work left',
-      actual: `"${snap.status.status}" for ${stuck.length} reads in a row over ${ms} ms; nodes: ${nodes}`,
-      exchangeId: snap.statusExchange.record.id,
-      exchangeIds: stuck.map((s) => s.statusExchange.record.id),
-    });
+  if (inForce.exchangeId === fault.exchangeId) judgeCannotFinish(verdict, executionId, stuck);
   const reason = describeFault(inForce);
   return new PollStopped(`execution ${executionId}: ${reason}`, snapshots, {
     blockedBy: ENDS_WHEN_NODES_SETTLE,
@@ -240,9 +226,33 @@ function timedOut(executionId: string, status: StatusData, opts: PollOptions, sn
   );
 }
 
+/**
+ * The output lists a file whose producing node it does not show ended (executing, or not listed): the
+ * status is read again at once. An output whose node statuses and files come from separate queries can
+ * show a node executing beside the file it wrote on finishing; the read right after tells that skew
+ * (the node already ended) from a file listed while its node runs (still running).
+ */
+function producerUnended(output: OutputData): boolean {
+  // Shapes the contract checks fail (not arrays, not objects) are theirs to judge; here they confirm nothing.
+  const nodes = Array.isArray(output.output) ? output.output : [];
+  const ended = new Set(nodes.filter((n) => TERMINAL.includes(n?.status ?? '')).map((n) => n.nodeId));
+  const files = Array.isArray(output.files) ? output.files : [];
+  return files.some((f) => typeof f?.nodeId === 'string' && !ended.has(f.nodeId));
+}
+
+/** The confirming status read; one that gives no data leaves the file judged on the next poll, as without it. */
+async function confirmingRead(api: ApiClient, executionId: string): Promise<Snapshot['confirm']> {
+  const exchange = await api.status(executionId, {
+    label: 'poll status (producer of a listed file)',
+    allowFault: true,
+  });
+  const status = dataOf<StatusData>(exchange);
+  return status && typeof status === 'object' ? { status, exchange } : undefined;
+}
+
 export async function pollExecution(
   api: ApiClient,
-  verdict: Verdict,
+  verdict: AnyRecorder,
   executionId: string,
   opts: PollOptions,
 ): Promise<Snapshot[]> {
@@ -255,23 +265,12 @@ export async function pollExecution(
   for (;;) {
     // Faults come back as answers: the poll stops with the fault's own stop instead of throwing.
     const statusExchange = await api.status(executionId, { label: 'poll status', allowFault: true });
-    const status = readOrStop<StatusData>(
-      verdict,
-      statusExchange,
-      'STATUS-200-DATA',
-      `status of ${executionId}`,
-      snapshots,
-    );
+    const status = readOrStop<StatusData>(verdict, statusExchange, `status of ${executionId}`, snapshots);
     const snap: Snapshot = { at: Date.now(), status, statusExchange };
     if (opts.withOutput) {
       snap.outputExchange = await api.output(executionId, { label: 'poll output', allowFault: true });
-      snap.output = readOrStop<OutputData>(
-        verdict,
-        snap.outputExchange,
-        'OUTPUT-200-DATA',
-        `output of ${executionId}`,
-        snapshots,
-      );
+      snap.output = readOrStop<OutputData>(verdict, snap.outputExchange, `output of ${executionId}`, snapshots);
+      if (producerUnended(snap.output)) snap.confirm = await confirmingRead(api, executionId);
     }
     const previous = snapshots[snapshots.length - 1];
     snapshots.push(snap);

@@ -4,9 +4,10 @@
  * A test that needs several executions starts them all and follows them together
  * (followTogether), so it waits as long as its slowest execution, not their sum.
  *
- * A run is judged once, where it is made: the clauses about its acceptance (a 2xx
- * carrying an executionId, whichever 2xx) and RUN-RETURNS-EXECUTION-ID (the status
- * endpoint knows the id). What cannot go on afterwards carries a `Stop`, so the
+ * A run is judged once, where it is made, by the judge of runs (judging/lifecycle.ts): the
+ * clauses about its acceptance (a 2xx carrying an executionId, whichever 2xx) and
+ * RUN-RETURNS-EXECUTION-ID (the status endpoint knows the id). This module sends the run,
+ * its control and the status read, and hands each answer over. What cannot go on afterwards carries a `Stop`, so the
  * clauses that depend on the execution are "blocked by" the clause that failed
  * first, never failed a second time. A status or output call whose operation
  * faulted (now, or earlier in the run: then it is not sent) stops them with that
@@ -15,34 +16,25 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { ApiClient } from '../client/client.ts';
-import { faultStop, type Exchange } from '../transport/exchange.ts';
-import type { RunConfig } from '../../../foundation/environment/config.ts';
+import type { Exchange } from '../transport/exchange.ts';
+import type { RunConfig } from '../../../foundation/environment/conformance-settings.ts';
 import { faultsSeen } from '../transport/faults-seen.ts';
 import { PollStopped, pollExecution, type Snapshot } from './poll.ts';
+import type { Stop, WorkflowPlan } from '../judging/judging.ts';
 import {
-  accepted,
-  dataOf,
-  describe,
-  served,
-  statusDeviation,
-  stopAll,
-  type Judged,
-  type Stop,
-  type WorkflowPlan,
-} from '../judging/judging.ts';
-import type { Verdict } from '../../evidence/verdict.ts';
-import {
-  prepareRun,
-  runBody,
-  unlistedVariableTypes,
-  vaguelyDescribedVariables,
-  type Workflow,
-} from '../discovery/workflows.ts';
+  executionIdIn,
+  judgeKnownToStatus,
+  judgeRunAnswer,
+  runNotMade,
+  unjudgeableRefusal,
+  type RunAbout,
+} from '../judging/lifecycle.ts';
+import type { AnyRecorder } from '../../evidence/verdict.ts';
+import { prepareRun, runBody, type Workflow } from '../discovery/workflows.ts';
+
+export { executionIdIn };
 
 export type RunForm = 'wrapper' | 'legacy';
-
-/** The clause each body form exercises (§4.1, §9.2). */
-const FORM_CLAUSE: Record<RunForm, string> = { wrapper: 'RUN-VARIABLES-WRAPPER', legacy: 'RUN-LEGACY-TOP-LEVEL' };
 
 export interface Started {
   workflow: Workflow;
@@ -55,18 +47,8 @@ export interface Started {
 
 export interface RunOptions {
   form?: RunForm;
-  /** The clauses about acceptance this run exercises; default the form's clause. */
-  clauses?: readonly string[];
-}
-
-const executionIdOf = (data: unknown): string | undefined => {
-  const id = (data as { executionId?: unknown } | null | undefined)?.executionId;
-  return typeof id === 'string' && id !== '' ? id : undefined;
-};
-
-/** The executionId of a run answer that started an execution (a 2xx carrying one), else undefined. */
-export function executionIdIn(run: Exchange): string | undefined {
-  return executionIdOf(dataOf(run));
+  /** What the run is about besides its form (a file variable…): judged on its acceptance too. */
+  about?: readonly RunAbout[];
 }
 
 /**
@@ -96,16 +78,16 @@ export function quickestFirst(list: readonly Workflow[]): Workflow[] {
 /** Runs a workflow with seeded values for all its variables, and judges the run (see judgeRun). */
 export async function startRun(
   api: ApiClient,
-  verdict: Verdict,
+  verdict: AnyRecorder,
   faker: Faker,
   wf: Workflow,
   opts: RunOptions = {},
 ): Promise<Started> {
   const form = opts.form ?? 'wrapper';
-  const clauses = opts.clauses ?? [FORM_CLAUSE[form]];
+  const about: RunAbout[] = [form, ...(opts.about ?? [])];
   const prepared = await prepareRun(api, verdict, faker, wf.plan!);
   if (prepared.stop) {
-    stopAll(verdict, clauses, prepared.stop);
+    runNotMade(verdict, about, prepared.stop);
     return { workflow: wf, stop: prepared.stop };
   }
   const run = await api.run(wf.canvasId, runBody(prepared.values, form), { label: `run (${form} form)` });
@@ -115,8 +97,8 @@ export async function startRun(
   return {
     workflow: wf,
     run,
-    ...(await judgeRun(api, verdict, clauses, run, `run of ${wf.canvasId} (${form} form)`, wf, {
-      form: other,
+    ...(await judgeRun(api, verdict, about, run, `run of ${wf.canvasId} (${form} form)`, wf, {
+      differs: `in the ${other} form`,
       send: control,
     })),
   };
@@ -124,15 +106,16 @@ export async function startRun(
 
 /** A control of a refused run: the same request but for one thing, whose answer tells what was refused. */
 export interface RunControl {
-  /** What differs, as the report says it: "legacy" (the same values in the legacy form). */
-  form: RunForm;
+  /** What differs, as the report says it: "in the legacy form" (the same values in the legacy form). */
+  differs: string;
   send(): Promise<Exchange>;
 }
 
 /**
  * Sends the control of a run refused for what could be the harness's guess (a value of a vaguely described
- * variable): when the same values are accepted in the other allowed form, the refusal was of the form,
- * not of a guess, and the run is judged. Returns what the control showed, for the run's message, or
+ * variable): when the same values are accepted but for the one thing the run is about (the other allowed
+ * form, a string where the run gave another kind), the refusal was of that thing, not of a guess, and the
+ * run is judged. Returns what the control showed, for the run's message, or
  * undefined when the control was refused too (the refusal stays unjudgeable). The control's execution is
  * aborted: it was only sent to tell.
  */
@@ -141,134 +124,38 @@ async function controlAccepts(api: ApiClient, control: RunControl | undefined): 
   const answer = await control.send();
   const executionId = executionIdIn(answer);
   await abortQuietly(api, executionId);
-  return executionId
-    ? `the same values in the ${control.form} form were accepted (exchange ${answer.record.id})`
-    : undefined;
-}
-
-/** Why a refused run of `wf` says nothing of the clauses: the harness picked a workflow it cannot run as intended. */
-function unjudgeableRefusal(
-  run: Exchange,
-  wf: Workflow | undefined,
-  message: string,
-): (Stop & { guess?: true }) | undefined {
-  if (run.status === 403) return { reason: `${message}: the workflow's API is disabled (403)` };
-  if (served(run) || statusDeviation(run)) return undefined;
-  // A plan without a variables list says nothing of what the workflow takes (the list is optional).
-  const vague = !wf?.plan ? [] : wf.plan.variables === undefined ? ['its variables'] : vaguelyDescribedVariables(wf);
-  if (run.status === 400 && vague.length > 0) {
-    return {
-      guess: true,
-      reason:
-        `${message}: cannot judge: refused (${describe(run)}), and the plan leaves open what ` +
-        `${vague.join(', ')} take(s), so a value the harness guessed may be what was refused`,
-    };
-  }
-  const unlisted = wf ? unlistedVariableTypes(wf) : [];
-  if (unlisted.length === 0) return undefined;
-  // The plan typed a variable outside the enum, so its seeded value may be what was refused.
-  return {
-    blockedBy: 'VARIABLE-TYPE-ENUM',
-    reason: `${message}: refused (${describe(run)}); the plan types variables as ${unlisted.join(', ')}`,
-  };
+  return executionId ? `the same values ${control.differs} were accepted (exchange ${answer.record.id})` : undefined;
 }
 
 /**
- * Judges the answer to a run: each clause of `clauses` is accepted when the answer is a 2xx carrying an
- * executionId; RUN-RETURNS-EXECUTION-ID when the status endpoint then knows that id. A 403 means the
- * workflow's API is disabled (a listed meaning): the harness picked a workflow it cannot run, so the
- * clauses are not run; a refusal of a workflow whose plan types variables outside the enum is blocked
- * by VARIABLE-TYPE-ENUM. Returns the execution to follow, or why there is none.
+ * Judges the answer to a run (judgeRunAnswer: each clause `about` names is accepted when the answer is a
+ * 2xx carrying an executionId), sending the control first when the refusal could be of a value the harness
+ * guessed, then RUN-RETURNS-EXECUTION-ID on the status read of the id. Returns the execution to follow, or
+ * why there is none.
  */
 export async function judgeRun(
   api: ApiClient,
-  verdict: Verdict,
-  clauses: readonly string[],
+  verdict: AnyRecorder,
+  about: readonly RunAbout[],
   run: Exchange,
-  runMessage: string,
+  message: string,
   wf?: Workflow,
   control?: RunControl,
 ): Promise<{ executionId?: string; stop?: Stop }> {
-  let message = runMessage;
   const unjudgeable = unjudgeableRefusal(run, wf, message);
   // A refusal a guessed value could explain is judged after all when its control is accepted.
   const shown = unjudgeable?.guess ? await controlAccepts(api, control) : undefined;
-  if (unjudgeable && !shown) {
-    stopAll(verdict, clauses, unjudgeable);
-    return { stop: unjudgeable };
-  }
-  if (shown) message = `${message}; ${shown}`;
-  let judged: Judged<string> | undefined;
-  for (const id of clauses)
-    judged = accepted(
-      verdict,
-      id,
-      run,
-      { carries: 'an executionId', read: executionIdOf, judgedBy: 'RUN-RETURNS-EXECUTION-ID' },
-      message,
-    );
-  judged ??= accepted(
-    verdict,
-    'RUN-RETURNS-EXECUTION-ID',
-    run,
-    { carries: 'an executionId', read: executionIdOf },
-    message,
-  );
-  if (!judged.ok) {
-    if (judged.stop.blockedBy === 'RUN-RETURNS-EXECUTION-ID') {
-      verdict.must('RUN-RETURNS-EXECUTION-ID', false, {
-        message,
-        expected: 'data.executionId',
-        actual: JSON.stringify(dataOf(run) ?? null),
-        exchangeId: run.record.id,
-      });
-    } else if (served(run) && judged.stop.blockedBy) {
-      verdict.blocked('RUN-RETURNS-EXECUTION-ID', judged.stop.blockedBy, judged.stop.reason);
-    }
-    return { stop: judged.stop };
-  }
-  return knownToStatus(api, verdict, judged.value, message);
-}
-
-/** RUN-RETURNS-EXECUTION-ID: "returns an execution ID for tracking" — the status endpoint knows it. */
-async function knownToStatus(
-  api: ApiClient,
-  verdict: Verdict,
-  executionId: string,
-  message: string,
-): Promise<{ executionId?: string; stop?: Stop }> {
+  const judged = judgeRunAnswer(verdict, about, run, message, unjudgeable, shown);
+  if (!judged.ok) return { stop: judged.stop };
+  const executionId = judged.value;
   const status = await api.status(executionId, {
     label: 'status of the execution the run returned',
     allowFault: true,
   });
-  // No answer to judge the id by: the fault stops the clause, and the execution nobody can follow is aborted.
-  const faulted = faultStop(status);
-  if (faulted) {
-    if (faulted.blockedBy) verdict.blocked('RUN-RETURNS-EXECUTION-ID', faulted.blockedBy, faulted.reason);
-    else verdict.notRun('RUN-RETURNS-EXECUTION-ID', faulted.reason);
-    await abortQuietly(api, executionId);
-    return { stop: faulted };
-  }
-  const deviation = statusDeviation(status);
-  const reason = `status of ${executionId}, returned by the ${message}: ${describe(status)}`;
-  if (deviation) {
-    const stop = { blockedBy: deviation, exchangeIds: [status.record.id], reason };
-    verdict.blocked('RUN-RETURNS-EXECUTION-ID', stop);
-    return { stop };
-  }
-  if (status.status === 429) {
-    // Rate limited (legal, §8): the id is neither confirmed nor refuted, and the execution is left to run.
-    verdict.notRun('RUN-RETURNS-EXECUTION-ID', `${reason}: still rate limited after waiting out Retry-After`);
-    return { executionId };
-  }
-  const known = served(status);
-  verdict.must('RUN-RETURNS-EXECUTION-ID', known, {
-    message: `${message}: the status endpoint knows the executionId ${executionId}`,
-    expected: 'a 2xx status answer',
-    actual: describe(status),
-    exchangeId: status.record.id,
-  });
-  return known ? { executionId } : { stop: { blockedBy: 'RUN-RETURNS-EXECUTION-ID', reason } };
+  const known = judgeKnownToStatus(verdict, executionId, status, shown ? `${message}; ${shown}` : message);
+  // No one can follow it: the execution is aborted.
+  if (known.abandon) await abortQuietly(api, executionId);
+  return known.stop ? { stop: known.stop } : { executionId: known.executionId };
 }
 
 /** Snapshots of a followed execution, and why the poll ended early when it did. */
@@ -280,7 +167,7 @@ export interface Followed {
 /** Polls an execution to its end; a poll that cannot finish is aborted (cleanup) and says why. */
 export async function poll(
   api: ApiClient,
-  verdict: Verdict,
+  verdict: AnyRecorder,
   config: RunConfig,
   executionId: string,
   withOutput = false,
@@ -304,7 +191,7 @@ export async function poll(
 /** Reads a few more snapshots after the terminal one: terminal statuses must hold. */
 export async function pollAfterTerminal(
   api: ApiClient,
-  verdict: Verdict,
+  verdict: AnyRecorder,
   config: RunConfig,
   executionId: string,
   count: number,
@@ -353,7 +240,7 @@ export type Follow = (started: Pick<Started, 'executionId' | 'stop'>, how?: Foll
 
 export interface RunContext {
   api: ApiClient;
-  verdict: Verdict;
+  verdict: AnyRecorder;
   config: RunConfig;
 }
 

@@ -66,13 +66,13 @@ test('a refusal a guessed value could explain is judged once its control, the ot
     abort: async () => answer('abortExecution', 200, { success: true }),
   } as unknown as ApiClient;
   // The same values in the wrapper form are accepted: the legacy form itself was refused.
-  await judgeRun(api, verdict, ['RUN-LEGACY-TOP-LEVEL'], refused(), 'run of c1 (legacy form)', wf, {
-    form: 'wrapper',
+  await judgeRun(api, verdict, ['legacy'], refused(), 'run of c1 (legacy form)', wf, {
+    differs: 'in the wrapper form',
     send: async () => started,
   });
   // Refused in both forms: the refusal may be of the guess, and says nothing of the form.
-  await judgeRun(api, verdict, ['RUN-LEGACY-TOP-LEVEL'], refused(), 'run of c1 (legacy form)', wf, {
-    form: 'wrapper',
+  await judgeRun(api, verdict, ['legacy'], refused(), 'run of c1 (legacy form)', wf, {
+    differs: 'in the wrapper form',
     send: async () => refused(),
   });
   expect(outcomes('RUN-LEGACY-TOP-LEVEL')).toEqual(['fail', 'not-run']);

@@ -7,7 +7,7 @@ import type { CheckRecord, EvidenceRecord, ObservationRecord } from '../../evide
 import { Verdict } from '../../evidence/verdict.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import type { OperationId } from '../../../contracts/check.ts';
-import { OPERATION_PREFIX } from '../../../contracts/requirements.ts';
+import { clauseOf, requirement, type ClauseId } from '../../../contracts/requirements.ts';
 import type { OutputData, Snapshot, StatusData } from './judging.ts';
 
 /** The verdict answers are recorded on as they arrive, as the client records them (see `answer`). */
@@ -28,25 +28,22 @@ export function recorder() {
 
 let seq = 0;
 /**
- * An answer as the client hands it over: `violations` are what the contract checks found (must level),
- * recorded on the current verdict against the answer, as the client records them.
+ * An answer as the client hands it over: `violations` are what the contract checks found (at their
+ * catalogue level), recorded on the current verdict against the answer, as the client records them.
  */
 export function answer(
   operation: OperationId,
   status: number | undefined,
   body?: unknown,
-  violations: string[] = [],
+  violations: ClauseId[] = [],
   fault?: string,
 ): Exchange {
   const id = `x${++seq}`;
   for (const requirementId of violations)
-    current?.contract(requirementId, 'must', false, { message: 'contract check', exchangeId: id });
+    current?.check(requirementId, false, { message: 'contract check', exchangeId: id }, 'contract');
   // A transport fault of the target fails the operation's status clause (the client's judgeFault).
   if (fault)
-    current?.contract(`${OPERATION_PREFIX[operation]}-HTTP-STATUS-LISTED`, 'must', false, {
-      message: fault,
-      exchangeId: id,
-    });
+    current?.check(clauseOf(operation, 'HTTP-STATUS-LISTED'), false, { message: fault, exchangeId: id }, 'contract');
   return {
     record: { id } as Exchange['record'],
     status,
@@ -57,7 +54,7 @@ export function answer(
     operation,
     violations: violations.map((requirementId) => ({
       requirementId,
-      level: 'must',
+      level: requirement(requirementId).level,
       pointer: '',
       expected: '',
       actual: '',
@@ -74,7 +71,7 @@ export const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 export function snap(
   status: Partial<StatusData>,
   output?: Partial<OutputData>,
-  found: { status?: string[]; output?: string[] } = {},
+  found: { status?: ClauseId[]; output?: ClauseId[] } = {},
 ): Snapshot {
   return {
     at: 0,

@@ -3,16 +3,36 @@
  * contract checks of contracts/check.ts turned into verdicts, the key never echoed, and a transport fault
  * of the target's making failing the operation's status clause. One judge per test keeps one credit per
  * clause: a clean answer is evidence enough once.
+ *
+ * The judge of the contract declares what the automatic checks cover (their `covers()`, over every
+ * operation) and the key never echoed; when a flow needs the payload an answer promises, it is judged
+ * here too, under the operation's data clause (acceptedPayload, missingPayload).
  */
-import { bodyKindOf, clausesCheckedFor } from '../../../contracts/coverage.ts';
-import { operationInfo } from '../../../contracts/check.ts';
-import { levelOf } from '../../../contracts/requirements.ts';
+import { OPERATION_IDS } from '../../../contracts/generated/operations.ts';
+import { CLAUSE_IDS } from '../../../contracts/generated/clause-ids.ts';
+import { bodyKindOf, clausesCheckedFor, clausesEverCovered } from '../../../contracts/coverage.ts';
+import { operationInfo, type OperationId } from '../../../contracts/check.ts';
+import { clauseOf, levelOf, type ClauseId } from '../../../contracts/requirements.ts';
 import { MIN_SECRET_LENGTH } from '../../../foundation/environment/redact.ts';
-import type { Verdict } from '../../evidence/verdict.ts';
+import type { AnyRecorder, Recorder } from '../../evidence/verdict.ts';
 import { faultClauseOf, statusClauseOf, type Exchange } from '../transport/exchange.ts';
+import { judge } from './judge.ts';
+import { accepted, describe, type Acceptance, type Judged, type Stop } from './judging.ts';
 
 /** §5.2: answers never carry the key. */
-export const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED';
+export const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED' as const satisfies ClauseId;
+
+/** The judge of the contract: every clause the automatic checks cover, and the key an answer never carries. */
+export const contract = judge('the contract, on every answer', [...clausesEverCovered(OPERATION_IDS), KEY_NOT_ECHOED]);
+
+/**
+ * The judge of probes of the points the specification leaves open: the refusal of a request that names
+ * one (page=0, an unknown order, a body whose framing is broken) is recorded under it, whichever it is.
+ */
+export const openPoints = judge(
+  'refusals of probes of the open points',
+  CLAUSE_IDS.filter((id) => levelOf(id) === 'observe'),
+);
 
 /** Whether an answer carries one of `keys` in its body or a header (keys too short to be secrets are not looked for). */
 function carriesKey(ex: Pick<Exchange, 'headers' | 'text'>, keys: readonly (string | undefined)[]): boolean {
@@ -24,13 +44,18 @@ function carriesKey(ex: Pick<Exchange, 'headers' | 'text'>, keys: readonly (stri
 
 export class ContractJudge {
   /** Contract clauses already credited with a pass by this judge (one record per clause is enough evidence). */
-  private readonly credited = new Set<string>();
+  private readonly credited = new Set<ClauseId>();
+  private readonly verdict: Recorder;
+  private readonly open: Recorder;
 
   constructor(
-    private readonly verdict: Verdict,
+    verdict: AnyRecorder,
     /** The keys an answer must never carry: the caller's and every key of the run. */
     private readonly keys: readonly (string | undefined)[],
-  ) {}
+  ) {
+    this.verdict = contract.over(verdict);
+    this.open = openPoints.over(verdict);
+  }
 
   /**
    * Judges one answer: its contract findings become verdicts; a clean answer credits the clauses it was
@@ -45,7 +70,7 @@ export class ContractJudge {
     ex: Exchange,
     options: {
       credit: boolean;
-      openPoint?: string;
+      openPoint?: ClauseId;
       openPointAbout?: string;
       anyRefusal?: boolean;
       judgeFaults?: boolean;
@@ -54,7 +79,7 @@ export class ContractJudge {
     if (options.judgeFaults !== false) this.judgeFault(ex);
     if (!ex.operation || ex.status === undefined || ex.fault) return;
     this.judgeKeyNotEchoed(ex, options.credit);
-    const failed = new Set<string>();
+    const failed = new Set<ClauseId>();
     // A refusal (an unlisted 4xx) of a value the specification leaves open is that point's observation,
     // not a failure of the status clause; a crash never is.
     const { listedStatuses } = operationInfo(ex.operation);
@@ -62,18 +87,23 @@ export class ContractJudge {
     const observedAsOpen = refusal && (options.anyRefusal === true || !listedStatuses.includes(ex.status));
     if (observedAsOpen) {
       const about = options.openPointAbout ? ` for ${options.openPointAbout}` : '';
-      this.verdict.observe(options.openPoint!, `${ex.operation} status${about}`, ex.status, ex.record.id);
+      this.open.observe(options.openPoint!, `${ex.operation} status${about}`, ex.status, ex.record.id);
       if (options.anyRefusal) return;
     }
     for (const v of ex.violations) {
       failed.add(v.requirementId);
       if (observedAsOpen && v.requirementId === statusClauseOf(ex.operation)) continue;
-      this.verdict.contract(
+      this.verdict.check(
         v.requirementId,
-        v.level,
         false,
-        { message: v.message, expected: v.expected, actual: v.actual, exchangeId: ex.record.id },
-        `${ex.operation} ${ex.status}`,
+        {
+          message: v.message,
+          expected: v.expected,
+          actual: v.actual,
+          exchangeId: ex.record.id,
+          observedAs: `${ex.operation} ${ex.status}`,
+        },
+        'contract',
       );
     }
     if (!options.credit) return;
@@ -81,10 +111,12 @@ export class ContractJudge {
     for (const id of clausesCheckedFor(ex.operation, ex.status, body)) {
       if (failed.has(id) || this.credited.has(id)) continue;
       this.credited.add(id);
-      this.verdict.contract(id, levelOf(id) ?? 'must', true, {
-        message: `${ex.operation} ${ex.status} response conforms`,
-        exchangeId: ex.record.id,
-      });
+      this.verdict.check(
+        id,
+        true,
+        { message: `${ex.operation} ${ex.status} response conforms`, exchangeId: ex.record.id },
+        'contract',
+      );
     }
   }
 
@@ -105,7 +137,6 @@ export class ContractJudge {
         actual: echoed ? 'the API key (redacted here)' : 'none',
         exchangeId: ex.record.id,
       },
-      'should',
       'contract',
     );
   }
@@ -132,8 +163,67 @@ export class ContractJudge {
         actual: `${ex.fault.kind}: ${ex.fault.message}`,
         exchangeId: ex.record.id,
       },
-      'must',
       'contract',
     );
   }
+
+  /**
+   * A 429 the client waits out and retries (§8: rate limits are not shown): recorded, and nothing of it
+   * judged but its contract, without credit.
+   */
+  rateLimited(ex: Exchange, waitMs: number): void {
+    const retryAfter = ex.headers['retry-after'] ?? '(none)';
+    this.verdict.observe(
+      'LIMIT-RATE',
+      `${ex.operation ?? ex.record.method} answered 429`,
+      `Retry-After ${retryAfter}; retried after ${waitMs} ms`,
+      ex.record.id,
+    );
+  }
+
+  /**
+   * An operation the run found faulted answers no more: the clauses judged on every answer of it are not
+   * run for that reason (but the one the fault failed), said once, by the call that met the fault.
+   */
+  lostTo(operation: OperationId, failed: ClauseId | undefined, reason: string): void {
+    const lost = new Set(
+      operationInfo(operation).listedStatuses.flatMap((status) => clausesCheckedFor(operation, status)),
+    );
+    for (const id of lost) if (id !== failed) this.verdict.notRun(id, reason);
+  }
+}
+
+/**
+ * The payload an operation's success promises, where a flow needs it (a generated plan): accepted when
+ * served carrying it (see `accepted`), judged under the operation's data clause (GENERATE-200-DATA…).
+ */
+export function acceptedPayload<T>(
+  verdict: AnyRecorder,
+  ex: Exchange,
+  operation: OperationId,
+  want: Acceptance<T>,
+  message: string,
+): Judged<T> {
+  return accepted(contract.over(verdict), clauseOf(operation, '200-DATA'), ex, want, message);
+}
+
+/**
+ * A served answer without the payload its operation promises, where the contract checks found nothing to
+ * say (an envelope `success: false` without data, answered as a success): the operation's data clause
+ * fails on it. Returns the stop of what needed the payload.
+ */
+export function missingPayload(verdict: AnyRecorder, ex: Exchange, operation: OperationId, what: string): Stop {
+  const clause = clauseOf(operation, '200-DATA');
+  contract.over(verdict).check(clause, false, {
+    message: what,
+    expected: 'an envelope with data',
+    actual: ex.parsed ? describe(ex) : `${describe(ex)} with a body that is not JSON`,
+    exchangeId: ex.record.id,
+  });
+  return { blockedBy: clause, reason: `${what}: ${describe(ex)}` };
+}
+
+/** What a served payload carries where the contract leaves it optional (a canvasId, say), recorded under its data clause. */
+export function observePayload(verdict: AnyRecorder, operation: OperationId, what: string, value: unknown): void {
+  contract.over(verdict).observe(clauseOf(operation, '200-DATA'), what, value);
 }

@@ -10,7 +10,7 @@ import { answer, recorder } from './answers.testkit.ts';
 const WITH_ID = {
   carries: 'an executionId',
   read: (d: unknown) => (d as { executionId?: string } | undefined)?.executionId,
-  judgedBy: 'RUN-RETURNS-EXECUTION-ID',
+  judgedBy: 'RUN-RETURNS-EXECUTION-ID' as const,
 };
 
 test('accepted: any 2xx carrying the payload passes, a listed refusal fails, a deviation already judged blocks, a 429 says nothing', () => {
@@ -177,7 +177,7 @@ test('a step never taken passes its cause on as a chain: A blocked by B blocked 
   });
   // A stop of the harness's own stays "not run"; so does a stop naming a clause this test judged clean.
   stopAll(verdict, ['OUTPUT-FILE-URL-SERVES'], dependsOn('RUN-VARIABLES-WRAPPER', { reason: 'our deadline' }, 'x'));
-  verdict.must('RUN-RETURNS-EXECUTION-ID', true, { message: 'known' });
+  verdict.check('RUN-RETURNS-EXECUTION-ID', true, { message: 'known' });
   stopAll(verdict, ['OUTPUT-FILE-TYPE-VALUES'], { blockedBy: 'RUN-RETURNS-EXECUTION-ID', reason: 'elsewhere' });
   expect(outcomes('OUTPUT-FILE-URL-SERVES')).toEqual(['not-run']);
   expect(outcomes('OUTPUT-FILE-TYPE-VALUES')).toEqual(['not-run']);

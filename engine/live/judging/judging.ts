@@ -7,8 +7,9 @@
  */
 import type { components } from '../../../contracts/generated/api-types.ts';
 import { SCHEMA_BUNDLE } from '../../../contracts/generated/schemas.ts';
+import type { ClauseId } from '../../../contracts/requirements.ts';
 import { faultStop, harnessFault, statusClauseOf, type Exchange } from '../transport/exchange.ts';
-import type { Cause, Verdict } from '../../evidence/verdict.ts';
+import type { AnyRecorder, Cause, Recorder } from '../../evidence/verdict.ts';
 
 type S = components['schemas'];
 export type RunData = S['RunData'];
@@ -36,6 +37,11 @@ export interface Snapshot {
   statusExchange: Exchange;
   output?: OutputData;
   outputExchange?: Exchange;
+  /**
+   * The status read at once after an output that lists a file whose producing node it does not show
+   * ended: what that node was when the file was listed, as near to the output as two requests can be.
+   */
+  confirm?: { status: StatusData; exchange: Exchange };
 }
 
 /** The enumerations of the contract, read from it (never written twice). */
@@ -99,7 +105,7 @@ export function clientError(expected: string): StatusExpectation {
 }
 
 /** The clause that judges the status line of the operation an answer is of, e.g. RUN-HTTP-STATUS-LISTED. */
-function statusClauseOfAnswer(ex: Exchange): string | undefined {
+function statusClauseOfAnswer(ex: Exchange): ClauseId | undefined {
   return ex.operation ? statusClauseOf(ex.operation) : undefined;
 }
 
@@ -110,7 +116,7 @@ function statusClauseOfAnswer(ex: Exchange): string | undefined {
  * status clause — one deviation, one failure. A 2xx is never one here: its body is what the suite
  * clauses judge, whichever 2xx it is.
  */
-export function statusDeviation(ex: Exchange): string | undefined {
+export function statusDeviation(ex: Exchange): ClauseId | undefined {
   const clause = statusClauseOfAnswer(ex);
   if (!clause) return undefined;
   // A fault is the target's only when its answer broke off; our deadline or a refused connection is ours.
@@ -120,7 +126,7 @@ export function statusDeviation(ex: Exchange): string | undefined {
 }
 
 /** The first clause the contract checks failed on this answer's body (its status line aside). */
-export function bodyDeviation(ex: Exchange): string | undefined {
+export function bodyDeviation(ex: Exchange): ClauseId | undefined {
   const clause = statusClauseOfAnswer(ex);
   return ex.violations.find((v) => v.level === 'must' && v.requirementId !== clause)?.requirementId;
 }
@@ -133,10 +139,31 @@ export function bodyDeviation(ex: Exchange): string | undefined {
 export type Stop = Cause;
 
 /**
+ * What a probe gave a clause: the answer to judge, or why there is none — a stop (the step it needed
+ * deviated, or a reason of the harness's), or the reason it could not be exercised on this target.
+ */
+export type Attempt = { ex: Exchange; message: string } | { stop: Stop } | { unexercised: string };
+
+/**
+ * Judges `id` on an attempt: the answer by `judgeAnswer`, a stop as the stop says, a probe that could not
+ * be made as not run.
+ */
+export function onAttempt<C extends ClauseId>(
+  verdict: Recorder<C>,
+  id: C,
+  attempt: Attempt,
+  judgeAnswer: (ex: Exchange, message: string) => void,
+): void {
+  if ('ex' in attempt) judgeAnswer(attempt.ex, attempt.message);
+  else if ('stop' in attempt) stopAll(verdict, [id], attempt.stop);
+  else verdict.notRun(id, attempt.unexercised);
+}
+
+/**
  * Records each clause of `ids` as blocked by the failure on the data the stop lost (see Verdict.blocked),
  * or as not run for a reason of the harness.
  */
-export function stopAll(verdict: Verdict, ids: readonly string[], stop: Stop): void {
+export function stopAll(verdict: AnyRecorder, ids: readonly ClauseId[], stop: Stop): void {
   for (const id of ids) {
     if (id === stop.blockedBy) continue;
     if (stop.blockedBy || stop.exchangeIds?.length) verdict.blocked(id, stop);
@@ -149,7 +176,7 @@ export function stopAll(verdict: Verdict, ids: readonly string[], stop: Stop): v
  * blocked by `clause`, itself blocked by the stop's cause (the chain "A ← clause ← cause"). A stop of the
  * harness's own passes through unchanged.
  */
-export function dependsOn(clause: string, stop: Stop, step: string): Stop {
+export function dependsOn(clause: ClauseId, stop: Stop, step: string): Stop {
   return stop.blockedBy || stop.exchangeIds?.length ? { blockedBy: clause, step, reason: stop.reason } : stop;
 }
 
@@ -157,7 +184,7 @@ export function dependsOn(clause: string, stop: Stop, step: string): Stop {
  * Still rate limited after the client waited out Retry-After (§8: rate limits not shown, so a 429 is
  * legal): the answer says nothing about the clause, which is not run for that request.
  */
-function rateLimited(verdict: Verdict, id: string, _ex: Exchange, message: string): { ok: false; stop: Stop } {
+function rateLimited(verdict: AnyRecorder, id: ClauseId, _ex: Exchange, message: string): { ok: false; stop: Stop } {
   const reason = `${message}: still rate limited (HTTP 429) after waiting out Retry-After`;
   verdict.notRun(id, reason);
   return { ok: false, stop: { reason } };
@@ -172,7 +199,7 @@ export interface Acceptance<T> {
   /** The payload, read from the envelope's `data`; undefined when the answer lacks it. */
   read(data: unknown): T | undefined;
   /** The clause that judges a missing payload when the contract checks did not (the caller judges it). */
-  judgedBy?: string;
+  judgedBy?: ClauseId;
 }
 
 /**
@@ -182,16 +209,16 @@ export interface Acceptance<T> {
  * fails the clause; an answer whose status line or body already failed a contract clause blocks it.
  * Returns the payload so the flow goes on, or the stop that keeps it from going on.
  */
-export function accepted<T>(
-  verdict: Verdict,
-  id: string,
+export function accepted<T, C extends ClauseId>(
+  verdict: Recorder<C>,
+  id: C,
   ex: Exchange,
   want: Acceptance<T>,
   message: string,
 ): Judged<T> {
   const expected = `accepted (2xx) with ${want.carries}`;
   const exchangeIds = [ex.record.id];
-  const blockedBy = (cause: string): Judged<T> => {
+  const blockedBy = (cause: ClauseId): Judged<T> => {
     const stop = { blockedBy: cause, exchangeIds, reason: `${message}: ${describe(ex)}` };
     verdict.blocked(id, stop);
     return { ok: false, stop };
@@ -233,17 +260,14 @@ export function accepted<T>(
  * Records whether `ex` answers as `want` says, with the response as evidence, and returns the
  * outcome so the caller can branch. For the clauses that are about a status (the 400/401/403/404 of
  * §4): an answer whose status the operation does not list at all already failed the status clause,
- * so this clause is blocked by it instead of failing a second time. The catalogue decides the
- * strength; `implied` only applies to an ID it lacks (see Verdict.check), and states the clause's
- * strength to the reader.
+ * so this clause is blocked by it instead of failing a second time. The catalogue decides the strength.
  */
-export function expectStatus(
-  verdict: Verdict,
-  id: string,
+export function expectStatus<C extends ClauseId>(
+  verdict: Recorder<C>,
+  id: C,
   ex: Exchange,
   want: number | readonly number[] | StatusExpectation,
   message: string,
-  implied: 'must' | 'should' = 'must',
 ): boolean {
   const rule = typeof want === 'object' && 'ok' in want ? want : statusIn(want);
   const ok = rule.ok(ex);
@@ -259,15 +283,10 @@ export function expectStatus(
     verdict.notRun(id, `${message}: ${harness}`);
     return false;
   }
-  return verdict.check(
-    id,
-    ok,
-    {
-      message,
-      expected: rule.expected,
-      actual: rule.actual ? rule.actual(ex) : describe(ex),
-      exchangeId: ex.record.id,
-    },
-    implied,
-  );
+  return verdict.check(id, ok, {
+    message,
+    expected: rule.expected,
+    actual: rule.actual ? rule.actual(ex) : describe(ex),
+    exchangeId: ex.record.id,
+  });
 }

@@ -9,11 +9,15 @@
  * The caller measures (it knows what it sent and how often); this decides and records, so a clause reads
  * the same whatever measured it.
  */
-import type { Verdict } from '../../evidence/verdict.ts';
+import type { ClauseId } from '../../../contracts/requirements.ts';
 import type { Exchange } from '../transport/exchange.ts';
+import { judge } from './judge.ts';
 
-export const INPUT_NOT_SLOW = 'INPUT-NOT-SLOW';
-export const NO_STALL = 'ONE-REQUEST-NO-STALL';
+export const INPUT_NOT_SLOW = 'INPUT-NOT-SLOW' as const satisfies ClauseId;
+export const NO_STALL = 'ONE-REQUEST-NO-STALL' as const satisfies ClauseId;
+
+/** The judge of answer times against the operation's ordinary ones. */
+export const latency = judge('how long answers take', [INPUT_NOT_SLOW, NO_STALL]);
 
 /** An answer this many times slower than the ordinary ones of its operation… */
 export const SLOW_FACTOR = 10;
@@ -66,7 +70,7 @@ export interface SlowAnswer {
 }
 
 /** INPUT-NOT-SLOW failed on the exchange that answered slowly (or not at all). */
-export function judgeSlowAnswer(verdict: Verdict, ex: Exchange, t: SlowAnswer): void {
+export const judgeSlowAnswer = latency.judges((verdict, ex: Exchange, t: SlowAnswer): void => {
   const took = t.abandoned ? `no answer within ${seconds(t.ms)}` : seconds(t.ms);
   const growth = t.growth ? `; ${growthWords(t.growth)}` : '';
   verdict.check(
@@ -78,10 +82,9 @@ export function judgeSlowAnswer(verdict: Verdict, ex: Exchange, t: SlowAnswer): 
       actual: took,
       exchangeId: ex.record.id,
     },
-    'should',
     'contract',
   );
-}
+});
 
 export interface Stall {
   /** The slow request in words ("generateWorkflow on a run of 4,096 spaces in query"). */
@@ -99,7 +102,7 @@ export function stalled(s: Pick<Stall, 'slowMs' | 'waitedMs' | 'ordinaryMs'>): b
 }
 
 /** ONE-REQUEST-NO-STALL failed on the exchange of the cheap request that waited. */
-export function judgeStall(verdict: Verdict, ex: Exchange, s: Stall): void {
+export const judgeStall = latency.judges((verdict, ex: Exchange, s: Stall): void => {
   verdict.check(
     NO_STALL,
     false,
@@ -111,7 +114,6 @@ export function judgeStall(verdict: Verdict, ex: Exchange, s: Stall): void {
       actual: `${seconds(s.waitedMs)}, while the slow request was in flight`,
       exchangeId: ex.record.id,
     },
-    'should',
     'contract',
   );
-}
+});

@@ -11,9 +11,40 @@
  *   without a query, an upload without files): 400.
  */
 import { LIMITS } from '../../../contracts/error-codes.ts';
-import type { Verdict } from '../../evidence/verdict.ts';
+import { CLAUSE_IDS, type ClauseId } from '../../../contracts/generated/clause-ids.ts';
+import type { OperationId } from '../../../contracts/generated/operations.ts';
+import { clauseOf } from '../../../contracts/requirements.ts';
 import type { Exchange } from '../transport/exchange.ts';
+import { judge } from './judge.ts';
 import { clientError, describe, expectStatus, served, stopAll, type StatusExpectation } from './judging.ts';
+
+/** Each operation's own 401 clause (RUN-401-MISSING-OR-INVALID-KEY, …). */
+export type OperationKeyClause = Extract<ClauseId, `${string}-401-MISSING-OR-INVALID-KEY`>;
+const OPERATION_KEY_CLAUSES = CLAUSE_IDS.filter((id): id is OperationKeyClause =>
+  id.endsWith('-401-MISSING-OR-INVALID-KEY'),
+);
+
+/** The 401 clause of `operation` (RUN-401-MISSING-OR-INVALID-KEY, …). */
+export function keyClauseOf(operation: OperationId): OperationKeyClause {
+  return clauseOf(operation, '401-MISSING-OR-INVALID-KEY') as OperationKeyClause;
+}
+
+/** The clause each way of sending no valid key is about (§5.3), besides the operation's own. */
+export type UnkeyedClause =
+  | 'AUTH-401-MISSING-KEY'
+  | 'AUTH-401-EMPTY-BEARER'
+  | 'AUTH-401-WRONG-SCHEME'
+  | 'AUTH-401-INVALID-KEY';
+
+/** The judge of requests without a valid key: not processed (exposure), and refused with 401. */
+export const withoutKey = judge('requests without a valid key', [
+  'AUTH-NOT-SERVED-WITHOUT-KEY',
+  'AUTH-401-MISSING-KEY',
+  'AUTH-401-EMPTY-BEARER',
+  'AUTH-401-WRONG-SCHEME',
+  'AUTH-401-INVALID-KEY',
+  ...OPERATION_KEY_CLAUSES,
+]);
 
 // ---- without a valid key (§5.3) ----------------------------------------------------------------------
 
@@ -51,7 +82,7 @@ function incomparable(keyed: Exchange | undefined, madeUpId: boolean): string | 
 
 export interface WithoutKey {
   /** The 401 clauses the request is about: the operation's and the variant's (missing key, wrong scheme…). */
-  clauses: readonly string[];
+  clauses: readonly (UnkeyedClause | OperationKeyClause)[];
   /** The same request made with the key, when one was: a refusal answered exactly as it was processed. */
   keyed?: Exchange;
   /** The request names an id the harness made up: a keyed 404 says nothing about processing. */
@@ -64,7 +95,7 @@ export interface WithoutKey {
  * request is; otherwise refused, and then with 401 as the clauses say. Exposure blocks the 401 clauses:
  * one deviation, one finding.
  */
-export function judgeWithoutKey(verdict: Verdict, ex: Exchange, w: WithoutKey): void {
+export const judgeWithoutKey = withoutKey.judges((verdict, ex: Exchange, w: WithoutKey): void => {
   const refusedWith401 = ex.status === 401;
   const unknown = served(ex) || refusedWith401 ? undefined : incomparable(w.keyed, !!w.madeUpId);
   const sameAsKeyed = !served(ex) && !refusedWith401 && !unknown && contentOf(ex) === contentOf(w.keyed!);
@@ -72,7 +103,7 @@ export function judgeWithoutKey(verdict: Verdict, ex: Exchange, w: WithoutKey): 
   if (unknown) {
     verdict.notRun('AUTH-NOT-SERVED-WITHOUT-KEY', `${w.message}: answered ${describe(ex)}, and ${unknown}`);
   } else {
-    verdict.must('AUTH-NOT-SERVED-WITHOUT-KEY', !processed, {
+    verdict.check('AUTH-NOT-SERVED-WITHOUT-KEY', !processed, {
       message: w.message,
       expected: 'not processed: no 2xx, and not the answer the same request gets with the key',
       actual: served(ex)
@@ -93,11 +124,14 @@ export function judgeWithoutKey(verdict: Verdict, ex: Exchange, w: WithoutKey): 
     return;
   }
   for (const id of w.clauses) expectStatus(verdict, id, ex, 401, w.message);
-}
+});
 
 // ---- over a limit (§8) ---------------------------------------------------------------------------------
 
 export type LimitClause = 'LIMIT-CONTENT-100K' | 'LIMIT-PAYLOAD-100KB';
+
+/** The judge of requests over a limit of §8: refused. */
+export const overLimit = judge('requests over a limit', ['LIMIT-CONTENT-100K', 'LIMIT-PAYLOAD-100KB']);
 
 /** Refused as the client's fault: the code (E2004/E2005) is only named, since its HTTP status is not listed. */
 const OVER: Record<LimitClause, StatusExpectation> = {
@@ -127,26 +161,39 @@ export function limitOver(r: LimitedRequest): LimitClause | undefined {
 }
 
 /** A request over a limit of §8 is refused (any 4xx): `clause` is the limit it is over (see limitOver). */
-export function judgeOverLimit(verdict: Verdict, clause: LimitClause, ex: Exchange, message: string): boolean {
-  return expectStatus(verdict, clause, ex, OVER[clause], message);
-}
+export const judgeOverLimit = overLimit.judges((verdict, clause: LimitClause, ex: Exchange, message: string) =>
+  expectStatus(verdict, clause, ex, OVER[clause], message),
+);
 
 // ---- invalid parameters with a clause of their own (§4) -------------------------------------------------
 
 export type InvalidParameterClause = 'RUN-400-INVALID-BODY' | 'GENERATE-400-MISSING-QUERY' | 'UPLOAD-400-NO-FILES';
 
-/** A request the clause says is invalid gets 400, the status §4 lists for invalid parameters. */
-export function judgeInvalidParameter(
-  verdict: Verdict,
-  clause: InvalidParameterClause,
-  ex: Exchange,
-  message: string,
-): boolean {
-  return expectStatus(verdict, clause, ex, 400, message);
-}
-
 /** Where the refusal of an upload whose body is not multipart is recorded (§4.7: its content type is not shown). */
-export const UPLOAD_CONTENT_TYPE = 'UPLOAD-CONTENT-TYPE';
+export const UPLOAD_CONTENT_TYPE = 'UPLOAD-CONTENT-TYPE' as const satisfies ClauseId;
+
+/** The judge of invalid parameters with a clause of their own: refused with 400. */
+export const invalidParameter = judge('invalid parameters', [
+  'RUN-400-INVALID-BODY',
+  'GENERATE-400-MISSING-QUERY',
+  'UPLOAD-400-NO-FILES',
+  UPLOAD_CONTENT_TYPE,
+]);
+
+/** A request the clause says is invalid gets 400, the status §4 lists for invalid parameters. */
+export const judgeInvalidParameter = invalidParameter.judges(
+  (verdict, clause: InvalidParameterClause, ex: Exchange, message: string) =>
+    expectStatus(verdict, clause, ex, 400, message),
+);
+
+/**
+ * A request near an invalid one whose answer the words leave open (a `variables` that is no object, a
+ * query null or a number, a file under another field name): recorded under the clause it neighbours.
+ */
+export const observeNearInvalid = invalidParameter.judges(
+  (verdict, clause: InvalidParameterClause, ex: Exchange, what: string) =>
+    verdict.observe(clause, what, describe(ex), ex.record.id),
+);
 
 /**
  * An upload whose body is JSON, not multipart: no file in it, yet the content type of the upload is not
@@ -154,8 +201,8 @@ export const UPLOAD_CONTENT_TYPE = 'UPLOAD-CONTENT-TYPE';
  * without files (400). Any 4xx is recorded under UPLOAD-CONTENT-TYPE; anything else is judged as a request
  * without files (UPLOAD-400-NO-FILES: accepting it fails).
  */
-export function judgeUploadNotMultipart(verdict: Verdict, ex: Exchange, message: string): void {
+export const judgeUploadNotMultipart = invalidParameter.judges((verdict, ex: Exchange, message: string): void => {
   if (ex.status !== undefined && ex.status >= 400 && ex.status < 500)
     verdict.observe(UPLOAD_CONTENT_TYPE, message, describe(ex), ex.record.id);
   else judgeInvalidParameter(verdict, 'UPLOAD-400-NO-FILES', ex, message);
-}
+});

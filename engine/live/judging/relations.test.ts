@@ -5,7 +5,7 @@
  * needed.
  */
 import { test, expect } from '@playwright/test';
-import type { OutputData, StatusData, WorkflowPlan } from './judging.ts';
+import type { OutputData, Snapshot, StatusData, WorkflowPlan } from './judging.ts';
 import { checkExecutionHistory } from './relations.ts';
 import { checkNodesMatchPlan } from './plans.ts';
 import { at, recorder, snap } from './answers.testkit.ts';
@@ -117,15 +117,38 @@ test('files only after their node finished: judged from the output and from the 
     snap({ nodeExecutions: nodes('executing') }),
     snap({ status: 'finish', nodeExecutions: nodes('finish') }),
   ]);
-  // The output lists the node as executing next to its file.
+  // The output lists the node as executing next to its file, and the read right after it still has it executing.
+  const running: Partial<OutputData> = { output: [{ nodeId: 'n1', status: 'executing', messages: [] }], files: [file] };
   checkExecutionHistory(verdict, 'e1', undefined, [
-    snap(
-      { status: 'finish', nodeExecutions: nodes('finish') },
-      { output: [{ nodeId: 'n1', status: 'executing', messages: [] }], files: [file] },
-    ),
+    withConfirm(snap({ nodeExecutions: nodes('executing') }, running), nodes('executing')),
+    snap({ status: 'finish', nodeExecutions: nodes('finish') }, running),
   ]);
   expect(outcomes('OUTPUT-FILES-ONLY-AFTER-FINISH')).toEqual(['pass', 'pass', 'fail', 'fail']);
 });
+
+test('an output whose node status lags its files is recorded, not failed: the read right after shows the node ended', () => {
+  const { verdict, outcomes, observations } = recorder();
+  const file = { name: 'a.md', type: 'text/markdown', nodeId: 'n1' };
+  const nodes = (s: string) => [{ nodeId: 'n1', status: s }] as StatusData['nodeExecutions'];
+  const running: Partial<OutputData> = { output: [{ nodeId: 'n1', status: 'executing', messages: [] }], files: [file] };
+  // Statuses and files read in two queries, the node finishing between them: the confirming read shows finish.
+  checkExecutionHistory(verdict, 'e1', undefined, [
+    withConfirm(snap({ nodeExecutions: nodes('executing') }, running), nodes('finish')),
+    snap(
+      { status: 'finish', nodeExecutions: nodes('finish') },
+      { output: [{ nodeId: 'n1', status: 'finish', messages: [] }], files: [file] },
+    ),
+  ]);
+  expect(outcomes('OUTPUT-FILES-ONLY-AFTER-FINISH')).toEqual(['pass']);
+  expect(observations('OUTPUT-FILES-ONLY-AFTER-FINISH').map((o) => o.key)).toEqual([
+    'node status in the output older than its files',
+  ]);
+});
+
+/** The snapshot with the confirming status read poll.ts makes after an output listing a running node's file. */
+function withConfirm(s: Snapshot, nodeExecutions: StatusData['nodeExecutions']): Snapshot {
+  return { ...s, confirm: { status: { ...s.status, nodeExecutions }, exchange: s.statusExchange } };
+}
 
 test('a file of a node that failed is recorded, not judged: "finished" may be read as "ended"', () => {
   const { verdict, outcomes, observations } = recorder();
@@ -186,7 +209,7 @@ test('a history cut short by a status outside the enum is judged for what it sho
     { status: ['EXEC-STATUS-ENUM'] },
   );
   const cutShort = {
-    blockedBy: 'EXEC-STATUS-ENUM',
+    blockedBy: 'EXEC-STATUS-ENUM' as const,
     exchangeIds: [finished.statusExchange.record.id],
     reason: 'executions report status "finished", outside the enum',
   };

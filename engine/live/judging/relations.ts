@@ -11,7 +11,8 @@
  */
 import type { Snapshot } from './judging.ts';
 import { EXEC_STATUSES, NODE_STATUSES, type WorkflowPlan } from './judging.ts';
-import type { Cause, Verdict } from '../../evidence/verdict.ts';
+import type { Cause } from '../../evidence/verdict.ts';
+import { judge, type Judging } from './judge.ts';
 import { cannotJudge, statusRef, TERMINAL } from './relation-basics.ts';
 import { checkNodesMatchPlan } from './plans.ts';
 import { checkTimesOrdered, checkVisibility } from './visibility.ts';
@@ -29,6 +30,20 @@ function sequenceText(seq: string[]): string {
 
 /** The clause an execution that stays put after its nodes settled breaks (judged here on a whole history, by the poll on one that never ends). */
 export const ENDS_WHEN_NODES_SETTLE = 'STATE-ENDS-WHEN-NODES-SETTLE';
+
+/** The judge of an execution's statuses across polls: identity, terminal statuses, the end (§2.2, §3). */
+export const executionHistory = judge('the statuses of an execution across polls', [
+  'STATUS-ECHOES-EXECUTION',
+  'STATE-STABLE-IDENTITY',
+  'STATE-TERMINAL',
+  'STATE-EXEC-FINISH-NODES-FINISHED',
+  ENDS_WHEN_NODES_SETTLE,
+  'STATE-EXEC-FORWARD-ONLY',
+  'STATE-NODE-FORWARD-ONLY',
+  'STATE-TRANSITIONS',
+]);
+
+type History = Judging<typeof executionHistory>;
 
 export interface ExecutionFacts {
   executionId: string;
@@ -48,26 +63,22 @@ export interface ExecutionFacts {
  * clauses that need the end of the execution (its terminal status and what follows it) are blocked by
  * the reason the end was not seen.
  */
-export function checkExecutionHistory(
-  v: Verdict,
-  executionId: string,
-  plan: WorkflowPlan | undefined,
-  snaps: Snapshot[],
-  cutShort?: Cause,
-): ExecutionFacts {
-  const last = snaps[snaps.length - 1];
-  const { sawIntermediate, premature } = checkExecutionStatus(v, executionId, snaps, cutShort);
-  checkIdentity(v, executionId, snaps);
-  checkNodeStatuses(v, executionId, snaps, cutShort);
-  checkEndsWhenSettled(v, executionId, snaps, cutShort);
-  // Recorded once the finish it names has been judged (by checkNodeStatuses), so that it blocks on that failure.
-  if (premature) v.blocked('STATE-TERMINAL', premature);
-  if (plan && last) checkNodesMatchPlan(v, plan, last.status.nodeExecutions, statusRef(last));
-  const withOutput = snaps.some((s) => s.output);
-  const sawFiles = withOutput ? checkVisibility(v, executionId, snaps) : false;
-  if (withOutput) checkTimesOrdered(v, executionId, snaps);
-  return { executionId, finalStatus: last?.status.status, sawFiles, sawIntermediate };
-}
+export const checkExecutionHistory = executionHistory.judges(
+  (v, executionId: string, plan: WorkflowPlan | undefined, snaps: Snapshot[], cutShort?: Cause): ExecutionFacts => {
+    const last = snaps[snaps.length - 1];
+    const { sawIntermediate, premature } = checkExecutionStatus(v, executionId, snaps, cutShort);
+    checkIdentity(v, executionId, snaps);
+    checkNodeStatuses(v, executionId, snaps, cutShort);
+    checkEndsWhenSettled(v, executionId, snaps, cutShort);
+    // Recorded once the finish it names has been judged (by checkNodeStatuses), so that it blocks on that failure.
+    if (premature) v.blocked('STATE-TERMINAL', premature);
+    if (plan && last) checkNodesMatchPlan(v, plan, last.status.nodeExecutions, statusRef(last));
+    const withOutput = snaps.some((s) => s.output);
+    const sawFiles = withOutput ? checkVisibility(v, executionId, snaps) : false;
+    if (withOutput) checkTimesOrdered(v, executionId, snaps);
+    return { executionId, finalStatus: last?.status.status, sawFiles, sawIntermediate };
+  },
+);
 
 /**
  * Execution status (data.status, optional): the sequence is recorded (transitions are not shown), a
@@ -75,7 +86,7 @@ export function checkExecutionHistory(
  * STATE-TERMINAL when the finish it left was premature (for the caller to record once that is judged).
  */
 function checkExecutionStatus(
-  v: Verdict,
+  v: History,
   executionId: string,
   snaps: Snapshot[],
   cutShort: Cause | undefined,
@@ -120,7 +131,7 @@ function checkExecutionStatus(
   // Nothing was seen to leave a terminal status, but the end of the history was never read.
   if (!premature && !leftTerminal && cutShort) v.blocked('STATE-TERMINAL', cutShort);
   else if (!premature)
-    v.should('STATE-TERMINAL', !leftTerminal, {
+    v.check('STATE-TERMINAL', !leftTerminal, {
       message: `execution ${executionId} stays in its terminal status`,
       expected: 'finish/failed never change',
       actual: leftTerminal?.text ?? execSeq.join(' '),
@@ -138,7 +149,7 @@ function checkExecutionStatus(
  * is judged on the answers that carry it. An id that is wrong but constant is the first clause's finding
  * only; one that is no string is STATUS-200-DATA's, on the answers that carry it.
  */
-function checkIdentity(v: Verdict, executionId: string, snaps: Snapshot[]): void {
+function checkIdentity(v: History, executionId: string, snaps: Snapshot[]): void {
   const lastRef = statusRef(snaps[snaps.length - 1]);
   const carrying = snaps.filter((s) => s.status.executionId !== undefined);
   const strings = carrying.filter((s) => typeof s.status.executionId === 'string');
@@ -155,7 +166,7 @@ function checkIdentity(v: Verdict, executionId: string, snaps: Snapshot[]): void
     });
   } else {
     const other = strings.filter((s) => s.status.executionId !== executionId);
-    v.must('STATUS-ECHOES-EXECUTION', other.length === 0, {
+    v.check('STATUS-ECHOES-EXECUTION', other.length === 0, {
       message: `executionId in ${strings.length} status answers of ${executionId}`,
       expected: executionId,
       actual: other.length ? [...new Set(other.map((s) => s.status.executionId))].join(', ') : executionId,
@@ -176,7 +187,7 @@ function checkIdentity(v: Verdict, executionId: string, snaps: Snapshot[]): void
   }
   const distinctIds = new Set(ids);
   const distinctCreated = new Set(created.map((s) => s.status.createdAt));
-  v.should('STATE-STABLE-IDENTITY', distinctIds.size <= 1 && distinctCreated.size <= 1, {
+  v.check('STATE-STABLE-IDENTITY', distinctIds.size <= 1 && distinctCreated.size <= 1, {
     message: `executionId and createdAt across ${snaps.length} polls of ${executionId}`,
     expected: 'one executionId and one createdAt',
     actual: `executionId ${[...distinctIds].join(', ') || '(absent)'}; createdAt ${[...distinctCreated].join(', ') || '(absent)'}`,
@@ -190,7 +201,7 @@ function checkIdentity(v: Verdict, executionId: string, snaps: Snapshot[]): void
  * outside the enum is NODE-STATUS-ENUM's finding: what depends on reading it is blocked by that
  * clause's failure on the answer that carries it.
  */
-function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[], cutShort: Cause | undefined): void {
+function checkNodeStatuses(v: History, executionId: string, snaps: Snapshot[], cutShort: Cause | undefined): void {
   const lastRef = statusRef(snaps[snaps.length - 1]);
   const nodeSeq = new Map<string, { status: string; ref: string }[]>();
   for (const s of snaps)
@@ -214,7 +225,7 @@ function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[], c
   // Without any node status the execution's own status is what STATE-TERMINAL judges; a history cut short
   // shows a breach, but never that none came.
   if (nodeSeq.size > 0 && (nodeLeftTerminal || !cutShort)) {
-    v.should('STATE-TERMINAL', !nodeLeftTerminal, {
+    v.check('STATE-TERMINAL', !nodeLeftTerminal, {
       message: `nodes of ${executionId} stay in their terminal status`,
       expected: 'finish/failed never change',
       actual: nodeLeftTerminal?.text ?? 'stayed',
@@ -230,7 +241,7 @@ function checkNodeStatuses(v: Verdict, executionId: string, snaps: Snapshot[], c
  * execution read terminal. (One that stays put while they have settled is told by the poll itself, which
  * stops following it: a history cut short says nothing here.)
  */
-function checkEndsWhenSettled(v: Verdict, executionId: string, snaps: Snapshot[], cutShort: Cause | undefined): void {
+function checkEndsWhenSettled(v: History, executionId: string, snaps: Snapshot[], cutShort: Cause | undefined): void {
   if (cutShort) return;
   const settled = snaps.findIndex(
     (s) =>
@@ -242,7 +253,7 @@ function checkEndsWhenSettled(v: Verdict, executionId: string, snaps: Snapshot[]
     return;
   }
   const ended = snaps.slice(settled).find((s) => TERMINAL.has(s.status.status ?? ''));
-  v.should(ENDS_WHEN_NODES_SETTLE, ended !== undefined, {
+  v.check(ENDS_WHEN_NODES_SETTLE, ended !== undefined, {
     message: `execution ${executionId} ends once its nodes have settled`,
     expected: 'finish or failed',
     actual: ended?.status.status ?? snaps[snaps.length - 1].status.status ?? '(no status)',
@@ -258,7 +269,7 @@ function unsettledNodes(s: Snapshot): string[] {
 }
 
 /** STATE-EXEC-FINISH-NODES-FINISHED, on every answer that reads the execution finish. */
-function checkFinishedNodes(v: Verdict, executionId: string, snaps: Snapshot[], cutShort: Cause | undefined): void {
+function checkFinishedNodes(v: History, executionId: string, snaps: Snapshot[], cutShort: Cause | undefined): void {
   const finished = snaps.filter((x) => x.status.status === 'finish');
   if (finished.length === 0 && cutShort) v.blocked('STATE-EXEC-FINISH-NODES-FINISHED', cutShort);
   else if (finished.length === 0) {
@@ -291,7 +302,7 @@ function checkFinishedNodes(v: Verdict, executionId: string, snaps: Snapshot[], 
       continue;
     }
     const open = unsettledNodes(s);
-    v.should('STATE-EXEC-FINISH-NODES-FINISHED', open.length === 0, {
+    v.check('STATE-EXEC-FINISH-NODES-FINISHED', open.length === 0, {
       message: `execution ${executionId} is finish${given.length < nodes.length ? ` (${nodes.length - given.length} node(s) without a status not judged)` : ''}`,
       expected: 'every node finish or failed',
       actual: open.join(', ') || 'all ended',
@@ -300,3 +311,24 @@ function checkFinishedNodes(v: Verdict, executionId: string, snaps: Snapshot[], 
   }
   for (const reason of reasons) v.notRun('STATE-EXEC-FINISH-NODES-FINISHED', reason);
 }
+
+/**
+ * An execution that stays in one status, not terminal, while every node has settled, as the poll saw it
+ * (`stuck`: the reads in a row that show it): STATE-ENDS-WHEN-NODES-SETTLE warns, with those reads.
+ */
+export const judgeCannotFinish = executionHistory.judges((v, executionId: string, stuck: readonly Snapshot[]): void => {
+  const snap = stuck[stuck.length - 1]!;
+  const nodes = (snap.status.nodeExecutions ?? []).map((n) => `${n.nodeId}=${n.status}`).join(', ');
+  v.check(ENDS_WHEN_NODES_SETTLE, false, {
+    message: `execution ${executionId} stays "${snap.status.status}" after every node settled`,
+    expected: 'finish or failed once no node has work left',
+    actual: `"${snap.status.status}" for ${stuck.length} reads in a row over ${snap.at - stuck[0]!.at} ms; nodes: ${nodes}`,
+    exchangeId: statusRef(snap),
+    exchangeIds: stuck.map(statusRef),
+  });
+});
+
+/** The status a workflow with a failing task ended in (what its end is, is not shown). */
+export const observeFailingEnd = executionHistory.judges((v, facts: ExecutionFacts): void =>
+  v.observe('STATE-TRANSITIONS', 'final status of a workflow with a failing task', facts.finalStatus ?? '(absent)'),
+);

@@ -9,9 +9,10 @@
  *
  * Pure: it reads the request target as sent (still percent-encoded).
  */
+import type { ObserveClauseId } from '../../../contracts/requirements.ts';
 
 /** The observe clause a 4xx refusal of such a request is recorded under. */
-export const HTTP_LAYER_REFUSAL = 'HTTP-LAYER-REFUSAL';
+export const HTTP_LAYER_REFUSAL = 'HTTP-LAYER-REFUSAL' as const satisfies ObserveClauseId;
 
 const ESCAPE = /%([0-9A-Fa-f]{2})/g;
 

@@ -6,8 +6,19 @@
  */
 import type { Snapshot } from './judging.ts';
 import { NODE_STATUSES, type OutputNode } from './judging.ts';
-import type { Verdict } from '../../evidence/verdict.ts';
+import type { ClauseId } from '../../../contracts/requirements.ts';
+import { judge, type Judging } from './judge.ts';
 import { cannotJudge, statusRef, TERMINAL } from './relation-basics.ts';
+
+/** The judge of what an execution's output shows against its statuses, and of its times. */
+export const outputVisibility = judge("what an execution's output shows, and when", [
+  'OUTPUT-FILE-NODE-EXISTS',
+  'OUTPUT-FILES-ONLY-AFTER-FINISH',
+  'OUTPUT-PARTIAL-CONTENT',
+  'TIMES-ORDERED',
+]);
+
+type Visibility = Judging<typeof outputVisibility>;
 
 /** Node statuses by nodeId, as one status or output answer lists them (a node listed without one maps to undefined). */
 function statusesOf(
@@ -16,30 +27,36 @@ function statusesOf(
   return new Map((nodes ?? []).map((n) => [n.nodeId, n.status]));
 }
 
-/** A node's status as one answer gave it. */
+/** A node's status as one answer gave it: the output that lists the file, or a status read after it. */
 interface StatusRead {
   status: string;
   ref: string;
+  from: 'output' | 'after';
 }
 
 /**
  * What a file's producing node was when the output showing the file was served: its status in that
- * output (when it lists the node) and in the status read after it — the next poll, or this poll's own
- * when the execution had already ended (then nothing changes any more). A node that finished between
- * two reads is never blamed: the later read already shows it finish.
+ * output (when it lists the node) and in the status read after it — the confirming read made at once when
+ * the output did not show the node ended (poll.ts), else the next poll, or this poll's own when the
+ * execution had already ended (then nothing changes any more). A node that finished between two reads is
+ * never blamed: the later read already shows it finish.
  */
 function producerStatuses(snaps: Snapshot[], i: number, nodeId: string): StatusRead[] {
   const s = snaps[i];
   const laterSnap = snaps[i + 1] ?? (TERMINAL.has(s.status.status ?? '') ? s : undefined);
-  const reads: (StatusRead | undefined)[] = [
-    withRef(statusesOf(s.output?.output).get(nodeId), s.outputExchange?.record.id),
-    withRef(statusesOf(laterSnap?.status.nodeExecutions).get(nodeId), laterSnap && statusRef(laterSnap)),
-  ];
+  const after = s.confirm
+    ? withRef(statusesOf(s.confirm.status.nodeExecutions).get(nodeId), s.confirm.exchange.record.id, 'after')
+    : withRef(statusesOf(laterSnap?.status.nodeExecutions).get(nodeId), laterSnap && statusRef(laterSnap), 'after');
+  const reads = [withRef(statusesOf(s.output?.output).get(nodeId), s.outputExchange?.record.id, 'output'), after];
   return reads.filter((r): r is StatusRead => r !== undefined);
 }
 
-function withRef(status: string | undefined, ref: string | undefined): StatusRead | undefined {
-  return status !== undefined && ref !== undefined ? { status, ref } : undefined;
+function withRef(
+  status: string | undefined,
+  ref: string | undefined,
+  from: StatusRead['from'],
+): StatusRead | undefined {
+  return status !== undefined && ref !== undefined ? { status, ref, from } : undefined;
 }
 
 /** Every node of the execution as one output and the status read after it list them, with its statuses there. */
@@ -58,7 +75,7 @@ function allNodeStatuses(snaps: Snapshot[], i: number): Map<string, StatusRead[]
  * both views (the output and the status), whether or not the output lists the node. Returns whether any
  * file was seen.
  */
-export function checkVisibility(v: Verdict, executionId: string, snaps: Snapshot[]): boolean {
+export const checkVisibility = outputVisibility.judges((v, executionId: string, snaps: Snapshot[]): boolean => {
   let sawFiles = false;
   let namedNode = false;
   const notJudged = { exists: new Set<string>(), finished: new Set<string>() };
@@ -83,7 +100,7 @@ export function checkVisibility(v: Verdict, executionId: string, snaps: Snapshot
         continue;
       }
       const exists = nodesOfExecution.has(f.nodeId);
-      v.should('OUTPUT-FILE-NODE-EXISTS', exists, {
+      v.check('OUTPUT-FILE-NODE-EXISTS', exists, {
         message: `file ${f.name} names node ${f.nodeId}`,
         expected: 'a node of the execution',
         actual: exists ? 'listed' : 'no such node',
@@ -114,7 +131,12 @@ export function checkVisibility(v: Verdict, executionId: string, snaps: Snapshot
   for (const reason of notJudged.finished) v.notRun('OUTPUT-FILES-ONLY-AFTER-FINISH', reason);
   if (!contentJudged) v.notRun('OUTPUT-PARTIAL-CONTENT', partialContentNotJudged(executionId, snaps));
   return sawFiles;
-}
+});
+
+/** An execution followed to its end produced no file: what needs one is not run. */
+export const noFileProduced = outputVisibility.judges((v, what: string): void =>
+  v.notRun('OUTPUT-FILES-ONLY-AFTER-FINISH', `${what} produced no file`),
+);
 
 /** Why no output node of an execution could be judged for partial content. */
 function partialContentNotJudged(executionId: string, snaps: Snapshot[]): string {
@@ -125,7 +147,7 @@ function partialContentNotJudged(executionId: string, snaps: Snapshot[]): string
 }
 
 /** The node statuses `reads` hold, or the blocked verdict of `id` when one is outside the enum. */
-function listedOrBlocked(v: Verdict, id: string, reads: StatusRead[], what: string): boolean {
+function listedOrBlocked(v: Visibility, id: ClauseId, reads: StatusRead[], what: string): boolean {
   const unlisted = reads.filter((r) => !NODE_STATUSES.includes(r.status));
   if (unlisted.length === 0) return true;
   v.blocked(id, {
@@ -137,11 +159,15 @@ function listedOrBlocked(v: Verdict, id: string, reads: StatusRead[], what: stri
 }
 
 /**
- * A file's producer must have finished: one still init, waiting or executing fails the clause. A producer
- * that failed is recorded: "finished" may be read as "ended" as well as "status finish".
+ * A file's producer must have finished: one still init, waiting or executing fails the clause. The output
+ * is believed where it shows the node ended; where it shows it running (or not at all), the status read
+ * after it decides. An output showing the node running beside its file while the read right after shows
+ * it ended is recorded, not failed: its statuses and files may come from two queries, the statuses older
+ * (the file was written on finishing). A producer that failed is recorded: "finished" may be read as
+ * "ended" as well as "status finish".
  */
 function checkProducerFinished(
-  v: Verdict,
+  v: Visibility,
   file: string,
   nodeId: string,
   reads: StatusRead[],
@@ -149,16 +175,29 @@ function checkProducerFinished(
   ref: string,
 ): void {
   if (!listedOrBlocked(v, 'OUTPUT-FILES-ONLY-AFTER-FINISH', reads, `file ${file} of node ${nodeId}`)) return;
-  const statuses = reads.map((r) => r.status);
-  const running = statuses.some((st) => !TERMINAL.has(st));
-  if (!running && statuses.includes('failed')) {
-    v.observe('OUTPUT-FILES-ONLY-AFTER-FINISH', 'file of a node that failed', `file ${file} of node ${nodeId}`, ref);
+  const what = `file ${file} of node ${nodeId}`;
+  const inOutput = reads.find((r) => r.from === 'output');
+  const after = reads.find((r) => r.from === 'after');
+  const deciding = inOutput && TERMINAL.has(inOutput.status) ? inOutput : (after ?? inOutput!);
+  if (deciding.status === 'failed') {
+    v.observe('OUTPUT-FILES-ONLY-AFTER-FINISH', 'file of a node that failed', what, ref);
     return;
   }
-  v.must('OUTPUT-FILES-ONLY-AFTER-FINISH', !running, {
-    message: `file ${file} of node ${nodeId} in the output of ${executionId}`,
-    expected: 'its node has finished (in the output and in the status read after it)',
-    actual: `node status ${[...new Set(statuses)].join(' / ')}`,
+  const running = !TERMINAL.has(deciding.status);
+  if (!running && inOutput && deciding !== inOutput) {
+    const lag = `the output lists it beside its node ${inOutput.status}; the status read right after shows ${deciding.status}`;
+    v.observe(
+      'OUTPUT-FILES-ONLY-AFTER-FINISH',
+      'node status in the output older than its files',
+      `${what}: ${lag}`,
+      ref,
+    );
+    return;
+  }
+  v.check('OUTPUT-FILES-ONLY-AFTER-FINISH', !running, {
+    message: `${what} in the output of ${executionId}`,
+    expected: 'its node has finished (in the output, or in the status read right after it)',
+    actual: `node status ${[...new Set(reads.map((r) => r.status))].join(' / ')}`,
     exchangeId: ref,
   });
 }
@@ -168,7 +207,7 @@ function checkProducerFinished(
  * finished when every node of the execution has; otherwise its producer cannot be told.
  */
 function checkUnnamedProducer(
-  v: Verdict,
+  v: Visibility,
   file: string,
   nodes: Map<string, StatusRead[]>,
   executionId: string,
@@ -183,7 +222,7 @@ function checkUnnamedProducer(
     );
     return;
   }
-  v.must('OUTPUT-FILES-ONLY-AFTER-FINISH', true, {
+  v.check('OUTPUT-FILES-ONLY-AFTER-FINISH', true, {
     message: `file ${file} (no nodeId) in the output of ${executionId}`,
     expected: 'its node is finish',
     actual: 'every node of the execution is finish',
@@ -204,7 +243,7 @@ function instant(value: string | undefined): { ms: number; fine: boolean } | und
  * second of tolerance. The times are optional: without a pair to compare the clause is not run. An
  * unreadable time is DATETIME-FORMAT's finding, on the answer that carries it.
  */
-export function checkTimesOrdered(v: Verdict, executionId: string, snaps: Snapshot[]): void {
+export const checkTimesOrdered = outputVisibility.judges((v, executionId: string, snaps: Snapshot[]): void => {
   const problems = new Set<string>();
   const problemRefs = new Set<string>();
   let judged = false;
@@ -256,14 +295,14 @@ export function checkTimesOrdered(v: Verdict, executionId: string, snaps: Snapsh
       );
     return;
   }
-  v.should('TIMES-ORDERED', problems.size === 0, {
+  v.check('TIMES-ORDERED', problems.size === 0, {
     message: `start, end and creation times of ${executionId}`,
     expected: 'createdAt ≤ startTime ≤ endTime',
     actual: [...problems].slice(0, 3).join('; ') || 'ordered',
     exchangeId: problemRefs.size ? [...problemRefs][0] : ref,
     exchangeIds: problemRefs.size ? [...problemRefs] : undefined,
   });
-}
+});
 
 function contentOf(n: OutputNode): string {
   return (n.messages ?? []).map((m) => `${m.messageId}:${m.content ?? ''}|${m.reasoningContent ?? ''}`).join('\n');
@@ -271,7 +310,7 @@ function contentOf(n: OutputNode): string {
 
 /** OUTPUT-PARTIAL-CONTENT for one output node as read once; returns whether it judged anything. */
 function checkNodeContent(
-  v: Verdict,
+  v: Visibility,
   n: OutputNode,
   finished: Map<string, string>,
   executionId: string,
@@ -279,7 +318,7 @@ function checkNodeContent(
 ): boolean {
   const hasContent = (n.messages ?? []).some((m) => (m.content ?? '') !== '' || (m.reasoningContent ?? '') !== '');
   if (n.status === 'init' || n.status === 'waiting') {
-    v.should('OUTPUT-PARTIAL-CONTENT', !hasContent, {
+    v.check('OUTPUT-PARTIAL-CONTENT', !hasContent, {
       message: `node ${n.nodeId} of ${executionId} is ${n.status}`,
       expected: 'no message content before the node executes',
       actual: hasContent ? 'content present' : 'none',
@@ -294,7 +333,7 @@ function checkNodeContent(
     finished.set(n.nodeId, now);
     return false;
   }
-  v.should('OUTPUT-PARTIAL-CONTENT', before === now, {
+  v.check('OUTPUT-PARTIAL-CONTENT', before === now, {
     message: `node ${n.nodeId} of ${executionId} was already finish`,
     expected: 'complete (unchanging) content once finish',
     actual: before === now ? 'unchanged' : 'content changed after finish',

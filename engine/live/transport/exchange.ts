@@ -4,7 +4,9 @@
  * its place). Faults are sorted here once: an answer of the target's that broke off is the target's
  * deviation; our deadline, our size cap or no connection at all is a limit of the harness.
  */
-import { operationInfo, type OperationId, type Violation } from '../../../contracts/check.ts';
+import type { OperationId, Violation } from '../../../contracts/check.ts';
+import { OPERATIONS, type PathParams } from '../../../contracts/generated/operations.ts';
+import { clauseOf, type ClauseId, type ObserveClauseId } from '../../../contracts/requirements.ts';
 import type { ExchangeRecord } from '../../evidence/records.ts';
 import type { FileSpec } from '../../../foundation/data/files.ts';
 import { describeFault, type FaultSeen } from './faults-seen.ts';
@@ -61,7 +63,7 @@ export interface RequestSpec {
    * unlisted status in its answer is recorded under this observe clause instead of failing the
    * operation's status clause.
    */
-  openPoint?: string;
+  openPoint?: ObserveClauseId;
   /**
    * Sent with its framing broken (a socket of its own writes it): the HTTP layer may refuse it with any 4xx,
    * listed or not, recorded under HTTP-LAYER-REFUSAL and its body not judged.
@@ -126,9 +128,19 @@ export function seg(id: string): string {
   return encodeURIComponent(id);
 }
 
+/** The path of a call of `operation`: its template from the contract's table, each parameter one segment. */
+export function operationPath<Op extends OperationId>(operation: Op, params: PathParams[Op]): string {
+  const values = params as Readonly<Record<string, string>>;
+  return OPERATIONS[operation].path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`${operation}: no value for path parameter ${name}`);
+    return seg(value);
+  });
+}
+
 /** The clause that judges an operation's status line, e.g. RUN-HTTP-STATUS-LISTED. */
-export function statusClauseOf(operation: OperationId): string {
-  return `${operationInfo(operation).prefix}-HTTP-STATUS-LISTED`;
+export function statusClauseOf(operation: OperationId): ClauseId {
+  return clauseOf(operation, 'HTTP-STATUS-LISTED');
 }
 
 /**
@@ -136,10 +148,9 @@ export function statusClauseOf(operation: OperationId): string {
  * broke off fails the envelope that status promises (the status itself was listed); any other (a reset
  * before any status, a malformed answer) fails the status clause: no listed status came back.
  */
-export function faultClauseOf(ex: Pick<Exchange, 'operation' | 'status' | 'fault'>): string | undefined {
+export function faultClauseOf(ex: Pick<Exchange, 'operation' | 'status' | 'fault'>): ClauseId | undefined {
   if (!ex.operation || !ex.fault || !TARGET_FAULTS.has(ex.fault.kind)) return undefined;
-  if (ex.status === 200 && ex.fault.kind === 'incomplete-body')
-    return `${operationInfo(ex.operation).prefix}-200-ENVELOPE`;
+  if (ex.status === 200 && ex.fault.kind === 'incomplete-body') return clauseOf(ex.operation, '200-ENVELOPE');
   return statusClauseOf(ex.operation);
 }
 
@@ -158,7 +169,7 @@ export function bodyCutAfterRefusal(answer: { status?: number; fault?: Transport
  * target's making that broke off), or, with no clause, a limit of the harness (its deadline, its body
  * cap, no connection at all) that leaves it "not run". Undefined when the call did not fault.
  */
-export function faultStop(ex: Exchange): { blockedBy?: string; reason: string } | undefined {
+export function faultStop(ex: Exchange): { blockedBy?: ClauseId; reason: string } | undefined {
   if (ex.faulted)
     return { ...(ex.faulted.clause ? { blockedBy: ex.faulted.clause } : {}), reason: describeFault(ex.faulted) };
   if (!ex.fault) return undefined;

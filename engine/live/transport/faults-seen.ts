@@ -10,6 +10,7 @@
  * grown. Two workers meeting the same fault at the same moment may both append; the first line for an
  * operation is the one in force, and the one every stop names.
  */
+import type { ClauseId } from '../../../contracts/requirements.ts';
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OperationId } from '../../../contracts/check.ts';
@@ -29,7 +30,7 @@ export interface FaultSeen {
   kind: string;
   message: string;
   /** The clause its first occurrence failed; absent when it met a limit of the harness (its deadline). */
-  clause?: string;
+  clause?: ClauseId;
   /** The exchange that showed it: the evidence of every stop it causes. */
   exchangeId?: string;
   /** For `end`: the execution status the executions stay in. */

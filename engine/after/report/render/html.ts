@@ -11,7 +11,13 @@ export function renderHtml(blocks: readonly Block[]): string {
 }
 
 /** A whole page: its title, its style sheet and its body. */
-export function htmlPage(page: { title: string; style: string; body: readonly Block[] }): string {
+export interface HtmlPage {
+  title: string;
+  style: string;
+  body: readonly Block[];
+}
+
+export function htmlPage(page: HtmlPage): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${htmlText(page.title)}</title>
 <style>${page.style}</style></head><body>
