@@ -592,7 +592,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
     {
       appliesWhen:
         'A run body that is not JSON, or JSON that is not an object (an array, a string). A `variables` that is ' +
-        'not an object is recorded.',
+        'not an object is recorded; a body of JSON null, which many frameworks read as no body, is left open.',
     },
   ),
   should(
@@ -847,8 +847,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
     ),
     {
       appliesWhen:
-        'The tasks the detail shows after an overwrite: the generated ones (the same ids, or the same titles and ' +
-        'prompts under ids of their own). The title is recorded: a canvas may keep its own name while its ' +
+        'The tasks the detail shows after an overwrite: the generated ones, each the same by two of its id, title ' +
+        'and prompt (an id alone is no proof: generators number their tasks). The title is recorded: a canvas may keep its own name while its ' +
         'workflow is replaced.',
     },
   ),

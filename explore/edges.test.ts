@@ -89,6 +89,19 @@ const CAUGHT: Record<string, { ops: string[]; family(f: ExploreFinding): boolean
       f.curl.startsWith("printf '") &&
       f.curl.includes('\\r\\n\\r\\nzz\\r\\n'),
   },
+  'crash-content-type-wildcard': {
+    ops: ['runWorkflow', 'generateWorkflow'],
+    family: (f) =>
+      /^content-type=(\*\/\*|application\/\*)$/.test(minimal(f).header) &&
+      f.shape.includes('header:any(content-type=*/*,content-type=application/*)'),
+  },
+  'crash-generate-canvas-not-string': {
+    ops: ['generateWorkflow'],
+    family: (f) =>
+      minimal(f).family === 'canvas-not-string' &&
+      typeof minimal(f).body?.canvas !== 'string' &&
+      f.shape.some((x) => /^canvasId:(boolean|number|null|object|array)/.test(x)),
+  },
 };
 
 function summaryOf(r: ExploreReport): string {

@@ -63,11 +63,14 @@ function authClause(auth: AuthInput): UnkeyedClause {
   return auth.token.trim() === '' ? 'AUTH-401-EMPTY-BEARER' : 'AUTH-401-INVALID-KEY';
 }
 
-function isJsonObjectOrBlank(text: string): boolean {
+/** A run body §4.1 lets through: blank (no body), a JSON object, or JSON null. */
+function isJsonObjectBlankOrNull(text: string): boolean {
   if (text.trim() === '') return true;
   try {
     const v = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    // JSON null is read by many frameworks (Jackson, Python's json with `or {}`) as no body at all, which a
+    // run may omit: refusing it is not what §4.1's words force, so its answer is judged as any other's.
+    return v === null || (typeof v === 'object' && !Array.isArray(v));
   } catch {
     return false;
   }
@@ -82,7 +85,7 @@ export function aboutOf(input: ExploreInput, p: Prepared): About {
   switch (input.family) {
     case 'body-not-object': {
       const raw = 'body' in input && input.body.form === 'raw' ? textOf(input.body.text) : '';
-      if (input.op !== 'runWorkflow' || isJsonObjectOrBlank(raw)) return { kind: 'answer' };
+      if (input.op !== 'runWorkflow' || isJsonObjectBlankOrNull(raw)) return { kind: 'answer' };
       return { kind: 'invalid', clause: 'RUN-400-INVALID-BODY' };
     }
     case 'missing-query':

@@ -226,6 +226,16 @@ const CASES: Case[] = [
     judgement: 'RUN-HTTP-STATUS-LISTED',
   },
   {
+    name: 'a run body of JSON null accepted as no body: left open, judged as any answer',
+    input: run({ form: 'raw', text: 'null' }, 'body-not-object'),
+    status: 200,
+    body: envelope,
+    suite: { kind: 'contract only' },
+    // Nothing judged beyond the contract: RUN-400-INVALID-BODY is not about it, so neither mode records it.
+    expect: {},
+    judgement: 'pass',
+  },
+  {
     name: 'a generation without a query, refused 400',
     input: { op: 'generateWorkflow', family: 'missing-query', body: { form: 'json', locale: 'en', create: true } },
     status: 400,

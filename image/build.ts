@@ -226,7 +226,7 @@ async function install(tarball: string, project: string): Promise<void> {
  * the target refuses to boot, rather than serving keys anyone could read from the image.
  */
 function stripSeedKeys(project: string): void {
-  const seedFile = join(project, 'node_modules', 'wfcheck', 'target', 'seed.json');
+  const seedFile = join(project, 'node_modules', 'wfcheck', 'fixtures', 'reference', 'seed.json');
   const seed = JSON.parse(readFileSync(seedFile, 'utf8')) as { tenants: { apiKey: string }[] };
   for (const tenant of seed.tenants) tenant.apiKey = '';
   writeFileSync(join(project, 'target-seed-without-keys.json'), `${JSON.stringify(seed, null, 2)}\n`);

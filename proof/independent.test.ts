@@ -2,7 +2,7 @@
  * Fair to implementations nobody here wrote: the five implementations of fixtures/independent/ (Go and
  * Python with their standard libraries; Spring Boot, NestJS and Django REST framework, the stacks vendors
  * use), written from the specification alone by implementers who never saw the harness, pass both modes
- * (the scripted suites and the generative mode at its default budget) with every role filled. A finding
+ * (the scripted suites and the generative mode at its default request budget) with every role filled. A finding
  * on one of them is either a deviation its independent review (REVIEW.md beside it) confirms, listed here
  * by the clause it fails with the review's words, or a defect of the harness.
  *
@@ -28,11 +28,17 @@ import { runConformance } from './conformance-run.ts';
 
 /**
  * Deviations each independent review (REVIEW.md beside the implementation) confirms, by the clause the
- * harness fails them on, with the review's words. Go and Python have none.
+ * harness fails them on, with the review's words. Go has none.
  */
 const DOCUMENTED: Record<IndependentKind, string[]> = {
   go: [],
-  python: [],
+  python: [
+    // A1 (found by the generative mode, then confirmed in the source): the step splitter strips a trailing
+    // "and" with `(?:,|\s)\s*and$`, which backtracks over a run of blanks (re.sub alone: 16,384 spaces 1.0 s,
+    // ×3.8 per doubling); `re` holds the interpreter lock, so every other request waits meanwhile.
+    'INPUT-NOT-SLOW',
+    'ONE-REQUEST-NO-STALL',
+  ],
   spring: [
     // D1: a media range as Content-Type (*/*, application/*) on run and generate answers 500.
     'RUN-HTTP-STATUS-LISTED',
@@ -63,6 +69,8 @@ const DOCUMENTED: Record<IndependentKind, string[]> = {
 };
 
 const SEED = 20260101;
+/** A time budget no exploration of these reaches on a loaded 2-core runner (each takes 20–60 s). */
+const EXPLORE_BUDGET_S = 240;
 
 for (const kind of INDEPENDENT_KINDS) {
   test.describe(`the ${kind} implementation, written from the specification alone`, () => {
@@ -98,14 +106,16 @@ for (const kind of INDEPENDENT_KINDS) {
       }
     });
 
-    test('passes the generative mode at its default budget: no deviation its review does not confirm, nothing left unjudged', {
+    test('passes the generative mode at its default request budget: no deviation its review does not confirm, nothing left unjudged', {
       tag: '@conformance-run',
     }, async () => {
-      test.setTimeout(180_000 + STACKS[kind].startMs);
+      test.setTimeout((EXPLORE_BUDGET_S + 60) * 1000 + STACKS[kind].startMs);
       const target = await startIndependent(kind, { speed: TEST_SPEED[kind] });
       try {
+        // Bounded by requests (160 per operation, the default), not by the clock: on a busy runner a time
+        // budget would cut the same exploration at a different point each night.
         const s = readExploreSettings(
-          {},
+          { 'budget-s': String(EXPLORE_BUDGET_S) },
           { [ENV.baseUrl]: target.baseUrl, [ENV.apiKey]: target.apiKey, [ENV.seed]: String(SEED) },
         );
         const { report } = await explore(

@@ -63,6 +63,9 @@ function underSupportedNode() {
   const env = {
     ...process.env,
     PATH: `${join(home, 'bin')}${process.platform === 'win32' ? ';' : ':'}${process.env.PATH ?? ''}`,
+    // `npm run` under the older Node exports its own headers' folder; a native module built below would be
+    // compiled against them and refuse to load in the Node it runs in. These are the headers of this one.
+    npm_config_nodedir: home,
   };
   const res = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env });
   process.exit(res.status ?? 1);
