@@ -12,8 +12,8 @@
  *
  * `appliesWhen` says, in words, which requests and answers a clause judges where that is narrower than its
  * sentence reads at first (a limit judged on the content an operation takes, not on a name the workflow
- * does not declare): whatever sends the request, the judge of the clause keeps to it. The README's clause
- * table is generated from this catalogue (`npm run clause-table`).
+ * does not declare): whatever sends the request, the judge of the clause keeps to it. The clause table of
+ * docs/clauses.md is generated from this catalogue (`npm run clause-table`).
  *
  * `security` marks the clauses whose failure means exposure (a request served without a valid key,
  * another tenant's data revealed or acted on): reports list their failures first.

@@ -2,7 +2,7 @@
  * Fair to implementations nobody here wrote: the five implementations of fixtures/independent/ (Go and
  * Python with their standard libraries; Spring Boot, NestJS and Django REST framework, the stacks vendors
  * use), written from the specification alone by implementers who never saw the harness, pass both modes
- * (the scripted suites and the generative mode at its default request budget) with every role filled. A finding
+ * (the scripted suites and the generative mode within a request budget) with every role filled. A finding
  * on one of them is either a deviation its independent review (REVIEW.md beside it) confirms, listed here
  * by the clause it fails with the review's words, or a defect of the harness.
  *
@@ -71,6 +71,7 @@ const DOCUMENTED: Record<IndependentKind, string[]> = {
 const SEED = 20260101;
 /** A time budget no exploration of these reaches on a loaded 2-core runner (each takes 20–60 s). */
 const EXPLORE_BUDGET_S = 240;
+const EXPLORE_REQUESTS = 96;
 
 for (const kind of INDEPENDENT_KINDS) {
   test.describe(`the ${kind} implementation, written from the specification alone`, () => {
@@ -106,16 +107,17 @@ for (const kind of INDEPENDENT_KINDS) {
       }
     });
 
-    test('passes the generative mode at its default request budget: no deviation its review does not confirm, nothing left unjudged', {
+    test('passes the generative mode within a request budget: no deviation its review does not confirm, nothing left unjudged', {
       tag: '@conformance-run',
     }, async () => {
       test.setTimeout((EXPLORE_BUDGET_S + 60) * 1000 + STACKS[kind].startMs);
       const target = await startIndependent(kind, { speed: TEST_SPEED[kind] });
       try {
-        // Bounded by requests (160 per operation, the default), not by the clock: on a busy runner a time
-        // budget would cut the same exploration at a different point each night.
+        // Bounded by requests, not by the clock: on a busy runner a time budget would cut the same
+        // exploration at a different point each night. Fewer than the default 160 per operation, for the
+        // test suite's time; the sweeps of long runs, which found each stall, are counted apart.
         const s = readExploreSettings(
-          { 'budget-s': String(EXPLORE_BUDGET_S) },
+          { 'budget-s': String(EXPLORE_BUDGET_S), requests: String(EXPLORE_REQUESTS) },
           { [ENV.baseUrl]: target.baseUrl, [ENV.apiKey]: target.apiKey, [ENV.seed]: String(SEED) },
         );
         const { report } = await explore(

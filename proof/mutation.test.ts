@@ -75,9 +75,9 @@ const SUBSET = [
   // should-level
   'limit-too-strict',
   'key-echoed-in-errors',
+  'abort-outcome-runs-on',
   // legal variants
   'abort-outcome-finish',
-  'abort-outcome-runs-on',
   'order-reversed',
   'max-page-size-10',
   'extra-fields',

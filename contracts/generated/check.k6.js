@@ -3954,7 +3954,7 @@ var REQUIREMENTS = [
       ["generateWorkflow", "getWorkflowDetail"]
     ),
     {
-      appliesWhen: "The tasks the detail shows after an overwrite: the generated ones (the same ids, or the same titles and prompts under ids of their own). The title is recorded: a canvas may keep its own name while its workflow is replaced."
+      appliesWhen: "The tasks the detail shows after an overwrite: the generated ones, each the same by two of its id, title and prompt (an id alone is no proof: generators number their tasks). The title is recorded: a canvas may keep its own name while its workflow is replaced."
     }
   ),
   observe(

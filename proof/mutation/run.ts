@@ -66,8 +66,10 @@ async function runOne(m: Mutant, slot: number, o: MutationOptions, focusIds?: st
         ...(cut ? [`--max-failures=${o.maxFailures}`] : []),
         ...(o.extraArgs ?? []),
       ],
-      // A request deadline well under the default keeps the harness-limit entry (latency) short.
-      env: { ...REFERENCE_BEHIND_PROXY_ENV, WFCHECK_REQUEST_TIMEOUT_MS: '5000' },
+      // A request deadline well under the default keeps the harness-limit entry (latency) short. The reference
+      // target behind the proxy is thrown away after the run, so overwriting a canvas is allowed: without it
+      // GENERATE-OVERWRITE-REPLACES is never exercised, and no entry could show its judge killing a bug.
+      env: { ...REFERENCE_BEHIND_PROXY_ENV, WFCHECK_REQUEST_TIMEOUT_MS: '5000', WFCHECK_ALLOW_OVERWRITE: '1' },
       logFile: o.keepRuns === false ? undefined : join(runDir, 'conformance.log'),
     });
     if (o.keepRuns !== false && existsSync(run.reportDir)) {

@@ -45,6 +45,8 @@ import {
 /** Executions tried: slow ones, then quick ones of several tasks. */
 const MAX_SLOW = 2;
 const MAX_QUICK = 3;
+/** How long a slow execution is given to leave init before it is aborted all the same. */
+const RUNNING_WITHIN_MS = 3_000;
 
 type Ctx = Pick<Parameters<Parameters<typeof test>[2]>[0], 'api' | 'config' | 'verdict'>;
 
@@ -117,6 +119,19 @@ async function readAfterAbort(api: ApiClient, executionId: string): Promise<{ da
   return { data, ranToEnd: data?.status === 'finish' && nodes.every((n) => n.status === 'finish') };
 }
 
+/**
+ * The status of a slow execution once it is seen executing (or ended), read at the poll interval for at most
+ * RUNNING_WITHIN_MS: aborted while still init, it would have no node executing for the abort to stop.
+ */
+async function seenRunning(api: ApiClient, intervalMs: number, executionId: string): Promise<StatusData | undefined> {
+  const until = Date.now() + RUNNING_WITHIN_MS;
+  for (;;) {
+    const data = dataOf<StatusData>(await api.status(executionId, { label: 'status before the abort' }));
+    if (data?.status !== 'init' || Date.now() + intervalMs > until) return data;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
 test('a running execution is aborted: accepted, nodes stop, the following status is observed [ABORT-ACCEPTED] [ABORT-200-NO-DATA] [ABORT-OUTCOME] [ABORT-STOPS-NODES]', async ({
   api,
   config,
@@ -140,7 +155,7 @@ test('a running execution is aborted: accepted, nodes stop, the following status
     }
     const id = started.executionId;
     // A slow execution is seen running first; a quick one is aborted at once, while its later tasks wait.
-    const before = slow ? dataOf<StatusData>(await api.status(id, { label: 'status before the abort' })) : undefined;
+    const before = slow ? await seenRunning(api, config.pollIntervalMs, id) : undefined;
     if (before?.status === 'finish' || before?.status === 'failed') {
       tooQuick++;
       continue;

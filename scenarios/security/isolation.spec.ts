@@ -77,7 +77,7 @@ async function generateOver({ api, apiB, verdict }: Ctx, wf: Workflow): Promise<
     p && Array.isArray(p.tasks) ? JSON.stringify([p.title, p.tasks.map((t) => t.id)]) : undefined;
   const replaced = shape(after) !== undefined && shape(wf.plan) !== undefined && shape(after) !== shape(wf.plan);
   const message = `tenant A generates over B's canvas ${wf.canvasId}${replaced ? " (B's detail now shows A's plan)" : ''}`;
-  judgeProbe(verdict, 'generateWorkflow', gen, message, { replaced });
+  judgeProbe(verdict, 'generateWorkflow', gen, message, { replaced, canvasId: wf.canvasId });
 }
 
 /** Detail, run (and with opt-in generate) of one of B's canvases by tenant A. */

@@ -205,6 +205,27 @@ function unknownExecutionCrashes(): EvidenceRecord[] {
   });
 }
 
+/**
+ * A run body with a `variables` object refused: the wrapper clause and the file variable given in it meet the
+ * same refusal (one habit); an upload refused otherwise is a deviation of its own.
+ */
+function wrapperRefused(withUpload: boolean): EvidenceRecord[] {
+  const accept = 'accepted (2xx) with an executionId';
+  const refusal = 'refused: HTTP 400 (INVALID_REQUEST_BODY)';
+  const a = answered('runWorkflow', 400);
+  const b = answered('runWorkflow', 400);
+  const c = answered('uploadFiles', 400);
+  return [
+    ...a.records,
+    judged('RUN-VARIABLES-WRAPPER', a.id, accept, refusal),
+    ...b.records,
+    judged('RUN-FILE-VARIABLE', b.id, accept, refusal),
+    ...(withUpload
+      ? [...c.records, judged('UPLOAD-KEY-PER-FILE', c.id, 'accepted (2xx) with fileKeys', 'refused: HTTP 400 (E3001)')]
+      : []),
+  ];
+}
+
 const PLAN_NULL = { requirementId: 'PLAN-FIELDS' as const, pointer: '/data', expected: 'type object', actual: 'null' };
 
 /**
@@ -329,6 +350,15 @@ const CASES: Case[] = [
           ...statusClauses(['getExecutionStatus', 'getExecutionOutput', 'abortExecution']),
         ],
       },
+    ],
+    exitCode: 1,
+  },
+  {
+    name: 'one refusal of one operation meeting two acceptance clauses is one finding; another operation refused is another',
+    records: () => wrapperRefused(true),
+    findings: [
+      { strength: 'failure', clauses: ['RUN-VARIABLES-WRAPPER', 'RUN-FILE-VARIABLE'] },
+      { strength: 'failure', clauses: ['UPLOAD-KEY-PER-FILE'] },
     ],
     exitCode: 1,
   },

@@ -19,6 +19,8 @@
  *   segment of the JSON pointer (`/data/output/0/status` and `/data/nodeExecutions/1/status` are both
  *   `status`) and the expectation (`type boolean`, `one of [...]`); the value found is left out, so
  *   "running" and "pending" for the same enumeration are one habit;
+ * - `refused` — an acceptance clause met a refusal: the operation and the refusal as it came ("HTTP 400
+ *   (INVALID_REQUEST_BODY)"), so one refusal habit of one operation is one finding across its clauses;
  * - `clause` — any other judgement of a suite: its clause, as the operation-free clause above.
  *
  * Checks with one signature and one strength are one finding, whatever operations, probes and clauses
@@ -159,6 +161,7 @@ type Aspect =
   | { kind: 'fault'; fault: string }
   | { kind: 'body'; family: string; leaf: string; expected: string }
   | { kind: 'header'; name: string; family: string; expected: string }
+  | { kind: 'refused'; operation: string; answer: string }
   | { kind: 'clause'; family: string };
 
 /** The clause without its operation's prefix: RUN-200-ENVELOPE on runWorkflow is 200-ENVELOPE. */
@@ -231,6 +234,10 @@ function aspectOf(c: FailedCheck, input: FindingsInput): Aspect {
     const where = e.expected === 'absent' ? e.pointer.replace(/\/[^/]*$/, '') : e.pointer;
     return { kind: 'body', family, leaf: leafOf(where), expected: e.expected ?? '' };
   }
+  // Acceptance refused (judging.ts, accepted()): the same refusal of one operation is one habit, whichever
+  // acceptance clause met it (a `variables` wrapper refused, and so the file variable given in it).
+  if (e.status !== undefined && classOf(e.status) !== 2 && e.expected?.startsWith('accepted (2xx)'))
+    return { kind: 'refused', operation: e.operation ?? '', answer: e.actual ?? String(e.status) };
   return { kind: 'clause', family };
 }
 
@@ -246,6 +253,8 @@ function keyOf(a: Aspect): string {
       return `body ${a.family} ${a.leaf}: ${a.expected}`;
     case 'header':
       return `header ${a.name} ${a.family}: ${a.expected}`;
+    case 'refused':
+      return `refused on ${a.operation}: ${a.answer}`;
     case 'clause':
       return `clause ${a.family}`;
   }
@@ -283,7 +292,7 @@ function joinUnlisted(groups: Map<string, Group>, isSecurity: (g: Group) => bool
           h.checks.some((c) => c.evidence.status === code) &&
           (!listedOfClass.length || h.aspect.wanted.every((w) => classOf(w) === classOf(code)))
         );
-      return h.aspect.kind === 'clause' && h.checks.every((c) => showsStatus(c, code));
+      return (h.aspect.kind === 'clause' || h.aspect.kind === 'refused') && h.checks.every((c) => showsStatus(c, code));
     });
     if (candidates.length !== 1) continue;
     const into = candidates[0];
@@ -373,6 +382,11 @@ function behaviourOf(g: Group, clauseText: (id: string) => string): string {
       return clip(
         `Header ${a.name}: expected ${a.expected}, got ${valuesShown(g.checks.map((c) => c.evidence.actual))}`,
       );
+    case 'refused': {
+      const clauses = distinct(g.checks.map((c) => c.requirementId));
+      const what = clauses.map((id) => clip(clauseText(id), 100)).join('; ');
+      return clip(`Refuses what ${a.operation} must accept — ${a.answer.replace(/^refused: /, '')}: ${what}`);
+    }
     case 'clause': {
       // The clause says what was expected; the example carries the rest.
       const id = g.checks[0].requirementId;

@@ -121,12 +121,13 @@ export const judgeWithoutQuery = generation.judges((v, answers: readonly (readon
 const tasksText = (p: WorkflowPlan) => p.tasks.map((t) => `${t.id} "${t.title}"`).join(', ');
 
 /**
- * The stored tasks are the generated ones: as many, each the same task by its id, or by its title and
- * prompt where the stored plan gave the tasks ids of its own.
+ * The stored tasks are the generated ones: as many, each the same task by two of its id, title and prompt.
+ * An id alone says nothing: generators number their tasks (task-1, task-2…), so any plan of as many tasks
+ * has the same ids; a stored task may have an id of its own, or a title of its own, not both.
  */
 function sameTasks(stored: WorkflowPlan, generated: WorkflowPlan): boolean {
   const same = (a: WorkflowPlan['tasks'][number], b: WorkflowPlan['tasks'][number]) =>
-    a.id === b.id || (a.title === b.title && a.prompt === b.prompt);
+    [a.id === b.id, a.title === b.title, a.prompt === b.prompt].filter(Boolean).length >= 2;
   return (
     stored.tasks.length === generated.tasks.length && generated.tasks.every((g) => stored.tasks.some((t) => same(t, g)))
   );

@@ -121,9 +121,22 @@ function isolationClauseOf(operation: OperationOnId): ClausesOf<typeof isolation
     : 'ISOLATION-CANVAS';
 }
 
-/** Whether a probe of another tenant's resource exposed it (`replaced`: B's plan changed after A's generate). */
-export function exposes(operation: OperationOnId, ex: Exchange, replaced = false): boolean {
-  return EXPOSES[operation](ex) || replaced;
+/**
+ * Whether a probe of another tenant's resource exposed it (`replaced`: B's plan changed after A's generate).
+ * A generate over B's canvas (`canvasId`) that answers another canvasId while B's plan stays as it was made
+ * a canvas of A's own: B's was not acted on (that it was not refused is the 404 clause's finding).
+ */
+export function exposes(operation: OperationOnId, ex: Exchange, replaced = false, canvasId?: string): boolean {
+  if (replaced) return true;
+  const answered = dataOf<{ canvasId?: unknown } | null>(ex)?.canvasId;
+  if (
+    operation === 'generateWorkflow' &&
+    canvasId !== undefined &&
+    typeof answered === 'string' &&
+    answered !== canvasId
+  )
+    return false;
+  return EXPOSES[operation](ex);
 }
 
 /**
@@ -132,10 +145,16 @@ export function exposes(operation: OperationOnId, ex: Exchange, replaced = false
  * exposure where both keys list one workspace (`shared`: SEARCH-TENANT-SCOPED's one finding) blocks both.
  */
 export const judgeProbe = isolation.judges(
-  (v, operation: OperationOnId, ex: Exchange, message: string, seen: { replaced?: boolean; shared?: Stop } = {}) => {
+  (
+    v,
+    operation: OperationOnId,
+    ex: Exchange,
+    message: string,
+    seen: { replaced?: boolean; shared?: Stop; canvasId?: string } = {},
+  ) => {
     const clause = isolationClauseOf(operation);
     const statusClause = notFoundClauseOf(operation);
-    const exposed = exposes(operation, ex, seen.replaced);
+    const exposed = exposes(operation, ex, seen.replaced, seen.canvasId);
     if (exposed && seen.shared)
       return stopAll(v, [clause, statusClause], { ...seen.shared, exchangeIds: [ex.record.id] });
     v.check(clause, !exposed, {
