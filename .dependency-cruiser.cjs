@@ -1,6 +1,6 @@
 /**
  * The layering of wfcheck, as dependency rules (`npm run lint:layers`, and `npm test` through
- * proof/layers.test.ts). The README's "Layout" section draws the same layers.
+ * proof/layers.test.ts). The README's "Layout" section draws the same layers; docs/layout.md lists them.
  *
  * Paths are matched relative to the folder depcruise runs from, so the rules hold both for the
  * repository and for fixtures/layers/, the small tree of offenders that proves each rule
@@ -29,7 +29,7 @@ const NPM_PACKAGE = '(^|/)node_modules/(?!@types/k6/)';
 const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright|playwright-core)/';
 
 /** Code that runs inside k6: its module loader knows k6's own modules and plain files, nothing of Node or npm. */
-const K6_CODE = '^(load/(main(-native)?\\.ts$|lib/|flows/)|proof/bench/k6/)';
+const K6_CODE = '^(load/(main(-native)?\\.ts$|lib/|flows/|capacity/)|proof/bench/k6/)';
 
 /**
  * Modules k6 code may import besides its own: the contract checks with their generated validators
@@ -276,11 +276,11 @@ module.exports = {
     importsOnly(
       'load-node-imports-only-lower-layers',
       'load/node/ orchestrates k6 from Node: it may use the k6 library (profiles, thresholds, report ' +
-        'shapes), contracts, data and the environment, and of the engine its discovery rules and report kit. It reaches a target through foundation/environment, ' +
+        'shapes, the capacity search of load/capacity/), contracts, data and the environment, and of the engine its discovery rules and report kit. It reaches a target through foundation/environment, ' +
         'as the conformance run does, so that both resolve and boot it alike; and the load run must not ' +
         'depend on the conformance suites or on the proof drivers.',
       '^load/node/',
-      ['^load/(lib|node)/', '^contracts/', '^foundation/', '^engine/(live/discovery|after/report)/'],
+      ['^load/(lib|node|capacity)/', '^contracts/', '^foundation/', '^engine/(live/discovery|after/report)/'],
     ),
     {
       name: 'playwright-only-in-suites-and-tests',

@@ -59,6 +59,11 @@ const COMMANDS = [
     summary: 'one load test split over N k6 processes, gated on the merged data',
   },
   {
+    words: ['load', 'capacity'],
+    script: 'load-capacity.ts',
+    summary: 'the highest arrival rate at which every gate holds, found by a ramp and bisection',
+  },
+  {
     words: ['history'],
     script: 'history.ts',
     summary: 'what changed between runs, a requirement run by run, the list of runs',

@@ -35,6 +35,7 @@ export function matrixJson(m: Matrix) {
       latest: c.latest,
       runs: c.runs,
       changes: changesOf(c),
+      capacity: c.capacity,
     })),
     sections: m.groups.map((g) => g.section),
     requirements: m.groups.flatMap((g) =>

@@ -11,6 +11,7 @@ import {
   runsOfImplementation,
   verdictRowsOfRuns,
 } from '../foundation/history/implementations.ts';
+import { capacityTrend } from '../foundation/history/capacity.ts';
 import { findingRowsOf } from '../foundation/history/queries.ts';
 import { harnessVersion } from '../foundation/history/records.ts';
 import { buildMatrix, type Clause, type ColumnInput, type Matrix } from './model.ts';
@@ -52,6 +53,7 @@ export function loadMatrix(db: Database.Database, options: LoadOptions = {}): Ma
       verdicts,
       evidence: evidenceOfRun(db, latest.id),
       latestFindings: findingRowsOf(db, latest.id),
+      capacity: capacityTrend(db, ref.name !== null ? { name: ref.name } : { target: ref.target! }, runs),
       ...(previous ? { previousFindings: findingRowsOf(db, previous.id) } : {}),
     };
   });

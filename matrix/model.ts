@@ -9,6 +9,7 @@
  * Pure: the history's rows in, the matrix out (load.ts reads the rows; the pages render the matrix).
  */
 import { classifyChanges, findingChanges, type VerdictChange } from '../foundation/history/diff.ts';
+import type { CapacityPoint } from '../foundation/history/capacity.ts';
 import type { VerdictEvidence } from '../foundation/history/implementations.ts';
 import type { FindingOutcome } from '../foundation/history/records.ts';
 import type { RunRow, VerdictRow } from '../foundation/history/queries.ts';
@@ -41,6 +42,8 @@ export interface ColumnInput {
   /** Findings of the latest run and of the one before it (absent: the run recorded none). */
   latestFindings?: FindingOutcome[];
   previousFindings?: FindingOutcome[];
+  /** Its capacity searches, oldest first (absent: none recorded). */
+  capacity?: readonly CapacityPoint[];
 }
 
 export interface MatrixInput {
@@ -94,6 +97,8 @@ export interface Column {
   changes: Changes;
   /** Findings of the latest run, in their order. */
   findings: FindingOutcome[];
+  /** Its capacity searches, oldest first. */
+  capacity: CapacityPoint[];
 }
 
 export interface Cell {
@@ -228,6 +233,7 @@ function columnOf(input: ColumnInput, slug: string, levels: ReadonlyMap<string, 
     name: input.name,
     slug,
     runs,
+    capacity: [...(input.capacity ?? [])],
     latest,
     changes: {
       ...(previous ? { previous } : {}),

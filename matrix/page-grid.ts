@@ -8,6 +8,7 @@
  */
 import { distinctAnchor as anchor, htmlAttr as html } from '../engine/after/report/escape.ts';
 import { FILTER_SCRIPT, head, percent, ratio, trendSvg, verdictClass, when, wordOf } from './assets.ts';
+import { capacityCell } from './capacity.ts';
 import { LETTER, type Column, type Matrix, type Row } from './model.ts';
 
 const cellHref = (c: Column, id: string) => `impl/${c.slug}.html#r-${anchor(id)}`;
@@ -83,10 +84,10 @@ function implementationsHtml(m: Matrix): string {
           c.latest.harnessVersion,
         )}</td><td class="num" title="musts met / musts exercised">${ratio(c.latest.score)} (${percent(
           c.latest.score,
-        )})</td><td>${trendSvg(c.runs)}</td><td class="num">${c.runs.length}</td><td>${changeSummary(c)}</td></tr>`,
+        )})</td><td>${trendSvg(c.runs)}</td><td class="num">${c.runs.length}</td><td>${changeSummary(c)}</td>${capacityCell(c.capacity)}</tr>`,
     )
     .join('\n');
-  return `<table class="impls"><thead><tr><th>implementation</th><th>version</th><th>latest run</th><th>seed</th><th>harness</th><th>score (musts met / exercised)</th><th>trend</th><th>runs</th><th>since its previous run</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+  return `<table class="impls"><thead><tr><th>implementation</th><th>version</th><th>latest run</th><th>seed</th><th>harness</th><th>score (musts met / exercised)</th><th>trend</th><th>runs</th><th>since its previous run</th><th title="lifecycles/s with every load gate held (wfcheck load capacity); ? not confirmed">capacity</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
 }
 
 function interopHtml(m: Matrix): string {

@@ -9,6 +9,7 @@ import type { VerdictChange } from '../foundation/history/diff.ts';
 import type { EvidenceExample } from '../foundation/history/records.ts';
 import { head, percent, ratio, trendSvg, verdictClass, when, wordOf } from './assets.ts';
 import { distinctAnchor as anchor, htmlAttr as html } from '../engine/after/report/escape.ts';
+import { capacitySection } from './capacity.ts';
 import { LETTER, type Cell, type Column, type Matrix, type Row } from './model.ts';
 
 /** How a run came in, when not run here. */
@@ -160,6 +161,8 @@ ${factsHtml(c)}
 <h2 id="score">Score, run by run</h2>
 <p>${trendSvg(c.runs, { width: 480, height: 90, dots: true })}</p>
 ${runsHtml(c)}
+<h2 id="capacity">Capacity per version</h2>
+${capacitySection(c.capacity)}
 <h2 id="changes">Since its previous run</h2>
 ${changesHtml(c)}
 <h2 id="findings">Findings of the latest run</h2>

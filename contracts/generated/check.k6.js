@@ -3712,7 +3712,7 @@ var REQUIREMENTS = [
       ["runWorkflow"]
     ),
     {
-      appliesWhen: "A run body that is not JSON, or JSON that is not an object (an array, a string). A `variables` that is not an object is recorded."
+      appliesWhen: "A run body that is not JSON, or JSON that is not an object (an array, a string). A `variables` that is not an object is recorded; a body of JSON null, which many frameworks read as no body, is left open."
     }
   ),
   should(

@@ -5,7 +5,7 @@
  * A hint in the other form would name a command the reader does not have.
  *
  * Pure (no Node API): the k6 scripts format their hints with it too. The form of the running command
- * is read by foundation/environment/config.ts (readInvocation), from what bin/wfcheck.mjs sets.
+ * is read by foundation/environment/invocation.ts (readInvocation), from what bin/wfcheck.mjs sets.
  */
 
 /**
@@ -17,6 +17,7 @@ export const SUBCOMMANDS = [
   'load',
   'load compare',
   'load distributed',
+  'load capacity',
   'explore',
   'history',
   'history import',

@@ -58,10 +58,11 @@ test('a history of schema version 4 is migrated: its runs kept unnamed, named ru
   expect(schemaVersion(old)).toBe(4);
   old.close();
 
-  expect(SCHEMA_VERSION).toBe(5);
+  // Migrated to the latest version (later ones, such as capacity searches, add tables of their own).
+  expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(5);
   const db = openHistory(path).db!;
   try {
-    expect(schemaVersion(db)).toBe(5);
+    expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
     const [before] = recentRuns(db, 'reference:t', 'conformance', 10);
     expect(before).toMatchObject({ id: 1, seed: 7, name: null, targetVersion: null, origin: null });
     expect(verdictRowsOf(db, 1).get('A-1')?.verdict).toBe('fail');

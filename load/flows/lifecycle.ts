@@ -70,24 +70,32 @@ function pollUntilTerminal(
  * Run → one poll → abort → poll a little and read the output. What follows an accepted abort is not
  * shown (§3), so its end state is only polled for a bounded time, never judged or waited for.
  */
-function abortMidRun(cfg: LoadConfig, data: SetupData, rnd: () => number): void {
+function abortMidRun(cfg: LoadConfig, data: SetupData, rnd: () => number): string | undefined {
   const wf = pick(data.abortable, rnd);
   const executionId = startRun(cfg, wf, wf.variables);
-  if (!executionId) return;
+  if (!executionId) return undefined;
   api.getExecutionStatus(cfg, executionId);
   const res = api.abortExecution(cfg, executionId);
   if (res.status >= 200 && res.status < 300) executionsAborted.add(1);
   pollUntilTerminal(cfg, executionId, Date.now() + cfg.workflowTimeoutMs, POLLS_AFTER_ABORT);
   api.getExecutionOutput(cfg, executionId);
+  return executionId;
 }
 
-export function workflowLifecycle(cfg: LoadConfig, data: SetupData): void {
+/**
+ * `iteration` picks the path: the VU's own count by default (a VU of a constant or ramping scenario walks
+ * every path in turn); an arrival-rate search passes its count of lifecycles across VUs (load/capacity/main.ts),
+ * as each of its many VUs runs few iterations and would otherwise start with an abort every time.
+ * Returns the execution started, if any (the capacity search's reads follow recent executions).
+ */
+export function workflowLifecycle(
+  cfg: LoadConfig,
+  data: SetupData,
+  iteration: number = exec.vu.iterationInScenario,
+): string | undefined {
   const rnd = vuRandom(cfg.seed);
-  const flow = flowOf(cfg, data, exec.vu.iterationInScenario);
-  if (flow === 'abort') {
-    abortMidRun(cfg, data, rnd);
-    return;
-  }
+  const flow = flowOf(cfg, data, iteration);
+  if (flow === 'abort') return abortMidRun(cfg, data, rnd);
   const wf = pick(flow === 'file' ? data.withFiles : data.runnable, rnd);
   const started = Date.now();
   const variables = flow === 'file' ? withUploadedFiles(cfg, wf, rnd) : wf.variables;
@@ -95,7 +103,7 @@ export function workflowLifecycle(cfg: LoadConfig, data: SetupData): void {
   if (!executionId) {
     workflowCompleted.add(false, { flow });
     sleep(cfg.pollIntervalMs / 1000); // a failing target must not turn the scenario into a tight loop
-    return;
+    return undefined;
   }
   const status = pollUntilTerminal(cfg, executionId, started + cfg.workflowTimeoutMs);
   api.getExecutionOutput(cfg, executionId);
@@ -103,4 +111,5 @@ export function workflowLifecycle(cfg: LoadConfig, data: SetupData): void {
   workflowCompleted.add(finished, { flow });
   // Duration is recorded for finished executions only: a timeout would otherwise show up as a fast or a capped value.
   if (finished) workflowDuration.add(Date.now() - started, { flow });
+  return executionId;
 }

@@ -8,10 +8,15 @@ import { pick, vuRandom } from '../lib/seeded.ts';
 /** Relative weights of the reads (status polling dominates real traffic). */
 const WEIGHTS = { search: 20, detail: 25, status: 35, output: 20 } as const;
 
+/**
+ * One read. Without executions to read (a capacity search's VU before it started one: load/capacity/main.ts,
+ * as a target may forget old executions), the read is of workflows only, in their own proportions.
+ */
 export function readMix(cfg: LoadConfig, data: SetupData): void {
   const rnd = vuRandom(cfg.seed);
+  const executions = data.executionIds.length > 0 ? WEIGHTS.status + WEIGHTS.output : 0;
   // Each read takes the next slice of the roll, in the order of WEIGHTS.
-  const roll = rnd() * (WEIGHTS.search + WEIGHTS.detail + WEIGHTS.status + WEIGHTS.output);
+  const roll = rnd() * (WEIGHTS.search + WEIGHTS.detail + executions);
   const afterSearch = roll - WEIGHTS.search;
   const afterDetail = afterSearch - WEIGHTS.detail;
   const afterStatus = afterDetail - WEIGHTS.status;

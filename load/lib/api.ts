@@ -11,6 +11,7 @@ import { sleep } from 'k6';
 import encoding from 'k6/encoding';
 import type { LoadConfig } from './config.ts';
 import { OPERATIONS } from '../../contracts/generated/operations.ts';
+import type { ClauseId } from '../../contracts/generated/clause-ids.ts';
 import { OPERATION_IDS, type OperationId } from './operations.ts';
 import type { UploadSample } from './data-shape.ts';
 import { checkContract, extensionCapture } from './contract.ts';
@@ -31,7 +32,7 @@ interface Call {
    * The observe clause this request probes (e.g. page=0 of search): an unlisted status in its answer is
    * recorded under that clause instead of failing the operation's HTTP-STATUS-LISTED clause.
    */
-  openPoint?: string;
+  openPoint?: ClauseId;
 }
 
 const MAX_BACKOFF_S = 8;
@@ -130,6 +131,16 @@ export function markSetupRequests(): void {
   setupPhase = true;
 }
 
+/**
+ * Called before every request when set: a capacity search (load/capacity/main.ts) tags each request with
+ * the step window it is sent in, not the one its iteration started in, since a lifecycle may span two steps.
+ */
+let beforeRequest: (() => void) | undefined;
+
+export function onEveryRequest(hook: () => void): void {
+  beforeRequest = hook;
+}
+
 function paramsFor(cfg: LoadConfig, call: Call): object {
   // Most calls have neither a content type nor extra expected statuses: their key is the operation alone.
   const key =
@@ -189,6 +200,7 @@ function backedOff(cfg: LoadConfig, call: Call, res: Response, attempt: number):
 /** Sends a request, checks the response against the contract, and retries a 429 after a backoff. */
 function exchange(cfg: LoadConfig, call: Call, method: string, url: string, params: object, attempt = 0): Response {
   for (; ; attempt++) {
+    if (beforeRequest !== undefined) beforeRequest();
     const res = request(method, url, call.body ?? null, params) as Response;
     const status = res.status;
     record(cfg, call, method, url, res, status);
@@ -228,6 +240,7 @@ function executionReader(operation: 'getExecutionStatus' | 'getExecutionOutput')
   };
   return (cfg: LoadConfig, executionId: string): Response => {
     const url = (params === undefined ? prepare(cfg) && prefix : prefix) + encodeURIComponent(executionId) + suffix;
+    if (beforeRequest !== undefined) beforeRequest();
     // Both reads are GETs; http.get takes two arguments where http.request takes four, each converted per call.
     const res = get(url, params) as Response;
     const status = res.status;
@@ -264,7 +277,7 @@ export const api = {
   searchWorkflows: (
     cfg: LoadConfig,
     query: { keyword?: string; page?: number; pageSize?: number } = {},
-    openPoint?: string,
+    openPoint?: ClauseId,
   ) =>
     send(cfg, {
       operation: 'searchWorkflows',

@@ -91,6 +91,16 @@ export function startedBy(command: Subcommand, args: readonly string[] = []): st
 let cached: LoadConfig | undefined;
 
 /**
+ * The raw values of another entry's own settings (the capacity search's CAPACITY_* and its ceiling loop's
+ * CEILING_*: load/capacity/settings.ts parses them by the same rules). Their Node side passes them with
+ * `k6 run -e`, never through K6_SCRIPT_ENV, so they cannot reach the suite's scripts; read here so that
+ * `__ENV` keeps one reader. Only the names asked for are read.
+ */
+export function entrySettings(names: readonly string[]): EnvLike {
+  return Object.fromEntries(names.map((name) => [name, __ENV[name]]));
+}
+
+/**
  * The run's settings from k6's `__ENV`, read once per VU (the modules of a VU share them), or from `env`
  * when given (the suite's own tests).
  */

@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { loadTrend } from '../../foundation/history/queries.ts';
 import { harnessVersion, targetFingerprint, type LoadRunRecord } from '../../foundation/history/records.ts';
 import { historyPath, recordLoadRun, withHistory } from '../../foundation/history/store.ts';
-import { readK6ScriptSettings } from '../../foundation/environment/config.ts';
+import { readK6ScriptSettings } from '../../foundation/environment/load-settings.ts';
 import type { Target } from '../../foundation/environment/target.ts';
 import { apiRequestRate, apiResponses, operationRows, type RunReport } from '../lib/report.ts';
 import { sloFromEnv } from '../lib/thresholds.ts';
 import { renderLoadTrendPage } from './trend-page.ts';
+import { capacityTrendSection } from './capacity-trend.ts';
+import { capacityByVersion, capacityTrend } from '../../foundation/history/capacity.ts';
 
 /** Runs the trend page shows. */
 export const LOAD_TREND_RUNS = 30;
@@ -54,13 +56,19 @@ export function recordLoadHistory(
   const fingerprint = targetFingerprint(target.baseUrl, target.apiKey, target.kind);
   const { value, skipped } = withHistory(historyPath(), (db) => {
     recordLoadRun(db, loadRecord(report, fingerprint, exitCode));
-    return loadTrend(db, fingerprint, LOAD_TREND_RUNS);
+    return {
+      runs: loadTrend(db, fingerprint, LOAD_TREND_RUNS),
+      capacity: capacityTrendSection(
+        capacityByVersion(db),
+        capacityTrend(db, { target: fingerprint }, LOAD_TREND_RUNS),
+      ),
+    };
   });
   if (!value) {
     warn(`${skipped}; the run's reports are complete without it`);
     return undefined;
   }
   const page = join(dir, 'trend.html');
-  writeFileSync(page, renderLoadTrendPage(value, sloFromEnv(readK6ScriptSettings())));
+  writeFileSync(page, renderLoadTrendPage(value.runs, sloFromEnv(readK6ScriptSettings()), value.capacity));
   return page;
 }

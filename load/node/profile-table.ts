@@ -20,10 +20,10 @@ function shapeText(p: ProfileDefinition): string {
   return `ramp up ${pct(s.up)}, hold ${pct(s.hold)}, down ${pct(s.down)}`;
 }
 
-function row(name: (typeof PROFILE_NAMES)[number]): string {
+function cells(name: (typeof PROFILE_NAMES)[number]): string[] {
   const p: ProfileDefinition = LOAD_PROFILES[name];
   const peaks = (['lifecycle', 'readMix', 'uploads', 'statusRead'] as const).map((s) => `${s} ${p.vus[s]}`).join(', ');
-  const cells = [
+  return [
     `\`${name}\`${name === DEFAULT_PROFILE ? ' (default)' : ''}`,
     p.description,
     p.defaultDuration,
@@ -32,7 +32,13 @@ function row(name: (typeof PROFILE_NAMES)[number]): string {
     `${p.mix.generatePerMinute}/min`,
     p.defaultScenarios.join(', '),
   ];
-  return `| ${cells.join(' | ')} |`;
+}
+
+/** A markdown table with its columns padded to their widest cell, as the formatter (Biome) lays tables out. */
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(3, h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cs: string[]) => `| ${cs.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
 /** The generated section: markers and one row per profile, in the table's order. */
@@ -40,9 +46,7 @@ export function renderProfileTable(): string {
   return [
     PROFILE_TABLE_BEGIN,
     '',
-    '| profile | for | duration | shape | peak VUs | generate | scenarios |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    ...PROFILE_NAMES.map(row),
+    ...table(['profile', 'for', 'duration', 'shape', 'peak VUs', 'generate', 'scenarios'], PROFILE_NAMES.map(cells)),
     '',
     PROFILE_TABLE_END,
   ].join('\n');

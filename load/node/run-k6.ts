@@ -1,7 +1,8 @@
 /**
  * Runs the k6 entry (load/main.ts) as a child process: passes configuration
  * through env (written by k6-env.ts), streams its output with secrets redacted, collects contract
- * violation lines into the report folder, and samples its memory.
+ * violation lines into the report folder, samples its memory, and writes the report k6 handed over in
+ * every format (report-files.ts).
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -9,12 +10,14 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
-import type { RunReport } from '../lib/report.ts';
-import { inheritedEnvironment, readK6ScriptSettings } from '../../foundation/environment/config.ts';
+import { REPORT_HANDOVER_FILE, type RunReport } from '../lib/report.ts';
+import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
+import { readK6ScriptSettings } from '../../foundation/environment/load-settings.ts';
 import { K6_SCRIPT_ENV, type K6ScriptValues } from '../../foundation/environment/rules.ts';
 import { k6RunnerEnv, k6ScriptEnv } from './k6-env.ts';
 import { startNodeChecker } from './node-checker.ts';
 import { hasWfcheckExtension } from './ensure-k6.ts';
+import { writeLoadReport } from './report-files.ts';
 
 export const LOAD_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const K6_ENTRY = join(LOAD_DIR, 'main.ts');
@@ -62,6 +65,8 @@ export interface K6RunOptions {
    * VUs' JavaScript, as they are on a stock k6 (the suite's tests run both ways).
    */
   portableEntry?: boolean;
+  /** Another k6 entry than the suite's (a capacity search: load/capacity/), in its two forms as for the suite's. */
+  entry?: { portable: string; native: string };
   /** Called with every (redacted) output line, e.g. to act once setup() is done. */
   onLine?: (line: string) => void;
 }
@@ -98,7 +103,8 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
   if (o.segment)
     args.push('--execution-segment', o.segment.segment, '--execution-segment-sequence', o.segment.sequence);
   if (o.jsonOut) args.push('--out', `json=${o.jsonOut}`);
-  args.push(...(o.extraArgs ?? []), !o.portableEntry && hasWfcheckExtension(o.k6) ? K6_NATIVE_ENTRY : K6_ENTRY);
+  const entry = o.entry ?? { portable: K6_ENTRY, native: K6_NATIVE_ENTRY };
+  args.push(...(o.extraArgs ?? []), !o.portableEntry && hasWfcheckExtension(o.k6) ? entry.native : entry.portable);
   const checker = o.contractMode === 'offload' ? await startNodeChecker(violationsFile) : undefined;
   try {
     const env: Record<string, string> = {
@@ -160,8 +166,9 @@ async function runChild(
     child.on('close', (code, signal) => ok(code ?? (signal ? 128 : 1)));
   });
   clearInterval(sampler);
-  const summaryFile = join(o.reportDir, 'summary.json');
-  const report = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as RunReport) : undefined;
+  const handedOver = join(o.reportDir, REPORT_HANDOVER_FILE);
+  const report = existsSync(handedOver) ? (JSON.parse(readFileSync(handedOver, 'utf8')) as RunReport) : undefined;
+  if (report) writeLoadReport(o.reportDir, report);
   return { exitCode, peakRssKb, report, violationsFile, violationCount, abortReason, scriptError };
 }
 

@@ -67,7 +67,8 @@ function operationChart(op: string, runs: LoadRunFigures[], labels: string[], sl
   };
 }
 
-export function renderLoadTrendPage(runs: LoadRunFigures[], slo: SloSettings): string {
+/** `capacity`: the section of load/node/capacity-trend.ts (empty when no capacity was searched). */
+export function renderLoadTrendPage(runs: LoadRunFigures[], slo: SloSettings, capacity = ''): string {
   const labels = runs.map((r) => `#${r.run.id} ${r.run.startedAt.slice(0, 10)} ${r.profile}`);
   const operations = [...new Set(runs.flatMap((r) => r.operations.map((o) => o.operation)))].sort();
   const throughput = {
@@ -103,6 +104,7 @@ ${inlineChartJs()}
 <p>Dashed lines are the release gates (load/lib/thresholds.ts, latency scale ${htmlText(String(slo.latencyScale))}).</p>
 <table><tr>${verdicts}</tr></table>
 ${chartBlock('throughput-chart', throughput, 260)}
+${capacity}
 <div class="grid">${operations.map((op, i) => `<div>${chartBlock(`op-chart-${i}`, operationChart(op, runs, labels, slo), 260)}</div>`).join('')}</div>
 </body></html>`;
 }

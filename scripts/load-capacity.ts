@@ -1,0 +1,293 @@
+/**
+ * usage: wfcheck load capacity [--budget 3m] [--precision PCT] [--start-rate N] [--max-rate N]
+ *     [--profile NAME] [--reads-per-lifecycle N] [--instances N] [--ceiling REQ_PER_S|off]
+ *     [--name LABEL [--target-version V]] [--baseline FILE [--tolerance PCT]] [--save-baseline FILE]
+ *     [--seed N] [--out DIR | --run NAME] [--k6-archive --rate N [--hold 5m]]
+ *
+ * Finds the highest arrival rate of the workflow lifecycle (run → poll → output, with the file and abort
+ * shares of the load profile --profile, default average), the read mix at --reads-per-lifecycle reads per
+ * lifecycle (default 2), at which every gate of a load run holds (failed requests, p95/p99 per operation,
+ * contract violations 0, workflow completion; load/lib/thresholds.ts): a coarse ramp of arrival rates
+ * stopped at its first break brackets the knee, bisection narrows it to --precision (default 5 %) with
+ * steps long enough to be steady (their warm-up left out of their figures), and a longer step at the rate
+ * found confirms it — all within --budget (default 3m). Each step is printed as it ends.
+ *
+ * It prints "capacity: N lifecycles/s (M requests/s) with every gate held; first gate to break above it:
+ * …", and the generator's own ceiling on this machine (a bare k6 loop for 5 s, or --ceiling): a capacity
+ * near it may be the generator's limit, not the target's. --instances N runs every step as N execution
+ * segments (as wfcheck load distributed) judged on their merged samples: a capacity beyond one generator.
+ *
+ * --out DIR is the search's folder (default reports/load/<run>, <run> being --run NAME or the time and
+ * `capacity`): report.txt, report.json, report.junit.xml, report.html (latency and errors against the
+ * offered rate, gates and knee drawn), wfcheck-capacity.tar and capacity-testrun.yaml (the capacity entry
+ * holding the rate found for --hold, default 5m, and the k6-operator manifest that runs it: load/k8s),
+ * steps/ (each k6 process's log and figures). The search is recorded in the run history under --name and
+ * --target-version when given. --baseline FILE (a search's report.json) fails the run when the capacity
+ * fell by more than --tolerance (default 10 %). --k6-archive --rate N packs the capacity entry holding N
+ * lifecycles/s for load/k8s/capacity-testrun.yaml without searching.
+ *
+ * Target: BASE_URL + API_KEY, else the reference target (booted as for wfcheck conformance).
+ * Exit: 0 a capacity was found (and held against the baseline); 1 none held, or it fell below the
+ * baseline; 2 the search could not be carried out.
+ */
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { readImplementation } from '../foundation/environment/history-settings.ts';
+import { readK6ScriptSettings, readLoadRunSettings } from '../foundation/environment/load-settings.ts';
+import { pathFromWorkDir } from '../foundation/environment/roots.ts';
+import { number, positiveInt, SettingError } from '../foundation/environment/rules.ts';
+import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
+import { type CapacityMeta, type CapacityReport, capacityText, headline } from '../load/capacity/report.ts';
+import type { SearchSettings } from '../load/capacity/search.ts';
+import { roundRate } from '../load/capacity/plan.ts';
+import { DEFAULT_LIFECYCLE_S, DEFAULT_READS_PER_LIFECYCLE } from '../load/capacity/settings.ts';
+import { describeMix, durationSeconds, LOAD_PROFILES, PROFILE_NAMES, type ProfileName } from '../load/lib/profiles.ts';
+import { sloFromEnv } from '../load/lib/thresholds.ts';
+import { buildCapacityArchive, type CapacityArchive } from '../load/node/capacity-archive.ts';
+import { compareCapacity, DEFAULT_CAPACITY_TOLERANCE, readCapacityBaseline } from '../load/node/capacity-baseline.ts';
+import { measureGeneratorCeiling } from '../load/node/capacity-ceiling.ts';
+import { lastCapacity, recordCapacityHistory } from '../load/node/capacity-history.ts';
+import {
+  buildCapacityReport,
+  CAPACITY_REPORT_FILES,
+  type ReportInput,
+  writeCapacityReport,
+} from '../load/node/capacity-report-files.ts';
+import { searchCapacity } from '../load/node/capacity-search.ts';
+import { ensureK6 } from '../load/node/ensure-k6.ts';
+import { prepareRunData } from '../load/node/prepare-data.ts';
+import { runDir } from '../load/node/run-dir.ts';
+
+const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+const rel = pathFromWorkDir;
+
+/** The mix a capacity is measured with by default: the profile of typical production traffic. */
+const DEFAULT_MIX: ProfileName = 'average';
+/** The ramp's first rate when neither --start-rate nor the history gives one: a trickle any target holds. */
+const DEFAULT_START_RATE = 2;
+/**
+ * With a capacity in the history the ramp starts at this share of it: two ramp steps below the last knee,
+ * so that it is bracketed in a few steps and a target that lost capacity still breaks above its first.
+ */
+const START_SHARE_OF_LAST = 0.25;
+
+/** How long the generator's ceiling is measured: a few seconds give its rate within a few percent. */
+const CEILING_SECONDS = 5;
+
+function readCommandLine() {
+  return parseArgs({
+    options: {
+      budget: { type: 'string' },
+      precision: { type: 'string' },
+      'start-rate': { type: 'string' },
+      'max-rate': { type: 'string' },
+      profile: { type: 'string' },
+      'reads-per-lifecycle': { type: 'string' },
+      instances: { type: 'string' },
+      ceiling: { type: 'string' },
+      name: { type: 'string' },
+      'target-version': { type: 'string' },
+      baseline: { type: 'string' },
+      tolerance: { type: 'string' },
+      'save-baseline': { type: 'string' },
+      seed: { type: 'string' },
+      out: { type: 'string' },
+      run: { type: 'string' },
+      'k6-archive': { type: 'boolean', default: false },
+      rate: { type: 'string' },
+      hold: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }).values;
+}
+
+type Values = ReturnType<typeof readCommandLine>;
+
+/** A duration option in seconds (3m, 90s, 1m30s), refused naming its option. */
+function seconds(text: string, option: string): number {
+  try {
+    return durationSeconds(text);
+  } catch {
+    throw new SettingError(`${option} must be a duration such as 3m or 90s, got "${text}"`);
+  }
+}
+
+/** The search's bounds from the command line; every value is refused before anything runs. */
+function searchSettings(v: Values): SearchSettings {
+  const budgetS = seconds(v.budget ?? '3m', '--budget');
+  // Short budgets (tests) get short steps: a step must still fit several times over.
+  const short = budgetS < 90;
+  return {
+    budgetS,
+    startRate: number(v['start-rate'], '--start-rate', DEFAULT_START_RATE, { positive: true }),
+    rampFactor: 2,
+    rampWarmupS: short ? 1 : 2,
+    rampSteadyS: short ? 3 : 4,
+    stepWarmupS: short ? 1 : 2,
+    stepSteadyS: short ? 4 : 8,
+    confirmSteadyS: short ? 5 : 15,
+    precision: number(v.precision, '--precision', 5, { positive: true }) / 100,
+    maxRate: number(v['max-rate'], '--max-rate', 10_000, { positive: true }),
+    readsPerLifecycle: number(v['reads-per-lifecycle'], '--reads-per-lifecycle', DEFAULT_READS_PER_LIFECYCLE, {
+      min: 0,
+    }),
+    lifecycleS: DEFAULT_LIFECYCLE_S,
+  };
+}
+
+/** --ceiling: a rate given, `off`, or measured now (undefined). */
+function givenCeiling(text: string | undefined): number | null | undefined {
+  if (text === undefined) return undefined;
+  if (text === 'off') return null;
+  return number(text, '--ceiling', undefined, { positive: true }) ?? null;
+}
+
+async function ceilingOf(k6: string, given: number | null | undefined) {
+  if (given === null) return { requestsPerS: null, source: 'not measured (--ceiling off)' };
+  if (given !== undefined) return { requestsPerS: given, source: 'given by --ceiling' };
+  console.error(`measuring the generator's ceiling: a bare k6 loop for ${CEILING_SECONDS}s …`);
+  const rps = await measureGeneratorCeiling(k6, CEILING_SECONDS);
+  return { requestsPerS: rps, source: `bare k6 loop, ${CEILING_VUS_TEXT}, measured before the search` };
+}
+const CEILING_VUS_TEXT = '10 VUs';
+
+/** Everything the command line and the environment say, read (and refused) before anything runs. */
+function readSettings(v: Values) {
+  const settings = readLoadRunSettings(
+    { profile: v.profile, seed: v.seed, out: v.out, run: v.run },
+    { names: PROFILE_NAMES, fallback: DEFAULT_MIX },
+  );
+  const tolerance = number(v.tolerance, '--tolerance', DEFAULT_CAPACITY_TOLERANCE * 100, { min: 0 }) / 100;
+  const baseline = v.baseline ? readCapacityBaseline(v.baseline) : undefined;
+  return {
+    settings,
+    search: searchSettings(v),
+    instances: positiveInt(v.instances, '--instances', 1),
+    implementation: readImplementation(v),
+    compare: baseline && ((r: CapacityReport) => compareCapacity(baseline, r, v.baseline!, tolerance)),
+    ceiling: givenCeiling(v.ceiling),
+    holdS: seconds(v.hold ?? '5m', '--hold'),
+    dir: settings.outDir ?? runDir(settings.run, 'capacity'),
+    slo: sloFromEnv(readK6ScriptSettings()),
+  };
+}
+
+type Settings = ReturnType<typeof readSettings>;
+
+async function main(): Promise<number> {
+  const v = readCommandLine();
+  if (v.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const c = readSettings(v);
+  const dataFile = prepareRunData(c.dir, c.settings.seed);
+  const k6 = await ensureK6();
+  const archiveOf = { k6, dataFile, seed: c.settings.seed, profile: c.settings.profile, holdS: c.holdS };
+  if (v['k6-archive']) return archive(c.dir, v.rate, archiveOf);
+  console.error(`seed ${c.settings.seed}; budget ${c.search.budgetS}s; reports in ${rel(c.dir)}/`);
+  const generator = await ceilingOf(k6, c.ceiling);
+  const target = await resolveTarget(c.settings.target);
+  console.error(describeTarget(target));
+  if (v['start-rate'] === undefined) c.search.startRate = startRateFor(target, c.implementation?.name);
+  try {
+    const report = await searchWith(c, { k6, dataFile, target, generator });
+    const exitCode = report.passed ? 0 : 1;
+    const history = recordCapacityHistory(report, target, exitCode, (l) => console.error(`capacity: ${l}`));
+    const written = writeCapacityReport(c.dir, report, history);
+    if (report.capacity) written.push(packArchive(c.dir, report.capacity.lifecyclesPerS, archiveOf));
+    process.stdout.write(capacityText(report));
+    console.error(`reports: ${rel(c.dir)}/{${written.join(',')}}`);
+    saveBaseline(c.dir, v['save-baseline']);
+    if (report.baseline?.regressed) console.error(`capacity fell below the baseline: ${headline(report)}`);
+    return exitCode;
+  } finally {
+    await target.stop();
+  }
+}
+
+/** The search itself, and its report. */
+async function searchWith(
+  c: Settings,
+  run: { k6: string; dataFile: string; target: Target; generator: ReportInput['ceiling'] },
+): Promise<CapacityReport> {
+  const started = new Date().toISOString();
+  const { settings, search: bounds } = c;
+  const target = run.target;
+  const outcome = await searchCapacity(
+    {
+      k6: run.k6,
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      seed: settings.seed,
+      dataFile: run.dataFile,
+      dir: c.dir,
+      mixProfile: settings.profile,
+      // Arrivals pace the read mix: a think time would only hold VUs.
+      env: { ...readK6ScriptSettings(), THINK_TIME_S: '0' },
+      slo: c.slo,
+      instances: c.instances,
+      log: (line) => console.error(line),
+    },
+    bounds,
+  );
+  const meta: CapacityMeta = {
+    startedAt: started,
+    wallMs: outcome.wallMs,
+    seed: settings.seed,
+    baseUrl: target.baseUrl,
+    ...(c.implementation ? { name: c.implementation.name, version: c.implementation.version } : {}),
+    mixProfile: settings.profile,
+    mix: describeMix(LOAD_PROFILES[settings.profile as ProfileName], ['lifecycle']),
+    readsPerLifecycle: bounds.readsPerLifecycle,
+    budgetS: bounds.budgetS,
+    precision: bounds.precision,
+    instances: c.instances,
+    slo: c.slo,
+  };
+  return buildCapacityReport({ meta, steps: outcome.steps, ended: outcome.ended, ceiling: run.generator }, c.compare);
+}
+
+/** A quarter of the capacity last recorded for this implementation or target, else the default. */
+function startRateFor(target: Parameters<typeof lastCapacity>[0], name: string | undefined): number {
+  const last = lastCapacity(target, name);
+  if (last === undefined) return DEFAULT_START_RATE;
+  const start = Math.max(DEFAULT_START_RATE, roundRate(last * START_SHARE_OF_LAST));
+  console.error(
+    `the ramp starts at ${start}/s, a quarter of the capacity last recorded (${last}/s); --start-rate sets it`,
+  );
+  return start;
+}
+
+function saveBaseline(dir: string, file: string | undefined): void {
+  if (!file) return;
+  mkdirSync(dirname(file), { recursive: true });
+  copyFileSync(join(dir, CAPACITY_REPORT_FILES[0]!), file);
+  console.error(`baseline saved to ${file}`);
+}
+
+type ArchiveOf = Omit<CapacityArchive, 'out' | 'rate'>;
+
+/** The capacity entry holding `rate` lifecycles/s, packed into the folder for load/k8s; its file name. */
+function packArchive(dir: string, rate: number, o: ArchiveOf): string {
+  const file = 'wfcheck-capacity.tar';
+  buildCapacityArchive({ ...o, out: join(dir, file), rate });
+  return file;
+}
+
+/** --k6-archive: the capacity entry holding --rate lifecycles/s, for load/k8s/capacity-testrun.yaml. */
+function archive(dir: string, rateText: string | undefined, o: ArchiveOf): number {
+  const rate = number(rateText, '--rate', undefined, { positive: true });
+  if (rate === undefined) throw new SettingError('--k6-archive needs --rate N: the lifecycles per second to hold');
+  const out = join(dir, packArchive(dir, rate, o));
+  console.log(out);
+  console.error(
+    `k6 archive written; next: kubectl create configmap wfcheck-capacity --from-file=wfcheck-capacity.tar=${rel(out)} (see load/k8s/README.md)`,
+  );
+  return 0;
+}
+
+runCommand('load capacity', main, { usage: USAGE, failure: (err) => `capacity search failed: ${err.message}` });
