@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -8,6 +9,10 @@ import { defineConfig } from '@playwright/test';
  */
 export default defineConfig({
   forbidOnly: !!process.env.CI,
+  // The harness's own tests mostly wait on servers each starts for itself (its own port, its own temporary
+  // folder), so two run at once even on a 2-core runner, where Playwright's default (half the cores) is one.
+  // `npm run conformance` names its workers itself.
+  workers: Math.max(2, Math.floor(availableParallelism() / 2)),
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/harness/results.json' }]] : 'list',
   projects: [
     {

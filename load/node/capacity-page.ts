@@ -20,7 +20,7 @@ import { LATENCY_BUDGETS_MS } from '../lib/thresholds.ts';
 const COLOURS = { p50: '#7aa6e0', p95: '#f08a24', p99: '#d33c3c', gate: '#888', held: '#2e9e4f', knee: '#d33c3c' };
 const NO_ANIMATION = { animation: false, responsive: true, maintainAspectRatio: false };
 
-type Point = { x: number; y: number | null };
+export type Point = { x: number; y: number | null };
 
 const series = (label: string, data: Point[], colour: string, extra: object = {}) => ({
   label,
@@ -67,6 +67,14 @@ function markers(r: CapacityReport, top: number) {
 
 const byRate = (steps: readonly StepFigures[]) => [...steps].sort((a, b) => a.rate - b.rate || a.index - b.index);
 
+/**
+ * Points in rate order, the line broken between two measurements at the same rate (a bisection step and
+ * its confirmation): a vertical segment there would read as a change the rate caused, not a second sample.
+ */
+export function lineThroughRates(points: readonly Point[]): Point[] {
+  return points.flatMap((p, i) => (i > 0 && points[i - 1]!.x === p.x ? [{ x: p.x, y: null }, p] : [p]));
+}
+
 function chart(title: string, yTitle: string, datasets: object[]) {
   return {
     type: 'scatter',
@@ -85,7 +93,8 @@ function chart(title: string, yTitle: string, datasets: object[]) {
 function latencyChart(r: CapacityReport, op: OperationId) {
   const steps = byRate(r.steps);
   const xs = steps.map((s) => s.rate);
-  const at = (k: 'p50' | 'p95' | 'p99') => steps.map((s) => ({ x: s.rate, y: s.operations[op]?.[k] ?? null }));
+  const at = (k: 'p50' | 'p95' | 'p99') =>
+    lineThroughRates(steps.map((s) => ({ x: s.rate, y: s.operations[op]?.[k] ?? null })));
   const budget = LATENCY_BUDGETS_MS[op];
   const scale = r.meta.slo.latencyScale;
   const p99 = Math.round(budget.p99 * scale);
@@ -104,8 +113,12 @@ function errorChart(r: CapacityReport) {
   const steps = byRate(r.steps);
   const xs = steps.map((s) => s.rate);
   const gate = r.meta.slo.maxFailedRate * 100;
-  const failed = steps.map((s) => ({ x: s.rate, y: s.failedRate === null ? null : s.failedRate * 100 }));
-  const incomplete = steps.map((s) => ({ x: s.rate, y: s.completion === null ? null : (1 - s.completion) * 100 }));
+  const failed = lineThroughRates(
+    steps.map((s) => ({ x: s.rate, y: s.failedRate === null ? null : s.failedRate * 100 })),
+  );
+  const incomplete = lineThroughRates(
+    steps.map((s) => ({ x: s.rate, y: s.completion === null ? null : (1 - s.completion) * 100 })),
+  );
   const top = Math.max(gate * 2, ...failed.map((p) => p.y ?? 0), ...incomplete.map((p) => p.y ?? 0));
   return chart('failed requests and unfinished workflows', '%', [
     series('failed requests (%)', failed, COLOURS.p99),
@@ -123,7 +136,7 @@ function errorChart(r: CapacityReport) {
 
 function throughputChart(r: CapacityReport) {
   const steps = byRate(r.steps);
-  const req = steps.map((s) => ({ x: s.rate, y: s.requestsPerS }));
+  const req = lineThroughRates(steps.map((s) => ({ x: s.rate, y: s.requestsPerS })));
   const top = Math.max(...req.map((p) => p.y ?? 0), r.generator.requestsPerS ?? 0);
   return chart('requests per second the target answered', 'requests/s', [
     series('requests/s', req, '#4a7fd6'),
@@ -140,8 +153,15 @@ function throughputChart(r: CapacityReport) {
   ]);
 }
 
-function historyChart(points: readonly CapacityPoint[]) {
-  const names = [...new Set(points.map((p) => p.name ?? p.target))];
+/**
+ * The history's chart: one line per implementation name. Runs recorded without a name are all of this
+ * target (the history is read by its fingerprint then), so they are labelled with its base URL, not the
+ * fingerprint, which no reader recognises.
+ */
+export function historyChart(points: readonly CapacityPoint[], baseUrl: string) {
+  const unnamed = `${baseUrl} (no --name given)`;
+  const nameOf = (p: CapacityPoint) => p.name ?? unnamed;
+  const names = [...new Set(points.map(nameOf))];
   const labels = points.map((p) => `#${p.runId} ${p.version ?? ''}`.trim());
   const palette = ['#4a7fd6', '#2e9e4f', '#d33c3c', '#f08a24', '#8e44ad', '#16a085'];
   return {
@@ -150,7 +170,7 @@ function historyChart(points: readonly CapacityPoint[]) {
       labels,
       datasets: names.map((n, i) => ({
         label: n,
-        data: points.map((p) => ((p.name ?? p.target) === n ? p.lifecyclesPerS : null)),
+        data: points.map((p) => (nameOf(p) === n ? p.lifecyclesPerS : null)),
         borderColor: palette[i % palette.length],
         backgroundColor: palette[i % palette.length],
         spanGaps: true,
@@ -229,7 +249,7 @@ export function capacityPage(r: CapacityReport, history: readonly CapacityPoint[
       rows: stepRows(r),
     },
     ...(history.length > 1
-      ? [heading(2, 'History'), rawHtml(chartBlock('capacity-history', historyChart(history), 280))]
+      ? [heading(2, 'History'), rawHtml(chartBlock('capacity-history', historyChart(history, r.meta.baseUrl), 280))]
       : []),
   ];
   return { title: `wfcheck capacity — ${who}`, style: STYLE, body };
