@@ -2,8 +2,10 @@
  * A target whose executions never end costs the run seconds, not its deadline. Behind the mutating proxy,
  * the reference target's executions stay "executing" for good, and after a failed node the nodes that
  * depended on it stay waiting (so not every node ever shows an end). Run as a foreign target is run —
- * polls a second apart, a two-minute poll deadline — conformance ends in under 30 s, its verdict is that
+ * polls a second apart, a two-minute poll deadline — conformance ends in under a minute, its verdict is that
  * warning (exit 0: a should), no test is cut off by the runner, and what needed an end is blocked by it.
+ * A minute, not less: a run that waited out even one poll deadline takes over two, and the bound must hold
+ * beside another test on a busy 2-core runner (27 s seen there).
  */
 import { expect, test } from '@playwright/test';
 import { mutantById } from '../fixtures/faults/catalogue.ts';
@@ -12,7 +14,7 @@ import { startTarget } from '../fixtures/reference/server.ts';
 import { runConformance, scratchOutDir } from './conformance-run.ts';
 
 for (const id of ['never-ends', 'never-ends-after-failure']) {
-  test(`executions that never end (${id}): under 30 s, the warning heads the verdict, exit 0, nothing unfinished`, {
+  test(`executions that never end (${id}): under a minute, the warning heads the verdict, exit 0, nothing unfinished`, {
     tag: '@conformance-run',
   }, async () => {
     test.setTimeout(180_000);
@@ -32,7 +34,7 @@ for (const id of ['never-ends', 'never-ends-after-failure']) {
       });
       const report = run.report;
       expect(report, run.output.slice(-3000)).toBeDefined();
-      expect(run.wallMs, run.output.slice(-1500)).toBeLessThan(30_000);
+      expect(run.wallMs, run.output.slice(-1500)).toBeLessThan(60_000);
       expect(run.exitCode).toBe(0);
       expect(report!.summary.tests.unfinished).toBe(0);
       expect(report!.findings.map((f) => [f.strength, f.clauses])).toEqual([
