@@ -20,7 +20,7 @@ import { LATENCY_BUDGETS_MS } from '../lib/thresholds.ts';
 const COLOURS = { p50: '#7aa6e0', p95: '#f08a24', p99: '#d33c3c', gate: '#888', held: '#2e9e4f', knee: '#d33c3c' };
 const NO_ANIMATION = { animation: false, responsive: true, maintainAspectRatio: false };
 
-export type Point = { x: number; y: number | null };
+type Point = { x: number; y: number | null };
 
 const series = (label: string, data: Point[], colour: string, extra: object = {}) => ({
   label,
@@ -75,6 +75,10 @@ export function lineThroughRates(points: readonly Point[]): Point[] {
   return points.flatMap((p, i) => (i > 0 && points[i - 1]!.x === p.x ? [{ x: p.x, y: null }, p] : [p]));
 }
 
+/** One figure of every step against its offered rate: the one way a chart's line through the steps is built. */
+const stepLine = (steps: readonly StepFigures[], y: (s: StepFigures) => number | null): Point[] =>
+  lineThroughRates(byRate(steps).map((s) => ({ x: s.rate, y: y(s) })));
+
 function chart(title: string, yTitle: string, datasets: object[]) {
   return {
     type: 'scatter',
@@ -91,10 +95,9 @@ function chart(title: string, yTitle: string, datasets: object[]) {
 }
 
 function latencyChart(r: CapacityReport, op: OperationId) {
-  const steps = byRate(r.steps);
+  const { steps } = r;
   const xs = steps.map((s) => s.rate);
-  const at = (k: 'p50' | 'p95' | 'p99') =>
-    lineThroughRates(steps.map((s) => ({ x: s.rate, y: s.operations[op]?.[k] ?? null })));
+  const at = (k: 'p50' | 'p95' | 'p99') => stepLine(steps, (s) => s.operations[op]?.[k] ?? null);
   const budget = LATENCY_BUDGETS_MS[op];
   const scale = r.meta.slo.latencyScale;
   const p99 = Math.round(budget.p99 * scale);
@@ -110,15 +113,11 @@ function latencyChart(r: CapacityReport, op: OperationId) {
 }
 
 function errorChart(r: CapacityReport) {
-  const steps = byRate(r.steps);
+  const { steps } = r;
   const xs = steps.map((s) => s.rate);
   const gate = r.meta.slo.maxFailedRate * 100;
-  const failed = lineThroughRates(
-    steps.map((s) => ({ x: s.rate, y: s.failedRate === null ? null : s.failedRate * 100 })),
-  );
-  const incomplete = lineThroughRates(
-    steps.map((s) => ({ x: s.rate, y: s.completion === null ? null : (1 - s.completion) * 100 })),
-  );
+  const failed = stepLine(steps, (s) => (s.failedRate === null ? null : s.failedRate * 100));
+  const incomplete = stepLine(steps, (s) => (s.completion === null ? null : (1 - s.completion) * 100));
   const top = Math.max(gate * 2, ...failed.map((p) => p.y ?? 0), ...incomplete.map((p) => p.y ?? 0));
   return chart('failed requests and unfinished workflows', '%', [
     series('failed requests (%)', failed, COLOURS.p99),
@@ -135,8 +134,8 @@ function errorChart(r: CapacityReport) {
 }
 
 function throughputChart(r: CapacityReport) {
-  const steps = byRate(r.steps);
-  const req = lineThroughRates(steps.map((s) => ({ x: s.rate, y: s.requestsPerS })));
+  const { steps } = r;
+  const req = stepLine(steps, (s) => s.requestsPerS);
   const top = Math.max(...req.map((p) => p.y ?? 0), r.generator.requestsPerS ?? 0);
   return chart('requests per second the target answered', 'requests/s', [
     series('requests/s', req, '#4a7fd6'),
