@@ -99,7 +99,9 @@ function perOperationClauses(op: OperationId): Requirement[] {
           'Every answer, and no answer at all (a reset, a malformed answer). Not failed: a 429 (rate limits ' +
           'are not shown), a 4xx carrying a §7 code whose HTTP status is not listed (E2004, E2005…), a 413 ' +
           'to a request body over 100,000 bytes (the payload limit, whose status is not shown), and a 4xx from ' +
-          'the HTTP layer to a request target no stack routes or to a body whose framing is broken (HTTP-LAYER-REFUSAL).',
+          'the HTTP layer to a request target no stack routes or to a body whose framing is broken, or a close ' +
+          'without an answer to such a body where RFC 9112 allows one (HTTP-LAYER-REFUSAL). A 5xx is failed, and so ' +
+          'is a reset or a close without an answer to a request framed as HTTP asks.',
       },
     ),
     reading(
@@ -1018,7 +1020,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
         'sixteen hex digits, a chunked body or a Content-Length cut short), may be refused by the HTTP layer with a ' +
         '4xx before the operation sees it (for broken framing any 4xx, listed or not, its body not judged); so may a ' +
         'request target over 2,048 octets with a 414 or a 431 (RFC 9110 only recommends 8,000; gunicorn stops at ' +
-        '4,094): recorded, not failed. A 5xx or a reset still fails the status clause; a hang is INPUT-NOT-SLOW.',
+        '4,094): recorded, not failed. A body framed wrong may also be met with a close and no answer: RFC 9112 §8 ' +
+        'lets a server close on an incomplete message (a body cut short, or a chunk of sixteen hex digits, which ' +
+        'announces 2^64−1 bytes), and §2.2 only recommends (SHOULD) a 400 for a malformed one; the probe half-closes ' +
+        'only a message cut short and waits, connection open, for the answer to a malformed one. A 5xx still fails ' +
+        'the status clause, and so does a reset on a well-formed request; a hang is INPUT-NOT-SLOW.',
       'Path parameters are strings.',
     ),
     {

@@ -17,6 +17,7 @@ import type { Level } from '../contracts/requirements.ts';
 import type { CheckRecord, EvidenceInMemory, ObservationRecord } from '../engine/evidence/records.ts';
 import type { AnyRecorder, Verdict } from '../engine/evidence/verdict.ts';
 import { KEY_NOT_ECHOED } from '../engine/live/judging/contract.ts';
+import { CLOSED_UNANSWERED } from '../engine/live/transport/framing.ts';
 import {
   judgeInvalidParameter,
   judgeOverLimit,
@@ -43,7 +44,7 @@ export type About =
   | { kind: 'upload-not-multipart' };
 
 export type Judgement =
-  | { kind: 'pass'; observed?: { clause: string; status: number } }
+  | { kind: 'pass'; observed?: { clause: string; status: number | 'closed' } }
   | {
       kind: 'fail';
       clause: string;
@@ -141,7 +142,7 @@ function judgementOf(ex: Exchange, about: About, records: (CheckRecord | Observa
     const observed = records.find((r): r is ObservationRecord => r.kind === 'observation');
     return {
       kind: 'pass',
-      ...(observed ? { observed: { clause: observed.requirementId, status: ex.status ?? 0 } } : {}),
+      ...(observed ? { observed: { clause: observed.requirementId, status: ex.status ?? 'closed' } } : {}),
     };
   }
   return {
@@ -165,7 +166,8 @@ export interface Judges {
 /** Judges one answer to an input: the engine's verdict on it, as one judgement. */
 export function judgeAnswer(judges: Judges, input: ExploreInput, p: Prepared, ex: Exchange): Judgement {
   const about = aboutOf(input, p);
-  if (ex.fault && !TARGET_FAULTS.has(ex.fault.kind)) {
+  // A body framed wrong on purpose, closed without an answer: the HTTP layer's lawful refusal, observed.
+  if (ex.fault && !TARGET_FAULTS.has(ex.fault.kind) && ex.fault.kind !== CLOSED_UNANSWERED) {
     judges.records.take(ex.record.id);
     return { kind: 'inconclusive', reason: ex.fault.kind, unreachable: ex.fault.kind === 'connection-refused' };
   }

@@ -40,8 +40,8 @@ export interface PropertySummary {
   knownSlow?: number;
   /** Answers that could not be judged, by reason (a harness deadline, a refused connection, still rate limited). */
   inconclusive: Record<string, number>;
-  /** Unlisted 4xx answers to inputs touching an open point: clause → statuses seen and how often. */
-  observed: Record<string, { count: number; statuses: number[] }>;
+  /** Unlisted 4xx answers to inputs touching an open point (`closed`: a body framed wrong on purpose, closed without an answer): clause → statuses seen and how often. */
+  observed: Record<string, { count: number; statuses: (number | 'closed')[] }>;
   rounds: number;
   shrinks: number;
   stop: StopReason;

@@ -16,8 +16,12 @@ import { clauseOf, levelOf, type ClauseId } from '../../../contracts/requirement
 import { MIN_SECRET_LENGTH } from '../../../foundation/environment/redact.ts';
 import type { AnyRecorder, Recorder } from '../../evidence/verdict.ts';
 import { faultClauseOf, statusClauseOf, type Exchange } from '../transport/exchange.ts';
+import { CLOSED_UNANSWERED } from '../transport/framing.ts';
 import { judge } from './judge.ts';
 import { accepted, describe, type Acceptance, type Judged, type Stop } from './judging.ts';
+
+/** What an open point records for a connection the HTTP layer closed without an answer. */
+export const CLOSED_WITHOUT_ANSWER = 'closed without an answer';
 
 /** §5.2: answers never carry the key. */
 export const KEY_NOT_ECHOED = 'KEY-NOT-ECHOED' as const satisfies ClauseId;
@@ -64,7 +68,8 @@ export class ContractJudge {
    * answer to a probe of an open point, an unlisted 4xx is that point's observation, not a failure.
    * A transport fault of the target's making fails the status clause (`judgeFaults`). With `anyRefusal`
    * (a body whose framing is broken, refused by the HTTP layer before the operation), any 4xx, listed or
-   * not, is the observation, and nothing of its body is judged: it is the HTTP layer's, not the operation's.
+   * not, is the observation, and nothing of its body is judged: it is the HTTP layer's, not the operation's;
+   * so is a close without an answer, which RFC 9112 allows for such a body (transport/framing.ts).
    */
   judge(
     ex: Exchange,
@@ -77,6 +82,11 @@ export class ContractJudge {
     },
   ): void {
     if (options.judgeFaults !== false) this.judgeFault(ex);
+    if (options.anyRefusal && ex.operation && ex.fault?.kind === CLOSED_UNANSWERED) {
+      const about = options.openPointAbout ? ` to ${options.openPointAbout}` : '';
+      this.open.observe(options.openPoint!, `${ex.operation} answer${about}`, CLOSED_WITHOUT_ANSWER, ex.record.id);
+      return;
+    }
     if (!ex.operation || ex.status === undefined || ex.fault) return;
     this.judgeKeyNotEchoed(ex, options.credit);
     const failed = new Set<ClauseId>();

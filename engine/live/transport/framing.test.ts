@@ -1,7 +1,8 @@
 /**
- * The raw sender writes exactly the broken framing it is asked for, half-closes, and reads whatever came
- * back as the wire reads any answer: a refusal, a crash's 500 (chunked or not), a connection closed with no
- * answer (a reset for a whole request, RFC 9112 §6.3 for one cut short), no answer within the deadline.
+ * The raw sender writes exactly the broken framing it is asked for, half-closes only a message cut short,
+ * and reads whatever came back as the wire reads any answer: a refusal, a crash's 500 (chunked or not), a
+ * connection closed with no answer (lawful for a request framed wrong: RFC 9112 §8 for one cut short, §2.2
+ * for one malformed), no answer within the deadline.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -91,7 +92,7 @@ test("a Node server's refusal of every broken framing is read: 400 once the body
   }
 });
 
-test('a 500 is read, chunked or not; a close without an answer is a reset, or RFC 9112 for a body cut short', async () => {
+test("a 500 is read, chunked or not; a close without an answer is the HTTP layer's lawful refusal", async () => {
   const chunked = rawServer((socket) =>
     socket.end('HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nboom!\r\n0\r\n\r\n'),
   );
@@ -99,19 +100,58 @@ test('a 500 is read, chunked or not; a close without an answer is a reset, or RF
   const a = await listening(chunked.server);
   const b = await listening(silent.server);
   try {
-    const crash = await sendFramed(prepared(a.url), 'chunk-size-not-hex', { maxBodyBytes: 1 << 20 });
+    const crash = await sendFramed(prepared(a.url), 'chunk-size-16-digits', { maxBodyBytes: 1 << 20 });
     expect(crash).toMatchObject({ status: 500, text: 'boom!' });
-    expect(chunked.seen[0]).toContain('\r\n\r\nzz\r\n');
-    const reset = await sendFramed(prepared(b.url), 'chunk-size-16-digits', { maxBodyBytes: 1 << 20 });
-    expect(reset.fault?.kind).toBe('connection-reset');
-    for (const f of ['chunked-cut-short', 'length-cut-short'] as const) {
+    expect(chunked.seen[0]).toContain('\r\n\r\nffffffffffffffff\r\n');
+    // Sixteen hex digits announce 2^64−1 bytes: the message is incomplete, as a body cut short is (RFC 9112 §8).
+    for (const f of ['chunk-size-16-digits', 'chunked-cut-short', 'length-cut-short'] as const) {
       const closed = await sendFramed(prepared(b.url), f, { maxBodyBytes: 1 << 20 });
       expect(closed.status).toBeUndefined();
       expect(closed.fault?.kind, f).toBe(CLOSED_UNANSWERED);
+      expect(closed.fault?.message, f).toContain('RFC 9112 §8');
     }
   } finally {
     await a.stop();
     await b.stop();
+  }
+});
+
+test('a whole but malformed body is left open: its answer is waited for, and a close is lawful too', async () => {
+  // Answers as soon as it sees the bad chunk size, never waiting for the client's end (aiohttp does so).
+  const eager = net.createServer((socket) => {
+    let seen = '';
+    socket.on('error', () => undefined);
+    socket.on('data', (d) => {
+      seen += d.toString('latin1');
+      if (seen.includes('\r\n\r\nzz\r\n'))
+        socket.end('HTTP/1.0 400 Bad Request\r\nContent-Length: 11\r\n\r\nBad Request');
+    });
+  });
+  // Closes at once, with the request unread (Netty does so): the client sees a reset or an end.
+  const closing = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.once('data', () => socket.destroy());
+  });
+  // Answers only once the client half-closed: a request left open is never answered.
+  const lateOnly = rawServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n'));
+  const e = await listening(eager);
+  const c = await listening(closing);
+  const l = await listening(lateOnly.server);
+  try {
+    const refused = await sendFramed(prepared(e.url), 'chunk-size-not-hex', { maxBodyBytes: 1 << 20 });
+    expect(refused).toMatchObject({ status: 400, text: 'Bad Request' });
+    expect(refused.fault).toBeUndefined();
+    const closed = await sendFramed(prepared(c.url), 'chunk-size-not-hex', { maxBodyBytes: 1 << 20 });
+    expect(closed.fault?.kind).toBe(CLOSED_UNANSWERED);
+    expect(closed.fault?.message).toContain('RFC 9112 §2.2');
+    // The probe does not provoke the close it would judge: nothing ends the request, so no answer comes.
+    const open = await sendFramed(prepared(l.url, 500), 'chunk-size-not-hex', { maxBodyBytes: 1 << 20 });
+    expect(open.fault?.kind).toBe('timeout');
+    expect(lateOnly.seen).toEqual([]);
+  } finally {
+    await e.stop();
+    await c.stop();
+    await l.stop();
   }
 });
 

@@ -3,14 +3,21 @@
  * Node's http client frames every body itself, so it cannot send a chunk size that is not hexadecimal, a
  * chunk size of sixteen hex digits, a chunked body cut short or a Content-Length larger than the body.
  *
- * The request is the one the caller prepared (URL, headers, body), only its framing changed; once written,
- * the connection is half-closed, so a server still waiting for body bytes sees that none will come. The
- * answer is read as the wire reads every answer (status line, headers, body under the size cap, one
- * deadline) and handed back as the same Answer: the client records and judges it like any other.
+ * The request is the one the caller prepared (URL, headers, body), only its framing changed. The answer is
+ * read as the wire reads every answer (status line, headers, body under the size cap, one deadline) and
+ * handed back as the same Answer: the client records and judges it like any other.
  *
- * A connection closed without an answer is a reset (the target's fault) for a request that is whole but
- * malformed; for a request cut short it is what RFC 9112 §6.3 asks of a server ("the recipient MUST
- * consider the message to be incomplete and close the connection"), a fault of no one (`closed-unanswered`).
+ * What HTTP asks of the server decides how the request is written and what a close means:
+ * - a message cut short (a chunked body or a Content-Length cut short, and a chunk size of sixteen hex
+ *   digits, valid syntax announcing 2^64−1 bytes that never come) is incomplete: the connection is
+ *   half-closed once it is written, so a server still waiting for body bytes sees that none will come, and
+ *   a close without an answer is what RFC 9112 §8 allows ("MAY send an error response prior to closing");
+ * - a message that is whole but malformed (a chunk size that is not hexadecimal) is left open after it is
+ *   written, and its answer waited for within the deadline: half-closing it would provoke the close it then
+ *   judged. RFC 9112 §2.2 recommends a 400 (SHOULD), and does not require one: a close without an answer is
+ *   the HTTP layer's lawful refusal too.
+ * Either way such a close is a fault of no one (`closed-unanswered`), recorded under HTTP-LAYER-REFUSAL; a
+ * 5xx is still the operation's failure.
  */
 import net from 'node:net';
 import tls from 'node:tls';
@@ -28,7 +35,7 @@ export const FRAMINGS: readonly Framing[] = [
   'length-cut-short',
 ];
 
-/** The fault of a connection closed without an answer to a request cut short: RFC 9112 §6.3, nobody's failure. */
+/** The fault of a connection closed without an answer to a request framed wrong on purpose: nobody's failure. */
 export const CLOSED_UNANSWERED = 'closed-unanswered';
 
 /** Body bytes a cut-short request announces beyond those it sends. */
@@ -36,9 +43,19 @@ const MISSING = 16;
 /** Headers the framing decides: whatever the caller set for them is replaced. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'expect', 'host']);
 
-/** Whether the request is cut short (its body ends before the length it announced). */
-export function cutShort(framing: Framing): boolean {
-  return framing === 'chunked-cut-short' || framing === 'length-cut-short';
+/**
+ * Whether the message is incomplete: its body ends before the length it announced (a chunk of 2^64−1 bytes
+ * included). Only a chunk size that is not hexadecimal makes a message that is whole but malformed.
+ */
+export function incomplete(framing: Framing): boolean {
+  return framing !== 'chunk-size-not-hex';
+}
+
+/** The words of RFC 9112 that make a close without an answer lawful for this framing. */
+export function lawfulClose(framing: Framing): string {
+  return incomplete(framing)
+    ? 'RFC 9112 §8: a server that receives an incomplete request "MAY send an error response prior to closing the connection"'
+    : 'RFC 9112 §2.2: a server receiving octets that do not match the grammar "SHOULD respond with a 400 (Bad Request) response and close the connection"; a recommendation, not a requirement';
 }
 
 /** The body as the framing writes it, with the framing headers. */
@@ -128,12 +145,14 @@ function bodyOf(head: Head, bytes: Buffer, closed: boolean): Buffer | undefined 
   return closed ? rest : undefined;
 }
 
-/** One framed request on its own connection: written, half-closed, its answer read under the deadline. */
+/** One framed request on its own connection: written (half-closed when incomplete), its answer read under the deadline. */
 class FramedCall {
   private readonly started = performance.now();
   private readonly chunks: Buffer[] = [];
   private bytes = 0;
   private settled = false;
+  /** Whether the request reached the server: an error before that is no answer of the server's at all. */
+  private connected = false;
   private readonly socket: net.Socket;
   private readonly deadline: NodeJS.Timeout;
 
@@ -153,9 +172,12 @@ class FramedCall {
       () => this.finish({ kind: 'timeout', message: `no complete response within ${r.timeoutMs} ms` }),
       r.timeoutMs,
     );
-    this.socket.once(r.url.protocol === 'https:' ? 'secureConnect' : 'connect', () =>
-      this.socket.end(framedBytes(r, framing)),
-    );
+    this.socket.once(r.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+      this.connected = true;
+      const bytes = framedBytes(r, framing);
+      if (incomplete(framing)) this.socket.end(bytes);
+      else this.socket.write(bytes);
+    });
     this.socket.on('data', (chunk: Buffer) => this.read(chunk));
     this.socket.on('end', () => this.closed());
     this.socket.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
@@ -180,17 +202,23 @@ class FramedCall {
   private failed(err: NodeJS.ErrnoException): void {
     if (err.code === 'ECONNREFUSED')
       this.finish({ kind: 'connection-refused', message: `connection refused (${err.message})` });
+    else if (!this.connected) this.finish({ kind: 'network-error', message: `${err.code ?? 'error'}: ${err.message}` });
     else this.finish(this.unanswered(`${err.code ?? 'error'}: ${err.message}`));
   }
 
-  /** The fault of a connection that ended: no status line yet, or a body cut short. */
+  /**
+   * The fault of a connection that ended: a body cut short after its status line, or no status line at all,
+   * which for a request framed wrong on purpose is the HTTP layer's lawful close (a reset included: a
+   * server closing with our bytes unread sends one).
+   */
   private unanswered(how: string): TransportFaultInfo {
     const head = this.headSafe();
     if (head)
       return { kind: 'incomplete-body', message: `the ${head.status} response ended before its body was complete` };
-    if (cutShort(this.framing))
-      return { kind: CLOSED_UNANSWERED, message: `${how} without an answer to a body cut short (RFC 9112 §6.3)` };
-    return { kind: 'connection-reset', message: `${how} without an answer (${this.framing})` };
+    return {
+      kind: CLOSED_UNANSWERED,
+      message: `${how} without an answer to a body framed ${this.framing} (${lawfulClose(this.framing)})`,
+    };
   }
 
   private headSafe(): Head | undefined {
