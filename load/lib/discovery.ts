@@ -196,7 +196,9 @@ function trialSender(cfg: LoadConfig, byId: Map<string, RunnableWorkflow>): (r: 
           api.runWorkflow(cfg, r.canvasId, byId.get(r.canvasId)?.variables ?? {}, [400, 403, 404])
         : r.op === 'status'
           ? api.getExecutionStatus(cfg, r.executionId)
-          : api.abortExecution(cfg, r.executionId);
+          : r.op === 'output'
+            ? api.getExecutionOutput(cfg, r.executionId)
+            : api.abortExecution(cfg, r.executionId);
     return res.status === 0 ? { error: res.error || 'no HTTP response' } : { status: res.status, body: json(res) };
   };
 }

@@ -34,6 +34,7 @@ import {
   runNotExercised,
   runNotMade,
   type FileRead,
+  type Followed,
 } from '../../engine/live/judging/lifecycle.ts';
 import { judgeRunToEnd } from '../../engine/live/judging/state.ts';
 import type { OutputFile } from '../../engine/live/judging/judging.ts';
@@ -109,6 +110,28 @@ async function startWithFileKeyArray(
   );
 }
 
+/**
+ * A workflow the trial saw write files, to read output files from when the lifecycle's own workflow is
+ * not known to write any: on an account where only some workflows do, the file clauses are judged on one.
+ */
+function fileWriter(usable: readonly Workflow[], wf: Workflow): Workflow | undefined {
+  if (wf.writesFiles === true) return undefined;
+  return quickestFirst(usable.filter((w) => w.writesFiles === true && w.canvasId !== wf.canvasId))[0];
+}
+
+/** The final output of a followed execution: the files it listed and the exchange that listed them. */
+interface FinalOutput {
+  canvasId: string;
+  files: OutputFile[];
+  ref?: string;
+}
+
+/** The last snapshot's output was read once the execution had ended: it is the final output. */
+function finalOutput(outcome: Followed, canvasId: string): FinalOutput {
+  const last = outcome.snaps[outcome.snaps.length - 1];
+  return { canvasId, files: last?.output?.files ?? [], ref: last?.outputExchange?.record.id };
+}
+
 test('upload, run with file variables in the variables wrapper, poll to the end, read the output [RUN-VARIABLES-WRAPPER] [RUN-FILE-VARIABLE] [RUN-RETURNS-EXECUTION-ID] [STATUS-ECHOES-EXECUTION] [TIMES-ORDERED] [OUTPUT-FILE-NODE-EXISTS] [OUTPUT-FILE-TYPE-VALUES] [OUTPUT-FILE-SIZE-UNIT] [OUTPUT-FILE-URL-SERVES]', async ({
   api,
   config,
@@ -126,27 +149,32 @@ test('upload, run with file variables in the variables wrapper, poll to the end,
       discovery.workflows.flatMap(unlistedVariableTypes),
       unfilledReason(discovery, 'file variable'),
     );
+  const writer = fileWriter(usable, wf!);
+  const finals: FinalOutput[] = [];
   await followTogether({ api, verdict, config }, async (follow) => {
     const started = await startRun(api, verdict, faker, wf!, { about: withFile ? ['file variable'] : [] });
     follow(started, {
       withOutput: true,
       judge: async (outcome) => {
-        if (!judgeLifecycle(verdict, outcome, wf!, started.run !== undefined)) return;
-        // The last snapshot's output was read once the execution had ended: it is the final output.
-        const last = outcome.snaps[outcome.snaps.length - 1];
-        const files = last.output?.files ?? [];
-        judgeFiles(
-          verdict,
-          wf!.canvasId,
-          files,
-          await readFiles({ api, config }, files),
-          last.outputExchange?.record.id,
-        );
+        if (judgeLifecycle(verdict, outcome, wf!, started.run !== undefined))
+          finals.unshift(finalOutput(outcome, wf!.canvasId));
       },
     });
     // Only worth trying once a file variable was accepted at all; it runs alongside the first execution.
     if (withFile && started.executionId) follow(await startWithFileKeyArray({ api, verdict, faker }, wf!));
+    // The files are read from a workflow seen writing them when this one is not known to.
+    if (writer)
+      follow(await startRun(api, verdict, faker, writer), {
+        withOutput: true,
+        judge: async (outcome) => {
+          if (!outcome.stop) finals.push(finalOutput(outcome, writer.canvasId));
+        },
+      });
   });
+  // One judgement of the files: those of the first execution that listed any, else the lifecycle's own none.
+  const judged = finals.find((f) => f.files.length > 0) ?? finals[0];
+  if (judged)
+    judgeFiles(verdict, judged.canvasId, judged.files, await readFiles({ api, config }, judged.files), judged.ref);
 });
 
 test('every discovered workflow runs to a terminal status with seeded variables [RUN-RETURNS-EXECUTION-ID] [RUN-VARIABLES-WRAPPER] [STATE-TERMINAL]', async ({

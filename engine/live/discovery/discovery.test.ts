@@ -33,10 +33,10 @@ test.beforeEach(() => {
 });
 test.afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function setup(env: Record<string, string> = {}): { config: RunConfig; api: ApiClient } {
+function setup(env: Record<string, string> = {}, on: StartedTarget = target): { config: RunConfig; api: ApiClient } {
   const config = loadRunConfig({
-    BASE_URL: target.baseUrl,
-    API_KEY: target.tenants[0].apiKey,
+    BASE_URL: on.baseUrl,
+    API_KEY: on.tenants[0].apiKey,
     SEED: '1',
     WFCHECK_EVIDENCE_DIR: join(dir, 'evidence'),
     WFCHECK_CACHE_DIR: join(dir, 'cache'),
@@ -125,39 +125,64 @@ test('configured canvases are read and come first, listed or not; another key ne
 const trialRunsIn = (records: EvidenceRecord[]) =>
   records.filter((r): r is ExchangeRecord => r.kind === 'exchange' && r.label === 'discovery trial run');
 
-test('an account where no workflow shows a behaviour: each such role is named with what was tried, and nothing is failed', async () => {
-  // The second tenant's three workflows all run and finish.
-  const { config, api } = setup({ API_KEY: target.tenants[1].apiKey });
-  const found = await discoverWorkflows(api, config);
-  const s = found.summary!;
-  expect([...s.missingRoles].sort()).toEqual([
-    'API disabled',
-    'failing task',
-    'no required variable',
-    'slow (to abort)',
-  ]);
-  expect(s.unfilled['no required variable']).toBe('none of the 3 plan(s) read has one');
-  expect(s.tried).toHaveLength(3);
-  for (const t of s.tried)
-    expect(t).toMatchObject({ behaviour: 'finishes', shown: expect.stringMatching(/^ended finish/) });
-  expect(s.unfilled['API disabled']).toMatch(/^tried 3: c_globex_\w+ "[^"]+" ended finish after/);
-  const line = describeDiscovery(found);
-  expect(line).toContain(
-    'trial of 3 workflow(s) (budget 60 executions, 600 requests, 60 s): 3 execution(s) started, 0 aborted',
-  );
-  // What was tried is said once for the three roles it left empty, with the setting of each.
-  expect(line).toMatch(
-    /failing task, slow \(to abort\), API disabled \(tried 3: [^()]*ended finish[^()]*; add one to WFCHECK_CANVAS_IDS, set WFCHECK_ABORT_CANVAS_ID to one, set WFCHECK_DISABLED_CANVAS_ID to one\)$/,
-  );
-  expect(line).toContain('no required variable (none of the 3 plan(s) read has one; add one to WFCHECK_CANVAS_IDS)');
-  // The trial's answers went through the contract checks like any other, and none of them failed a clause.
-  const { records } = readEvidence(config.evidenceDir);
-  const trialRuns = trialRunsIn(records).map((r) => r.id);
-  expect(trialRuns).toHaveLength(3);
-  const checks = records.filter((r) => r.kind === 'check');
-  expect(checks.some((c) => c.exchangeId !== undefined && trialRuns.includes(c.exchangeId))).toBe(true);
-  expect(checks.filter((c) => c.outcome === 'fail')).toEqual([]);
-});
+/** A target of its own for a test that makes workflows in the second tenant (the shared one keeps what is made). */
+async function withOwnTarget(body: (t: StartedTarget) => Promise<void>): Promise<void> {
+  const own = await startTarget({});
+  try {
+    await body(own);
+  } finally {
+    await own.close();
+  }
+}
+
+test('an account where no workflow shows a behaviour: each such role is named with what was tried, and nothing is failed', () =>
+  withOwnTarget(async (own) => {
+    // The second tenant's three workflows all run and finish.
+    const { config, api } = setup({ API_KEY: own.tenants[1].apiKey }, own);
+    const found = await discoverWorkflows(api, config);
+    const s = found.summary!;
+    // A role a plan fills that the account lacks is made through generate: only the roles of behaviour stay empty.
+    expect([...s.missingRoles].sort()).toEqual(['API disabled', 'failing task', 'slow (to abort)']);
+    expect(s.made).toEqual([{ canvasId: expect.any(String), roles: expect.arrayContaining(['no required variable']) }]);
+    const made = found.workflows.find((w) => w.canvasId === s.made![0]!.canvasId);
+    expect(made).toMatchObject({ made: true, plan: { variables: [] } });
+    expect(s.roles['no required variable']).toBe(made!.canvasId);
+    expect(s.tried).toHaveLength(3);
+    for (const t of s.tried)
+      expect(t).toMatchObject({ behaviour: 'finishes', shown: expect.stringMatching(/^ended finish/) });
+    expect(s.unfilled['API disabled']).toMatch(/^tried 3: c_globex_\w+ "[^"]+" ended finish after/);
+    const line = describeDiscovery(found);
+    expect(line).toContain(
+      'trial of 3 workflow(s) (budget 60 executions, 600 requests, 60 s): 3 execution(s) started, 0 aborted',
+    );
+    // What was tried is said once for the three roles it left empty, with the setting of each.
+    expect(line).toMatch(
+      /failing task, slow \(to abort\), API disabled \(tried 3: [^()]*ended finish[^()]*; add one to WFCHECK_CANVAS_IDS, set WFCHECK_ABORT_CANVAS_ID to one, set WFCHECK_DISABLED_CANVAS_ID to one\)$/,
+    );
+    expect(line).toContain(
+      `made through generate for shapes the account lacked: ${made!.canvasId} (no required variable`,
+    );
+    // The trial's answers went through the contract checks like any other, and none of them failed a clause.
+    const { records } = readEvidence(config.evidenceDir);
+    const trialRuns = trialRunsIn(records).map((r) => r.id);
+    expect(trialRuns).toHaveLength(3);
+    const checks = records.filter((r) => r.kind === 'check');
+    expect(checks.some((c) => c.exchangeId !== undefined && trialRuns.includes(c.exchangeId))).toBe(true);
+    expect(checks.filter((c) => c.outcome === 'fail')).toEqual([]);
+  }));
+
+test('told not to make workflows, discovery names the shape the account lacks and the setting that supplies it', () =>
+  withOwnTarget(async (own) => {
+    const { config, api } = setup({ API_KEY: own.tenants[1].apiKey, WFCHECK_CACHE_DIR: 'off' }, own);
+    const found = await discoverWorkflows(api, config, { make: false });
+    const s = found.summary!;
+    expect(s.missingRoles).toContain('no required variable');
+    expect(s.made).toEqual([]);
+    expect(s.unfilled['no required variable']).toBe('none of the 3 plan(s) read has one');
+    expect(describeDiscovery(found)).toContain(
+      'no required variable (none of the 3 plan(s) read has one; add one to WFCHECK_CANVAS_IDS)',
+    );
+  }));
 
 test('a trial answered 403 is the disabled workflow, judged nowhere as a failure', async () => {
   const { config, api } = setup();

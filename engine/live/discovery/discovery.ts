@@ -16,7 +16,10 @@
  *    each plan read as its turn comes — until every such role is filled or its budget (executions,
  *    requests, time; WFCHECK_TRIAL_BUDGET) is spent, and aborts what still runs. The slow role goes to
  *    the workflow seen running longest. What it showed is remembered with the workflows, so later runs
- *    do not try again.
+ *    do not try again. The trial reads the output of each execution it sees end: whether it wrote files.
+ * 5. A role a plan fills that no workflow read fills (none without a required variable, on an account
+ *    where every workflow needs an input) gets a workflow made through generate (make.ts), counted in
+ *    the footprint and remembered, so that it is made once, not every night.
  */
 import { seededFaker } from '../../../foundation/data/seeded.ts';
 import type { RunConfig } from '../../../foundation/environment/conformance-settings.ts';
@@ -37,6 +40,7 @@ import {
 import { DEFAULT_TRIAL_BUDGET, describeOutcome, trialOptions } from './trial.ts';
 import { tryWorkflows } from './trial-driver.ts';
 import { unfilledWhy } from './summary.ts';
+import { makeMissing, type Made } from './make.ts';
 import { dataOf, type SearchItem, type WorkflowPlan } from '../judging/judging.ts';
 import { byRunTime, type Discovery, type DiscoverySummary, type Tried, type Workflow } from './workflows.ts';
 
@@ -71,7 +75,7 @@ class Found {
     canvasId: string,
     title = '',
     label = 'discovery detail',
-    known: Pick<Workflow, 'behaviour' | 'shown' | 'ranMs'> = {},
+    known: Pick<Workflow, 'behaviour' | 'shown' | 'ranMs' | 'writesFiles' | 'made'> = {},
   ): Promise<Workflow | undefined> {
     if (this.byId.has(canvasId)) return this.byId.get(canvasId);
     this.details++;
@@ -83,6 +87,8 @@ class Found {
       plan,
       ...(known.behaviour ? { behaviour: known.behaviour, shown: known.shown ?? '' } : {}),
       ...(known.ranMs !== undefined ? { ranMs: known.ranMs } : {}),
+      ...(known.writesFiles !== undefined ? { writesFiles: known.writesFiles } : {}),
+      ...(known.made ? { made: true } : {}),
     };
     this.byId.set(canvasId, wf);
     return wf;
@@ -257,7 +263,8 @@ async function tryForBehaviours(found: Found, listed: readonly SearchItem[], con
   const order = trialOrder([...pool.values()], missing, config.seed);
   // Titles that name a missing behaviour are tried first, on their own: the rest only if they do not show it.
   const ranks = order.map((c) => (trialTier(c.title, missing) === 2 ? 0 : 1));
-  const options = trialOptions(config.pollIntervalMs, { seek: missing, budget, ranks });
+  // Outputs are read as executions end: an account where only some workflows write files has its writer found.
+  const options = trialOptions(config.pollIntervalMs, { seek: missing, budget, ranks, readOutput: true });
   const titles = new Map(order.map((c) => [c.canvasId, c.title]));
   const faker = seededFaker(config.seed, 'discovery trial');
   const detailsBefore = found.details;
@@ -290,6 +297,7 @@ async function tryForBehaviours(found: Found, listed: readonly SearchItem[], con
       wf.shown = shown;
       if (t.behaviour) wf.behaviour = t.behaviour;
       if (t.ranMs !== undefined) wf.ranMs = t.ranMs;
+      if (t.wroteFiles !== undefined) wf.writesFiles = t.wroteFiles;
     }
     out.tried.push({
       canvasId: t.canvasId,
@@ -332,6 +340,8 @@ function remember(
         roles: rolesOf(w),
         ...(w.behaviour ? { behaviour: w.behaviour, shown: w.shown ?? '' } : {}),
         ...(w.ranMs !== undefined ? { ranMs: w.ranMs } : {}),
+        ...(w.writesFiles !== undefined ? { writesFiles: w.writesFiles } : {}),
+        ...(w.made ? { made: true } : {}),
       })),
     missingRoles,
   });
@@ -342,6 +352,8 @@ export interface DiscoverOptions {
   apiKey?: string;
   /** Run candidates to fill the roles of behaviour (default true). */
   trial?: boolean;
+  /** Make, through generate, a workflow for each role a plan fills and the account lacks (default: as `trial`). */
+  make?: boolean;
 }
 
 /** What configuration says a canvas does: WFCHECK_DISABLED_CANVAS_ID is disabled, WFCHECK_ABORT_CANVAS_ID long-running. */
@@ -376,11 +388,18 @@ export async function discoverWorkflows(
   let sample: Sample = { items: [], pagesRead: 0, capped: false, first: 1 };
   const keywordProbes: string[] = [];
   let trials: Trials = NO_TRIAL;
+  let made: Made[] = [];
   const searched = shouldSearch(found.missing(), memory, gone);
   if (searched) {
     sample = await sampleListing(found);
     await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));
     if (options.trial !== false) trials = await tryForBehaviours(found, sample.items, config);
+    if ((options.make ?? options.trial) !== false && found.missingFromPlans().length > 0)
+      made = await makeMissing(
+        api,
+        () => found.missing(),
+        (id) => found.read(id, '', 'discovery: the workflow made'),
+      );
   }
   const workflows = [...found.byId.values()].sort(
     (a, b) =>
@@ -409,6 +428,7 @@ export async function discoverWorkflows(
     missingRoles,
     tried,
     trialFootprint: trials.footprint,
+    made,
     unfilled: Object.fromEntries(
       missingRoles.map((r) => [
         r,
@@ -416,6 +436,7 @@ export async function discoverWorkflows(
           plansRead: workflows.length,
           tried,
           trialsOff: options.trial === false,
+          madeTried: searched && (options.make ?? options.trial) !== false,
           rememberedSince: searched ? undefined : memory?.savedAt,
         }),
       ]),

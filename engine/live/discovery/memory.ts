@@ -20,6 +20,10 @@ export interface RememberedWorkflow {
   shown?: string;
   /** How long its trial saw it running (ms): the slow role goes to the longest. */
   ranMs?: number;
+  /** Whether an execution its trial saw end wrote files: the file clauses are judged on one that does. */
+  writesFiles?: boolean;
+  /** Made by the harness through generate for a shape the account lacked: not made again while it stands. */
+  made?: boolean;
 }
 
 const BEHAVIOURS: readonly Behaviour[] = ['disabled', 'failing', 'long-running', 'finishes'];
@@ -65,9 +69,11 @@ export function readMemory(file: string, baseUrl: string, apiKey: string): Disco
   if (!valid) return undefined;
   return {
     ...memory,
-    workflows: memory.workflows.map(({ behaviour, shown, ranMs, ...w }) => ({
+    workflows: memory.workflows.map(({ behaviour, shown, ranMs, writesFiles, made, ...w }) => ({
       ...w,
       ...(typeof ranMs === 'number' && Number.isFinite(ranMs) ? { ranMs } : {}),
+      ...(typeof writesFiles === 'boolean' ? { writesFiles } : {}),
+      ...(made === true ? { made } : {}),
       roles: w.roles.filter((r) => ROLE_NAMES.includes(r)),
       // A memory written before trials existed, or by hand, has none: the workflow counts as never run.
       ...(behaviour && BEHAVIOURS.includes(behaviour)

@@ -16,6 +16,8 @@ export interface UnfilledContext {
   trialsOff: boolean;
   /** Set when this run searched nothing: the memory's date, from which the role has been missing. */
   rememberedSince?: string;
+  /** Workflows were asked of generate for the roles a plan fills (make.ts). */
+  madeTried?: boolean;
 }
 
 function listTried(tried: readonly Tried[]): string {
@@ -28,7 +30,8 @@ function listTried(tried: readonly Tried[]): string {
 export function unfilledWhy(role: Role, c: UnfilledContext): string {
   if (c.rememberedSince)
     return `none was found when this target was last searched (${c.rememberedSince.slice(0, 10)}); it is searched again a week after that, or when a remembered workflow is gone`;
-  if (!behaviourOfRole(role)) return `none of the ${c.plansRead} plan(s) read has one`;
+  if (!behaviourOfRole(role))
+    return `none of the ${c.plansRead} plan(s) read has one${c.madeTried ? ', nor the workflow generate was asked to make' : ''}`;
   if (c.trialsOff) return 'no workflow was run to see it';
   if (c.tried.length === 0) return `no workflow could be run to see it (${c.plansRead} plan(s) read)`;
   return `tried ${c.tried.length}: ${listTried(c.tried)}`;
@@ -63,6 +66,9 @@ export function describeDiscovery(d: Discovery): string {
       return `${r} ${id}${how ? ` (${how})` : ''}`;
     });
   const behaviour = shown.length ? `; shown by running: ${shown.join(', ')}` : '';
+  const made = s.made?.length
+    ? `; made through generate for shapes the account lacked: ${s.made.map((m) => `${m.canvasId} (${m.roles.join(', ') || 'filled none'})`).join(', ')}`
+    : '';
   // Each role left empty with why (said once for the roles that share it), and the setting that would fill it.
   const byReason = new Map<string, Role[]>();
   for (const r of s.missingRoles) byReason.set(s.unfilled[r] ?? '', [...(byReason.get(s.unfilled[r] ?? '') ?? []), r]);
@@ -72,5 +78,5 @@ export function describeDiscovery(d: Discovery): string {
   const roles = s.missingRoles.length
     ? `roles not filled: ${unfilled.join(', ')}`
     : `all ${Object.keys(s.roles).length} roles filled`;
-  return `${d.workflows.length} workflow(s); ${memory}; ${s.searches} search(es), ${s.details} detail read(s)${probes}${trial}${behaviour}; ${roles}`;
+  return `${d.workflows.length} workflow(s); ${memory}; ${s.searches} search(es), ${s.details} detail read(s)${probes}${trial}${behaviour}${made}; ${roles}`;
 }

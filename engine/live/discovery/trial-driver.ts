@@ -64,6 +64,8 @@ export async function tryWorkflows(
         return replyOf(await api.status(r.executionId, { label: 'discovery trial status', allowFault: true }));
       case 'abort':
         return replyOf(await api.abort(r.executionId, { label: 'discovery trial abort', allowFault: true }));
+      case 'output':
+        return replyOf(await api.output(r.executionId, { label: 'discovery trial output', allowFault: true }));
     }
   };
   const started = Date.now();

@@ -26,6 +26,8 @@ interface Script {
   nodeFailsAtMs?: number;
   /** Its status reads answer this instead of 200. */
   statusAnswers?: number;
+  /** The files its output lists once it ended (none by default). */
+  files?: number;
 }
 
 /** A server on a virtual clock: executions progress as the driver sleeps. */
@@ -49,6 +51,10 @@ function scriptedServer(scripts: Record<string, Script>) {
     }
     if (script.statusAnswers) return { status: script.statusAnswers, body: { success: false } };
     const age = now - e.startedAt;
+    if (r.op === 'output') {
+      const files = Array.from({ length: script.files ?? 0 }, (_, i) => ({ name: `f${i}.md`, type: 'text/markdown' }));
+      return { status: 200, body: { success: true, data: { output: [], files } } };
+    }
     const ended = e.aborted || (script.endsAtMs !== undefined && age >= script.endsAtMs);
     const nodeFailed = script.nodeFailsAtMs !== undefined && age >= script.nodeFailsAtMs;
     const status = e.aborted ? 'failed' : ended ? script.ends : 'executing';
@@ -336,4 +342,46 @@ test('behaviour from an outcome: a failed node counts even when the execution fi
   );
   expect(behaviourShown({ kind: 'no execution', status: 200 })).toBeUndefined();
   expect(behaviourShown({ kind: 'refused', status: 404 })).toBeUndefined();
+});
+
+test('with outputs read, the trial sees which executions wrote files, and seeks one that does within its budget', () => {
+  // Every behaviour is shown by the first three; only the twentieth ordinary workflow writes files.
+  const scripts: Record<string, Script> = {
+    'c-payroll': KINDS['c-payroll']!,
+    'c-crm-sync': KINDS['c-crm-sync']!,
+    'c-seo-audit': KINDS['c-seo-audit']!,
+  };
+  for (let i = 0; i < 30; i++) scripts[`c-digest-${i}`] = { ...KINDS['c-digest']!, files: i === 19 ? 2 : 0 };
+  const order = Object.keys(scripts);
+  const server = scriptedServer(scripts);
+  const report = driveSync(trialRuns(order, trialOptions(100, { readOutput: true })), server.io);
+  const by = Object.fromEntries(report.trials.map((t) => [t.canvasId, t]));
+  expect(by['c-digest-19']).toMatchObject({ behaviour: 'finishes', wroteFiles: true });
+  expect(by['c-digest-0']).toMatchObject({ wroteFiles: false });
+  // Once a writer was seen nothing more was sought: the trial stopped before the rest.
+  expect(report.stoppedBy).toBe('every behaviour shown');
+  expect(report.untried).toBeGreaterThan(0);
+  expect(server.sent.filter((r) => r.op === 'output').length).toBeLessThanOrEqual(report.trials.length);
+  expect(report.footprint.requests).toBe(server.sent.length);
+
+  // Without outputs read, the same trial stops as soon as the behaviours are shown, and knows nothing of files.
+  const quiet = scriptedServer(scripts);
+  const plain = driveSync(trialRuns(order, trialOptions(100)), quiet.io);
+  expect(quiet.sent.some((r) => r.op === 'output')).toBe(false);
+  expect(plain.trials.every((t) => t.wroteFiles === undefined)).toBe(true);
+  expect(plain.trials.length).toBeLessThan(report.trials.length);
+});
+
+test('an account where no workflow writes files: the search for one ends at the budget, nothing left running', () => {
+  const scripts: Record<string, Script> = { ...KINDS };
+  for (let i = 0; i < 40; i++) scripts[`c-digest-${i}`] = KINDS['c-digest']!;
+  const server = scriptedServer(scripts);
+  const budget = { executions: 12, requests: 200, ms: 60_000 };
+  const report = driveSync(trialRuns(Object.keys(scripts), trialOptions(100, { readOutput: true, budget })), server.io);
+  expect(report.stoppedBy).toBe('execution budget');
+  expect(report.footprint.executionsStarted).toBeLessThanOrEqual(budget.executions);
+  expect(report.trials.some((t) => t.wroteFiles)).toBe(false);
+  const started = new Set(server.sent.filter((r) => r.op === 'run').map((r) => r.canvasId));
+  const settled = report.trials.filter((t) => t.executionId).map((t) => t.canvasId);
+  expect(new Set(settled)).toEqual(new Set([...started].filter((id) => scripts[id]!.run === 200)));
 });

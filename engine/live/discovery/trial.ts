@@ -19,6 +19,11 @@
  * was shown, or its budget (executions, requests, time) is spent; whatever still runs is then aborted.
  * The load run follows every execution to its end instead (`followMs`) and seeks every candidate.
  *
+ * With `readOutput`, the output of each execution seen to end is read once: whether it wrote files is
+ * what the file clauses need, and the runs the trial makes are where a workflow that writes them is found
+ * on an account where only some do. Until one is seen, a writer is sought like a behaviour: executions are
+ * watched to their end, and candidates tried, within the same budget.
+ *
  * Pure (no Node built-in, no npm package): k6 loads it.
  */
 import type { Behaviour, SpecialBehaviour } from './roles.ts';
@@ -26,7 +31,8 @@ import type { Behaviour, SpecialBehaviour } from './roles.ts';
 export type TrialRequest =
   | { op: 'run'; canvasId: string }
   | { op: 'status'; canvasId: string; executionId: string }
-  | { op: 'abort'; canvasId: string; executionId: string };
+  | { op: 'abort'; canvasId: string; executionId: string }
+  | { op: 'output'; canvasId: string; executionId: string };
 
 /** One answer: its HTTP status and parsed JSON body; without a status when none came (`error` says why). */
 export interface TrialReply {
@@ -77,6 +83,8 @@ export interface TrialOptions {
   /** Follow each execution to its end, for at most this long after it started (0: only as long as needed). */
   followMs: number;
   budget: TrialBudget;
+  /** Read the output of each execution seen to end once, to tell whether it wrote files, and seek one that does (default false). */
+  readOutput?: boolean;
   /**
    * A rank per candidate, in their order (default all 0): a candidate starts only once no execution of
    * an earlier rank is still watched, so that those whose titles name a behaviour show it, or not,
@@ -133,6 +141,8 @@ export interface Trial {
   behaviour?: Behaviour;
   /** How long its execution was seen running, at least (ms): the slow role goes to the longest. */
   ranMs?: number;
+  /** Whether the output read once it ended listed files (with `readOutput`; undefined when not read). */
+  wroteFiles?: boolean;
 }
 
 /** What the trial left on the target and cost it. */
@@ -233,7 +243,7 @@ interface Open {
 /** The statuses of an execution not yet ended (§2.2): only these say it still runs. */
 const RUNNING = ['init', 'executing'];
 
-const request = (op: 'status' | 'abort', e: Open): TrialRequest => ({
+const request = (op: 'status' | 'abort' | 'output', e: Open): TrialRequest => ({
   op,
   canvasId: e.canvasId,
   executionId: e.executionId,
@@ -251,18 +261,23 @@ class Watch {
   readonly footprint: TrialFootprint = { executionsStarted: 0, executionsAborted: 0, requests: 0 };
   open: Open[] = [];
   readonly unreadable: Open[] = [];
+  /** Ended executions whose output is still to be read (with `readOutput`). */
+  readonly outputs: Open[] = [];
   next = 0;
   t0?: number;
   /** The longest an ended execution ran: one still running well past it outlasts the others. */
   longestEndedMs = 0;
   stoppedBy?: TrialReport['stoppedBy'];
   private readonly sought: Set<SpecialBehaviour> | 'every';
+  /** An execution that writes files is still sought (with `readOutput`, until one was seen). */
+  seekingFiles: boolean;
 
   constructor(
     readonly candidates: readonly string[],
     readonly o: TrialOptions,
   ) {
     this.sought = o.seek === 'every' ? 'every' : new Set(o.seek);
+    this.seekingFiles = o.readOutput === true && o.seek !== 'every';
   }
 
   seeks(b: SpecialBehaviour): boolean {
@@ -271,12 +286,18 @@ class Watch {
 
   /** Only the 403 is still sought: a run that starts shows nothing more worth waiting for. */
   onlyDisabled(): boolean {
-    return this.sought !== 'every' && this.seeks('disabled') && !this.seeks('failing') && !this.seeks('long-running');
+    return (
+      this.sought !== 'every' &&
+      !this.seekingFiles &&
+      this.seeks('disabled') &&
+      !this.seeks('failing') &&
+      !this.seeks('long-running')
+    );
   }
 
-  /** Every behaviour sought was shown. */
+  /** Every behaviour sought was shown (and, when one is sought, an execution that writes files). */
   done(): boolean {
-    return this.sought !== 'every' && this.sought.size === 0;
+    return this.sought !== 'every' && this.sought.size === 0 && !this.seekingFiles;
   }
 
   shown(b: Behaviour | undefined): void {
@@ -372,6 +393,7 @@ function readRound(w: Watch, replies: readonly TrialReply[], at: number): void {
     e.last = seen.status ?? '(none)';
     e.lastCode = reply.status;
     if (seen.status === 'finish' || seen.status === 'failed') {
+      if (w.o.readOutput) w.outputs.push(e);
       const longRunning = e.ranMs >= w.o.slowEnoughMs;
       w.longestEndedMs = Math.max(w.longestEndedMs, afterMs);
       const failedNode = e.failedNode ? { failedNode: e.failedNode } : {};
@@ -399,6 +421,23 @@ function readRound(w: Watch, replies: readonly TrialReply[], at: number): void {
     still.push(e);
   });
   w.open = still;
+}
+
+/** Whether an output answer lists files (§2.3 data.files); undefined when it could not be read. */
+function filesIn(r: TrialReply): boolean | undefined {
+  if (!ok(r)) return undefined;
+  const files = dataIn(r)?.files;
+  return Array.isArray(files) ? files.length > 0 : false;
+}
+
+/** What the output reads of ended executions showed: whether each wrote files. */
+function afterOutputs(w: Watch, read: readonly Open[], replies: readonly TrialReply[]): void {
+  read.forEach((e, j) => {
+    const wrote = filesIn(replies[j] ?? {});
+    const t = w.trials[e.index];
+    if (t && wrote !== undefined) w.trials[e.index] = { ...t, wroteFiles: wrote };
+    if (wrote) w.seekingFiles = false;
+  });
 }
 
 /** The outcome of each execution the trial stopped watching, once its abort was answered; returns those left. */
@@ -450,11 +489,14 @@ export function* trialRuns(
     if (runs.length === 0 && w.footprint.requests + 2 * w.open.length > o.budget.requests)
       for (const e of w.open) e.cut ??= 'budget';
     const abort = [...w.open.filter((e) => e.cut), ...w.unreadable.splice(0)];
-    const reads = runs.length + abort.length > 0 ? [] : w.open;
-    if (runs.length + abort.length + reads.length === 0) break;
+    // An output read is one request an ended execution costs: only while the request budget pays for it.
+    const outputs = w.outputs.splice(0).filter((_, i) => w.footprint.requests + i + 1 <= o.budget.requests);
+    const reads = runs.length + abort.length + outputs.length > 0 ? [] : w.open;
+    if (runs.length + abort.length + outputs.length + reads.length === 0) break;
     const requests: TrialRequest[] = [
       ...runs.map((index) => ({ op: 'run' as const, canvasId: w.candidates[index]! })),
       ...abort.map((e) => request('abort', e)),
+      ...outputs.map((e) => request('output', e)),
       ...reads.map((e) => request('status', e)),
     ];
     const input = yield { afterMs: reads.length > 0 ? o.intervalMs : 0, requests };
@@ -465,7 +507,8 @@ export function* trialRuns(
     else {
       w.open = w.open.filter((e) => !abort.includes(e));
       started(w, runs, input.replies.slice(0, runs.length), at);
-      afterAbort(w, abort, input.replies.slice(runs.length), at);
+      afterAbort(w, abort, input.replies.slice(runs.length, runs.length + abort.length), at);
+      afterOutputs(w, outputs, input.replies.slice(runs.length + abort.length));
     }
     for (const e of w.open) e.cut ??= cutOf(w, e, at);
   }

@@ -26,6 +26,10 @@ export interface Workflow {
   shown?: string;
   /** How long its trial saw it running, at least (ms): of the slow ones, the longest is aborted first. */
   ranMs?: number;
+  /** Whether an execution its trial saw end wrote files; undefined when none was seen to end. */
+  writesFiles?: boolean;
+  /** Made by this harness through generate, for a shape the account lacked (it counts in the footprint). */
+  made?: boolean;
 }
 
 /** A workflow discovery ran to see its behaviour, and what the run showed. */
@@ -59,6 +63,8 @@ export interface DiscoverySummary {
     stoppedBy?: TrialReport['stoppedBy'];
     detailsRead?: number;
   };
+  /** The workflows made through generate for roles the account lacked (make.ts), with the roles each fills. */
+  made?: { canvasId: string; roles: Role[] }[];
   /** Why each role left empty is empty: what was tried and what it showed, or that nothing could be. */
   unfilled: Partial<Record<Role, string>>;
 }
