@@ -53,6 +53,26 @@ const BEHAVING: Record<IndependentKind, Record<'API disabled' | 'failing task' |
     'failing task': 'c-qew0s59kfl4qn5u85i24',
     'slow (to abort)': 'c-0wyvp0tnbe7ok60jo706',
   },
+  fastapi: {
+    'API disabled': 'c-d4e2bd1bb0bed8045f8504a2',
+    'failing task': 'c-8bee64268e95692d40df6a32',
+    'slow (to abort)': 'c-025249d809b5cbc0e9f91c01',
+  },
+  aiohttp: {
+    'API disabled': 'c-1e6b4f5d0180d8a285be',
+    'failing task': 'c-aaf1b1e3439f16427b35',
+    'slow (to abort)': 'c-eedd64a1bf713e06a3da',
+  },
+  quarkus: {
+    'API disabled': 'c-pfo2lxmw32inc3xb2wq2e2al',
+    'failing task': 'c-i6wgn537umuw22kankujyi2z',
+    'slow (to abort)': 'c-pv5h7qrcxvrfg34antt5ptek',
+  },
+  php: {
+    'API disabled': 'c-7wcugxt3pmd3mhmct0dc',
+    'failing task': 'c-er1dxf8yt3evkqfro51d',
+    'slow (to abort)': 'c-ccdmzgag7ydswr38w2fb',
+  },
 };
 
 for (const kind of INDEPENDENT_KINDS) {
