@@ -31,3 +31,9 @@ export function readTargetSettings(env: EnvLike = process.env): TargetSettings {
 export function readKeys(env: EnvLike = process.env): [name: string, value: string | undefined][] {
   return [ENV.apiKey, ENV.apiKeyB].map((name) => [name, env[name]]);
 }
+
+/** The target as a lock file and a refusal name it: its address without credentials or query, or the reference target. */
+export function targetNamed(settings: TargetSettings): string {
+  if (settings.kind === 'reference') return 'the reference target';
+  return settings.baseUrl.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, '$1').replace(/[?#].*$/, '');
+}
