@@ -38,14 +38,20 @@ const OTHER_HOST_STALE_MS = 90_000;
 /** How long a run waits for the test runner of a killed run to stop (it stops itself within a second). */
 const ORPHAN_WAIT_MS = 10_000;
 
-/** The start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat); undefined off Linux. */
-export function processStart(pid: number): string | undefined {
+/** A process's state and start time in clock ticks since boot (fields 3 and 22 of /proc/<pid>/stat); undefined off Linux. */
+function processStat(pid: number): { state: string; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0]!, start: fields[19]! };
   } catch {
     return undefined;
   }
+}
+
+/** The start time of a process, which tells it from a later one given the same pid. */
+export function processStart(pid: number): string | undefined {
+  return processStat(pid)?.start;
 }
 
 function signalled(target: number): boolean {
@@ -85,8 +91,13 @@ function readLock(file: string): Found {
   }
   if (holder.host !== hostname())
     return Date.now() - mtimeMs < OTHER_HOST_STALE_MS ? { state: 'held', holder, raw } : { state: 'stale', raw };
-  const start = processStart(holder.pid);
-  const ownerAlive = signalled(holder.pid) && (!holder.pidStart || !start || start === holder.pidStart);
+  // A killed run whose parent died too may linger as a zombie until it is reaped: it runs no more.
+  const stat = processStat(holder.pid);
+  const ownerAlive =
+    signalled(holder.pid) &&
+    stat?.state !== 'Z' &&
+    stat?.state !== 'X' &&
+    (!holder.pidStart || !stat || stat.start === holder.pidStart);
   if (ownerAlive) return { state: 'held', holder, raw };
   if ((holder.groups ?? []).some((g) => signalled(-g))) return { state: 'orphans', holder, raw };
   return { state: 'stale', raw };
