@@ -13,7 +13,7 @@ import { commandLine } from '../foundation/environment/invocation.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { openOutputFolder, type OutputFolder } from '../foundation/environment/output-folder.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
-import { targetNamed } from '../foundation/environment/target-settings.ts';
+import { targetNamed, targetShown } from '../foundation/environment/target-settings.ts';
 import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../foundation/history/records.ts';
 import { historyPath } from '../foundation/history/store.ts';
@@ -133,7 +133,7 @@ async function exploreInto(
 ): Promise<number> {
   const target = await resolveTarget(settings.target);
   try {
-    folder.describe({ target: `${target.baseUrl} (${target.kind === 'reference' ? 'reference, ' : ''}${target.how})` });
+    folder.describe({ target: targetShown(target) });
     log.info(describeTarget(target));
     log.info(
       `seed ${settings.seed}${settings.seedGiven ? '' : ` (fresh; replay: ${replayCommand(settings)})`}, budget ${settings.budgetS} s`,

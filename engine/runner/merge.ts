@@ -135,9 +135,9 @@ export function mergeShards(
       history = recordAndCompare(historyFile, historyRecord(report, target, [evidence], 'merge'));
       if (history.skipped) warn(`${history.skipped}; the report is complete without it`);
     }
-    publishRunnerOutputs(folder);
-    writeReportFiles(report, folder, history);
     folder.scrub();
+    writeReportFiles(report, folder, history);
+    publishRunnerOutputs(folder);
     folder.finish();
     return { report, paths: outputPaths(folder), history, problems };
   } finally {

@@ -5,13 +5,13 @@
  *
  * - `runs/<run id>/`: the run's own place while it goes — evidence, request bodies, Playwright's output
  *   dir and its reports as they are written. No other run writes there, and the verdict is read from it.
- * - at the folder's top, once the run is over: Playwright's HTML report, JUnit and JSON (and a shard's
- *   blob report and shard.json), moved up in one rename each, then the report in every format of the
- *   report kit's table, each file written whole or not at all. A run cut short leaves none of them.
- * - the key scrub, last, over the files this run wrote and nothing else.
+ * - the key scrub over the files this run wrote and nothing else, while they are still in its place;
+ * - at the folder's top, once the run is over: the report in every format of the report kit's table, each
+ *   file written whole or not at all, then Playwright's HTML report, JUnit and JSON (and a shard's blob
+ *   report), moved up in one rename each. A run cut short leaves none of them, or a verdict without them.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { openOutputFolder, type OutputFolder } from '../../foundation/environment/output-folder.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
@@ -59,12 +59,17 @@ export function prepareOutputs(folder: OutputFolder): string {
   return place;
 }
 
-/** Moves Playwright's outputs from the run's place to the folder's top, where readers look for them. */
-export function publishRunnerOutputs(folder: OutputFolder): void {
-  for (const name of PUBLISHED) {
-    const from = join(runPlace(folder), name);
-    if (existsSync(from)) folder.moveIn(from, name);
-  }
+/**
+ * Moves Playwright's outputs from the run's place to the folder's top, where readers look for them;
+ * returns the paths of `scrubbed` (files of the run's place) where they are now.
+ */
+export function publishRunnerOutputs(folder: OutputFolder, scrubbed: readonly string[] = []): string[] {
+  const place = runPlace(folder);
+  for (const name of PUBLISHED) if (existsSync(join(place, name))) folder.moveIn(join(place, name), name);
+  return scrubbed.map((path) => {
+    const name = PUBLISHED.find((n) => path === join(place, n) || path.startsWith(join(place, n, sep)));
+    return name ? join(folder.dir, name, relative(join(place, name), path)) : path;
+  });
 }
 
 /** Writes the report in every format, keys redacted; `shard` (i/n) names the shard a sharded run's job summary is of. */

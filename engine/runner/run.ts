@@ -15,7 +15,7 @@ import { redactSecrets, registerSecret } from '../../foundation/environment/reda
 import { ENV } from '../../foundation/environment/rules.ts';
 import type { OutputFolder } from '../../foundation/environment/output-folder.ts';
 import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
-import { targetNamed } from '../../foundation/environment/target-settings.ts';
+import { targetNamed, targetShown } from '../../foundation/environment/target-settings.ts';
 import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
 import type { ConformanceReport, RunMeta } from '../after/findings/report.ts';
 import { harnessVersion } from '../../foundation/history/records.ts';
@@ -65,18 +65,18 @@ export async function runConformanceSuite(
       `seed ${settings.seed}${settings.seedGiven ? ' (given)' : ` (fresh; replay: ${replayCommand(settings)})`}`,
     );
     const { target, bootMs } = await startTarget(settings, log);
-    folder.describe({
-      target: `${redactSecrets(target.baseUrl)} (${target.kind === 'reference' ? 'reference, ' : ''}${target.how})`,
-    });
+    folder.describe({ target: targetShown(target) });
     const env = runnerEnv(baseEnv, target, settings, place);
     const exercise = await exerciseTarget(target, env, settings, log, folder);
     const report = buildRunReport(settings, target, exercise, { started, bootMs }, folder);
     const history = recordRunHistory(report, target, folder, settings.extra, log.error);
-    publishRunnerOutputs(folder);
-    writeReportFiles(report, folder, history, shardOf(settings.extra));
+    // Scrubbed while still in the run's place; the verdict before Playwright's reports, so that a run cut
+    // short in between leaves a true verdict without them, never Playwright's JUnit without the verdict.
     const scrubbed = folder.scrub();
+    writeReportFiles(report, folder, history, shardOf(settings.extra));
+    const moved = publishRunnerOutputs(folder, scrubbed);
     folder.finish();
-    return { report, paths: outputPaths(folder), scrubbed };
+    return { report, paths: outputPaths(folder), scrubbed: moved };
   } finally {
     folder.release();
   }
