@@ -2,6 +2,23 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 /**
+ * A conformance run's test runner stops when the run that started it is gone (killed outright, so it
+ * could not stop its runner itself): it would go on writing into a folder the next run now owns. The
+ * runner is the leader of its own process group (engine/runner/playwright.ts), so the group goes with it.
+ */
+const owner = Number(process.env.WFCHECK_OWNER_PID);
+if (owner > 0 && process.env.TEST_WORKER_INDEX === undefined) {
+  setInterval(() => {
+    if (process.ppid === owner) return;
+    try {
+      process.kill(-process.pid, 'SIGKILL');
+    } catch {
+      process.exit(2);
+    }
+  }, 500).unref();
+}
+
+/**
  * Two projects share one runner:
  * - `harness`: the harness's own tests (`*.test.ts` next to the code they test).
  * - `conformance`: the scenario suites run against a target (`scenarios/*.spec.ts`);

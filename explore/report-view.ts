@@ -4,8 +4,6 @@
  * summary model's FindingView, as in the conformance report; the previous run's findings now gone are
  * its HistoryView.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   type Block,
   code,
@@ -20,9 +18,10 @@ import {
   type Inlines,
 } from '../engine/after/report/document.ts';
 import { renderConsole } from '../engine/after/report/render/console.ts';
-import { renderReport, type ReportViews } from '../engine/after/report/formats.ts';
+import { REPORT_FORMATS, renderReport, type ReportViews } from '../engine/after/report/formats.ts';
 import { renderMarkdown } from '../engine/after/report/render/markdown.ts';
 import { findingBlocks, type FindingView, type HistoryView, type RunSummary } from '../engine/after/report/summary.ts';
+import { openOutputFolder, type OutputFolder } from '../foundation/environment/output-folder.ts';
 import { containsSecret, redactSecrets, redactValue } from '../foundation/environment/redact.ts';
 import type { GoneFinding } from '../foundation/history/explore.ts';
 import {
@@ -356,6 +355,10 @@ export function exploreConsole(r: ExploreReport): string {
 
 /** The formats a generative run writes. */
 type ExploreFormat = 'json' | 'markdown' | 'jobSummary';
+const EXPLORE_FORMATS: readonly ExploreFormat[] = ['json', 'markdown', 'jobSummary'];
+
+/** What a generative run writes at its folder's top: the report's files, and the bodies the reproducers need. */
+export const EXPLORE_NAMES: readonly string[] = [...EXPLORE_FORMATS.map((f) => REPORT_FORMATS[f].file), 'bodies'];
 
 /** The report in every format a generative run writes (the report kit's table renders them). */
 export function exploreViews(r: ExploreReport): Required<Pick<ReportViews, ExploreFormat>> {
@@ -363,29 +366,33 @@ export function exploreViews(r: ExploreReport): Required<Pick<ReportViews, Explo
 }
 
 /**
- * Writes the report in every format and the bodies the reproducers need, every text redacted; returns the
- * path of each format written.
+ * Writes the report in every format and the bodies the reproducers need into the run's folder, every
+ * text redacted and each file whole or not at all; returns the path of each format written. Given a
+ * path, it opens that folder for the writing alone, as a run of its own.
  */
 export function writeExploreReport(
   r: ExploreReport,
-  outDir: string,
+  into: OutputFolder | string,
   bodies: ReadonlyMap<string, string>,
 ): Record<ExploreFormat, string> {
-  mkdirSync(outDir, { recursive: true });
-  const write = (path: string, text: string) => {
+  const folder =
+    typeof into === 'string'
+      ? openOutputFolder(into, { mode: 'explore', command: 'explore', names: EXPLORE_NAMES })
+      : into;
+  const write = (name: string, text: string) => {
     const out = redactSecrets(text);
     // Redaction knows the keys in use; a key it missed would be a defect of the harness, never written.
-    if (containsSecret(out)) throw new Error(`a key would be written to ${path}`);
-    writeFileSync(path, out);
+    if (containsSecret(out)) throw new Error(`a key would be written to ${folder.path(name)}`);
+    return folder.write(name, out);
   };
-  for (const [name, text] of bodies) {
-    mkdirSync(join(outDir, 'bodies'), { recursive: true });
-    write(join(outDir, name), text);
+  try {
+    for (const [name, text] of bodies) write(name, text);
+    const paths = {} as Record<ExploreFormat, string>;
+    for (const { format, file, text } of renderReport(exploreViews(redactValue(r))))
+      paths[format as ExploreFormat] = write(file, text);
+    if (typeof into === 'string') folder.finish();
+    return paths;
+  } finally {
+    if (typeof into === 'string') folder.release();
   }
-  const paths = {} as Record<ExploreFormat, string>;
-  for (const { format, file, text } of renderReport(exploreViews(redactValue(r)))) {
-    paths[format as ExploreFormat] = join(outDir, file);
-    write(join(outDir, file), text);
-  }
-  return paths;
 }

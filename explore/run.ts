@@ -1,7 +1,8 @@
 /**
- * One generative run as a command does it: resolve the target (BASE_URL + API_KEY, or the reference
- * target booted hermetically), explore it, record it in the run history (each finding then new or seen
- * before on this target), write the report under the output folder, and say what was found. The exit
+ * One generative run as a command does it: take its output folder (locked for the run, the previous
+ * run's outputs cleared, nothing of the user's touched), resolve the target (BASE_URL + API_KEY, or the
+ * reference target booted hermetically), explore it, record it in the run history (each finding then new
+ * or seen before on this target), write the report into the folder, and say what was found. The exit
  * code is the report's: 0 clean, 1 findings, 2 incomplete; the history never changes it.
  */
 import { relative } from 'node:path';
@@ -10,13 +11,15 @@ import type { ExploreSettings } from '../foundation/environment/explore-settings
 import type { Implementation } from '../foundation/environment/history-settings.ts';
 import { commandLine } from '../foundation/environment/invocation.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
+import { openOutputFolder, type OutputFolder } from '../foundation/environment/output-folder.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
+import { targetNamed, targetShown } from '../foundation/environment/target-settings.ts';
 import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../foundation/history/records.ts';
 import { historyPath } from '../foundation/history/store.ts';
 import { explore, type ExploreOptions } from './explore.ts';
 import { deviationsHeadline, withRunHistory, type ExploreReport } from './report.ts';
-import { exploreConsole, writeExploreReport } from './report-view.ts';
+import { EXPLORE_NAMES, exploreConsole, writeExploreReport } from './report-view.ts';
 
 export interface ExploreLog {
   info(line: string): void;
@@ -107,8 +110,30 @@ export async function runExplore(
   historyFile: string = historyPath(),
 ): Promise<number> {
   const operations = operationsNamed(settings.only);
+  const folder = openOutputFolder(settings.outDir, {
+    mode: 'explore',
+    command: 'explore',
+    names: EXPLORE_NAMES,
+    target: targetNamed(settings.target),
+    log: log.info,
+  });
+  try {
+    return await exploreInto(folder, settings, operations, log, historyFile);
+  } finally {
+    folder.release();
+  }
+}
+
+async function exploreInto(
+  folder: OutputFolder,
+  settings: ExploreSettings,
+  operations: OperationId[],
+  log: ExploreLog,
+  historyFile: string,
+): Promise<number> {
   const target = await resolveTarget(settings.target);
   try {
+    folder.describe({ target: targetShown(target) });
     log.info(describeTarget(target));
     log.info(
       `seed ${settings.seed}${settings.seedGiven ? '' : ` (fresh; replay: ${replayCommand(settings)})`}, budget ${settings.budgetS} s`,
@@ -123,7 +148,8 @@ export async function runExplore(
     );
     if (history.skipped) log.error(`${history.skipped}; the report is complete without it`);
     const report = withRunHistory(explored, history);
-    const paths = writeExploreReport(report, settings.outDir, bodies);
+    const paths = writeExploreReport(report, folder, bodies);
+    folder.finish();
     const h = report.history;
     log.info(
       `${deviationsHeadline(report)} in ${(report.wallMs / 1000).toFixed(1)} s; ` +

@@ -55,16 +55,26 @@ test('one folder: the grid agrees with matrix.json, and every cell links to an a
   const site = buildMatrixSite({ historyFile: path, outDir: out });
   expect(site).toMatchObject({ implementations: 4, requirements: REQUIREMENTS.length, files: 6 });
   const files = siteFiles(out);
-  // What else the folder holds is left alone.
-  expect([...files.keys()].sort()).toEqual([
-    'CNAME',
+  const own = [
     'impl/i-vendor-i-q-r.html',
     'impl/impl-01.html',
     'impl/impl-02.html',
     'impl/impl-03.html',
     'index.html',
     'matrix.json',
+  ];
+  // What else the folder holds is left alone; the manifest names the site's files, and the next build clears those.
+  expect([...files.keys()].sort()).toEqual(['CNAME', ...own, 'wfcheck-manifest.json']);
+  expect(JSON.parse(files.get('wfcheck-manifest.json')!)).toMatchObject({ mode: 'matrix', complete: true, paths: own });
+  buildMatrixSite({ historyFile: path, outDir: out, only: ['impl-01'] });
+  expect([...siteFiles(out).keys()].sort()).toEqual([
+    'CNAME',
+    'impl/impl-01.html',
+    'index.html',
+    'matrix.json',
+    'wfcheck-manifest.json',
   ]);
+  expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('matrix.example\n');
   const json = JSON.parse(files.get('matrix.json')!);
   expect(json.format).toBe('wfcheck-matrix');
   expect(json.implementations.map((i: { label: string }) => i.label)).toEqual([
@@ -142,7 +152,8 @@ test('no key reaches the site: neither the one the command is given nor a creden
   expect(command.status, command.stderr).toBe(0);
   expect(command.stdout).toMatch(new RegExp(`matrix: 3 implementation\\(s\\) × ${REQUIREMENTS.length} requirements`));
   const files = siteFiles(out);
-  expect(files.size).toBe(5);
+  // The site's four pages and its data, and the manifest of what was written.
+  expect(files.size).toBe(6);
   for (const [p, text] of files) {
     expect(text.includes(key), `${p} holds the key`).toBe(false);
     expect(text.includes(foreign), `${p} holds the planted credential`).toBe(false);

@@ -9,8 +9,8 @@
  * have been written by another harness, or hold imports: every text is scrubbed again of registered
  * keys and of whatever stands where a credential goes, and each page is checked before it is written.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { openOutputFolder } from '../foundation/environment/output-folder.ts';
 import { containsSecret, scrubCredentials } from '../foundation/environment/redact.ts';
 import { withHistory } from '../foundation/history/store.ts';
 import { matrixJson } from './json.ts';
@@ -22,6 +22,8 @@ import { renderImplementation } from './page-implementation.ts';
 export interface SiteOptions extends LoadOptions {
   historyFile: string;
   outDir: string;
+  /** Progress lines (a site moved into a subfolder says why). */
+  log?: (line: string) => void;
 }
 
 export interface SiteOutcome {
@@ -55,7 +57,11 @@ export function renderSite(m: Matrix): Map<string, string> {
   return files;
 }
 
-/** What the site writes into its folder, cleared first: nothing else there is touched. */
+/**
+ * What the site writes into its folder. The previous site's files are cleared by the folder's manifest;
+ * anything else there (a CNAME for GitHub Pages) is left as it is, and a folder holding files of its own
+ * at these names gets the site in its subfolder wfcheck-matrix/ (foundation/environment/output-folder.ts).
+ */
 const OWN = ['index.html', 'matrix.json', 'impl'];
 
 export function buildMatrixSite(options: SiteOptions): SiteOutcome {
@@ -69,15 +75,24 @@ export function buildMatrixSite(options: SiteOptions): SiteOutcome {
   const rendered = Date.now();
   for (const [path, text] of files)
     if (containsSecret(text)) throw new Error(`a key would be written to the site (${path}); nothing was written`);
-  for (const name of OWN) rmSync(join(options.outDir, name), { recursive: true, force: true });
-  mkdirSync(join(options.outDir, 'impl'), { recursive: true });
+  const folder = openOutputFolder(options.outDir, {
+    mode: 'matrix',
+    command: 'matrix',
+    names: OWN,
+    log: options.log,
+  });
   let total = 0;
-  for (const [path, text] of files) {
-    writeFileSync(join(options.outDir, path), text);
-    total += Buffer.byteLength(text);
+  try {
+    for (const [path, text] of files) {
+      folder.write(path, text);
+      total += Buffer.byteLength(text);
+    }
+    folder.finish();
+  } finally {
+    folder.release();
   }
   return {
-    outDir: options.outDir,
+    outDir: folder.dir,
     implementations: value.columns.length,
     requirements: value.groups.reduce((n, g) => n + g.rows.length, 0),
     files: files.size,

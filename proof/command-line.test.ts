@@ -125,7 +125,8 @@ test('wfcheck report merge --out: the merged verdict there, never in a shard; it
   const intoShard = await wfcheck(scratch, ['report', 'merge', 'shard-1', '--out', 'shard-1'], env);
   expect(intoShard.code).toBe(2);
   expect(intoShard.output).toContain('--out shard-1 is one of the shards');
-  expect(existsSync(join(scratch, 'shard-1', 'evidence')), 'the shard is left as it was').toBe(true);
+  const { runId } = readJson<ConformanceReport>(join(scratch, 'shard-1', 'report.json')).meta;
+  expect(existsSync(join(scratch, 'shard-1', 'runs', runId!, 'evidence')), 'the shard is left as it was').toBe(true);
 });
 
 test('wfcheck explore --out: the report there; the fresh seed replayed in the form the user ran', {

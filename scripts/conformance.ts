@@ -8,8 +8,11 @@
  *
  * Outputs (--out <dir>, default reports/conformance/): report.json, report.md, report.html,
  * report.junit.xml, the job summary (summary.md),
- * Playwright HTML (html/), JUnit (junit.xml), Playwright JSON (playwright.json),
- * evidence/*.jsonl, request bodies (bodies/) and Playwright's output dir (test-results/).
+ * Playwright HTML (html/), JUnit (junit.xml), Playwright JSON (playwright.json), and the run's own
+ * place runs/<run id>/: evidence/*.jsonl, request bodies (bodies/) and Playwright's output dir
+ * (test-results/). The folder is the run's while it goes (a second run into it is refused), a later
+ * run clears only what its manifest (wfcheck-manifest.json) names, and a folder holding files wfcheck
+ * did not write where the run writes gets the run in its subfolder wfcheck-conformance/.
  * Exit code: 0 = no unwaived failure; 1 = unwaived failures; 2 = the run was
  * incomplete (deadline hit, runner crashed, nothing ran, target unreachable) or could not start.
  */
@@ -42,7 +45,9 @@ options (env equivalent in brackets):
 target: BASE_URL (ends in /v1) and API_KEY select an implementation; API_KEY_B enables
 isolation tests. Without BASE_URL the reference target is booted (TARGET_SEED_FILE: its seed file).
 outputs, in --out (default reports/conformance): report.md, report.html, report.json, report.junit.xml,
-html/ (Playwright), junit.xml, evidence/; the run history in WFCHECK_HISTORY (default
+html/ (Playwright), junit.xml, runs/<run id>/ (evidence, bodies); one run at a time per folder, and
+only what the folder's wfcheck-manifest.json names is cleared (a folder holding your own files there
+gets the run in its subfolder wfcheck-conformance/); the run history in WFCHECK_HISTORY (default
 reports/history.sqlite), the discovery memory in WFCHECK_CACHE_DIR (default reports/cache).`);
 
 const log: RunLog = {

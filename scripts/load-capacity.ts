@@ -21,7 +21,9 @@
  * `capacity`): report.txt, report.json, report.junit.xml, report.html (latency and errors against the
  * offered rate, gates and knee drawn), wfcheck-capacity.tar and capacity-testrun.yaml (the capacity entry
  * holding the rate found for --hold, default 5m, and the k6-operator manifest that runs it: load/k8s),
- * steps/ (each k6 process's log and figures). The search is recorded in the run history under --name and
+ * steps/ (each k6 process's log and figures). The folder is the search's alone while it goes, as for
+ * wfcheck load (a second run into it is refused; one holding files wfcheck did not write gets the search
+ * in its subfolder wfcheck-capacity/). The search is recorded in the run history under --name and
  * --target-version when given. --baseline FILE (a search's report.json) fails the run when the capacity
  * fell by more than --tolerance (default 10 %). --k6-archive --rate N packs the capacity entry holding N
  * lifecycles/s for load/k8s/capacity-testrun.yaml without searching.
@@ -39,6 +41,7 @@ import { readK6ScriptSettings, readLoadRunSettings } from '../foundation/environ
 import { pathFromWorkDir } from '../foundation/environment/roots.ts';
 import { number, positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
+import { targetNamed } from '../foundation/environment/target-settings.ts';
 import { type CapacityMeta, type CapacityReport, capacityText, headline } from '../load/capacity/report.ts';
 import type { SearchSettings } from '../load/capacity/search.ts';
 import { roundRate } from '../load/capacity/plan.ts';
@@ -58,7 +61,7 @@ import {
 import { searchCapacity } from '../load/node/capacity-search.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';
-import { runDir } from '../load/node/run-dir.ts';
+import { openRunFolder } from '../load/node/run-dir.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 const rel = pathFromWorkDir;
@@ -170,12 +173,11 @@ function readSettings(v: Values) {
     compare: baseline && ((r: CapacityReport) => compareCapacity(baseline, r, v.baseline!, tolerance)),
     ceiling: givenCeiling(v.ceiling),
     holdS: seconds(v.hold ?? '5m', '--hold'),
-    dir: settings.outDir ?? runDir(settings.run, 'capacity'),
     slo: sloFromEnv(readK6ScriptSettings()),
   };
 }
 
-type Settings = ReturnType<typeof readSettings>;
+type Settings = ReturnType<typeof readSettings> & { dir: string };
 
 async function main(): Promise<number> {
   const v = readCommandLine();
@@ -183,7 +185,22 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const c = readSettings(v);
+  const s = readSettings(v);
+  const folder = openRunFolder(s.settings, {
+    mode: 'capacity',
+    command: 'load capacity',
+    name: 'capacity',
+    target: targetNamed(s.settings.target),
+  });
+  try {
+    return await searchInto({ ...s, dir: folder.dir }, v);
+  } finally {
+    folder.finish();
+  }
+}
+
+/** The search, writing into its folder `c.dir`. */
+async function searchInto(c: Settings, v: Values): Promise<number> {
   const dataFile = prepareRunData(c.dir, c.settings.seed);
   const k6 = await ensureK6();
   const archiveOf = { k6, dataFile, seed: c.settings.seed, profile: c.settings.profile, holdS: c.holdS };

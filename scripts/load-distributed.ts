@@ -15,11 +15,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readK6ScriptSettings, readLoadRunSettings } from '../foundation/environment/load-settings.ts';
+import {
+  readK6ScriptSettings,
+  readLoadRunSettings,
+  type LoadRunSettings,
+} from '../foundation/environment/load-settings.ts';
 import { pathFromWorkDir } from '../foundation/environment/roots.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
+import { targetNamed } from '../foundation/environment/target-settings.ts';
 import { SCENARIO_OPERATIONS } from '../load/lib/operations.ts';
 import { parseScenarioList, PROFILE_CHOICE, profileByName, type ScenarioName } from '../load/lib/profiles.ts';
 import { loadReportText, type RunReport } from '../load/lib/report.ts';
@@ -30,7 +35,7 @@ import { evaluateMerged, executionSegments, mergeK6Json } from '../load/node/mer
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
 import { writeLoadReport } from '../load/node/report-files.ts';
-import { runDir } from '../load/node/run-dir.ts';
+import { openRunFolder } from '../load/node/run-dir.ts';
 import { loadReplayCommand, RUN_SHAPE_OPTIONS, withProfiles } from '../load/node/run-options.ts';
 
 const USAGE = withProfiles(usageFromSource(readFileSync(new URL(import.meta.url), 'utf8')));
@@ -57,7 +62,26 @@ async function main(): Promise<number> {
   if (instances > MAX_INSTANCES)
     throw new SettingError(`--instances must be an integer from 1 to ${MAX_INSTANCES}, got ${values.instances}`);
   const scenarios = parseScenarioList(settings.scenarios, profileByName(settings.profile));
-  const dir = settings.outDir ?? runDir(settings.run, `${settings.profile}-x${instances}`);
+  const folder = openRunFolder(settings, {
+    mode: 'load',
+    command: 'load distributed',
+    name: `${settings.profile}-x${instances}`,
+    target: targetNamed(settings.target),
+  });
+  try {
+    return await distributedInto(folder.dir, settings, instances, scenarios);
+  } finally {
+    folder.finish();
+  }
+}
+
+/** The run, its segments and their merged verdict written into its folder `dir`. */
+async function distributedInto(
+  dir: string,
+  settings: LoadRunSettings,
+  instances: number,
+  scenarios: ScenarioName[],
+): Promise<number> {
   const plan: Plan = {
     shape: { ...runShape(settings), scenarios: scenarios.join(',') },
     scenarios,

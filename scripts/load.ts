@@ -10,6 +10,9 @@
  * --out DIR is the run's folder (default reports/load/<run>, <run> being --run NAME or the time and
  * the profile): report.txt, report.json, report.junit.xml, dashboard.html, violations.ndjson, k6.log,
  * the seeded data, and trend.html (this target's last runs, from the run history WFCHECK_HISTORY).
+ * The folder is the run's alone while it goes: a second run into it is refused, and one holding files
+ * wfcheck did not write gets the run in its subfolder wfcheck-load/. A later run clears only what the
+ * folder's manifest (wfcheck-manifest.json) names.
  * --prepare-only writes the seeded data there and prints its path; --k6-archive packs script, modules
  * and seeded data into one k6 archive there (wfcheck-load.tar) for load/k8s/testrun.yaml.
  * --contract-mode offload (the default) checks the responses in this Node process instead of k6's VUs
@@ -34,6 +37,7 @@ import { pathFromWorkDir } from '../foundation/environment/roots.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { ENV, number } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
+import { targetNamed } from '../foundation/environment/target-settings.ts';
 import { PROFILE_CHOICE } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { buildArchive } from '../load/node/archive.ts';
@@ -45,7 +49,7 @@ import { recordLoadHistory } from '../load/node/history.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from '../load/node/run-k6.ts';
 import { LOAD_REPORT_FILES } from '../load/node/report-files.ts';
-import { runDir } from '../load/node/run-dir.ts';
+import { openRunFolder } from '../load/node/run-dir.ts';
 import { loadReplayCommand, RUN_SHAPE_OPTIONS, withProfiles } from '../load/node/run-options.ts';
 import { clausesInExamples, describeClauses } from '../load/node/violations.ts';
 
@@ -79,7 +83,27 @@ async function main(): Promise<number> {
   // Read before anything runs (an unknown profile, a bad tolerance): not only after a long run.
   const settings = readLoadRunSettings(values, PROFILE_CHOICE);
   const tolerance = number(values.tolerance, '--tolerance', undefined, { min: 0 });
-  const dir = settings.outDir ?? runDir(settings.run, settings.profile);
+  const folder = openRunFolder(settings, {
+    mode: 'load',
+    command: 'load',
+    name: settings.profile,
+    target: targetNamed(settings.target),
+  });
+  try {
+    return await loadInto(folder.dir, values, settings, tolerance);
+  } finally {
+    // The manifest then names each file the run wrote, however it ended: the next run clears exactly those.
+    folder.finish();
+  }
+}
+
+/** The run, writing into its folder `dir`. */
+async function loadInto(
+  dir: string,
+  values: ReturnType<typeof readCommandLine>,
+  settings: LoadRunSettings,
+  tolerance: number | undefined,
+): Promise<number> {
   const dataFile = prepareRunData(dir, settings.seed);
   console.error(`seed ${settings.seed} (replay: ${loadReplayCommand('load', settings)}); reports in ${rel(dir)}/`);
   if (values['prepare-only']) {

@@ -43,6 +43,7 @@ function main(): number {
     outDir: resolve(WORK_DIR, values.out ?? join('reports', 'matrix')),
     runs: positiveInt(values.runs, '--runs', DEFAULT_RUNS),
     ...(only.length ? { only } : {}),
+    log: (line) => console.error(`matrix: ${line}`),
   });
   const rel = relative(process.cwd(), site.outDir) || '.';
   console.log(

@@ -6,7 +6,8 @@
  * report.junit.xml and the job summary (summary.md) through the same report builder as an unsharded run,
  * one Playwright HTML report (html/) and one JUnit file (junit.xml), written to --out DIR (default where
  * an unsharded run writes: WFCHECK_OUT_DIR, else reports/conformance; never one of the shards). The
- * merged verdict is recorded in the run history (WFCHECK_HISTORY).
+ * merged verdict is recorded in the run history (WFCHECK_HISTORY). The folder is taken as a
+ * conformance run takes it: one run at a time, only what its manifest names cleared.
  * Exit: as wfcheck conformance (0 no unwaived failure, 1 failures, 2 incomplete).
  */
 import { readFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ function main(): number {
   if (positionals.length === 0) throw new SettingError('name the shard directories to merge');
   const shards = positionals.map((d) => resolve(d));
   const out = readMergeOutDir(values.out);
-  // The merge clears its output folder first: a shard's own would lose the evidence it merges.
+  // The merge clears the outputs its folder's manifest names: a shard's own would lose the evidence it merges.
   if (shards.includes(out))
     throw new SettingError(`--out ${relative(process.cwd(), out) || '.'} is one of the shards: name another folder`);
   const { report, paths, problems } = mergeShards(shards, out, (line) => console.error(`report merge: ${line}`));

@@ -4,7 +4,7 @@
  * (its verdict is partial); it leaves the target's fingerprint for `npm run report:merge`, which
  * records the merged verdict instead.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordAndCompare, type ConformanceHistory } from '../../foundation/history/conformance.ts';
 import {
@@ -16,12 +16,11 @@ import {
   type RunOrigin,
 } from '../../foundation/history/records.ts';
 import { historyPath } from '../../foundation/history/store.ts';
+import type { OutputFolder } from '../../foundation/environment/output-folder.ts';
 import type { Target } from '../../foundation/environment/target.ts';
 import { readEvidence, type TestEndRecord } from '../evidence/records.ts';
 import type { ConformanceReport, RequirementResult } from '../after/findings/report.ts';
-
-/** Written by each shard: who the target was, without its key or address in clear. */
-export const SHARD_META = 'shard.json';
+import { runPlace, SHARD_FILE, writeShardFile } from './outputs.ts';
 
 export interface ShardMeta {
   target: string;
@@ -116,25 +115,23 @@ function noteAndExample(r: RequirementResult): Pick<RequirementOutcome, 'note' |
 export function recordRunHistory(
   report: ConformanceReport,
   target: Target,
-  outDir: string,
+  folder: OutputFolder,
   extra: readonly string[],
   warn: (line: string) => void,
 ): ConformanceHistory | undefined {
   const fingerprint = targetFingerprint(target.baseUrl, target.apiKey, target.kind);
   const shard = shardOf(extra);
   if (shard) {
-    writeFileSync(
-      join(outDir, SHARD_META),
-      JSON.stringify({ target: fingerprint, shard } satisfies ShardMeta, null, 2),
-    );
+    writeShardFile(folder, JSON.stringify({ target: fingerprint, shard } satisfies ShardMeta, null, 2));
     return undefined;
   }
-  const history = recordAndCompare(historyPath(), historyRecord(report, fingerprint, [join(outDir, 'evidence')]));
+  const evidence = join(runPlace(folder), 'evidence');
+  const history = recordAndCompare(historyPath(), historyRecord(report, fingerprint, [evidence]));
   if (history.skipped) warn(`${history.skipped}; the report is complete without it`);
   return history;
 }
 
 export function readShardMeta(dir: string): ShardMeta | undefined {
-  const file = join(dir, SHARD_META);
+  const file = join(dir, SHARD_FILE);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ShardMeta) : undefined;
 }

@@ -154,13 +154,18 @@ export function importReport(file: string, options: ImportOptions): ImportOutcom
     meta: { ...report.meta, implementation: version ? { name, version } : { name } },
   };
   const base = { name, ...(version ? { version } : {}), startedAt: report.meta.startedAt, seed: report.meta.seed };
-  const { value, skipped } = withHistory(options.historyFile, (db) => {
-    const before = sameRun(db, name, report.meta.startedAt, report.meta.seed);
-    if (before !== undefined) return { runId: before, duplicate: true };
-    return {
-      runId: recordConformanceRun(db, historyRecord(named, importedTarget(report.meta), [], 'import')),
-      duplicate: false,
-    };
-  });
+  // Looked up and recorded in one write transaction: the same report imported twice at once is still one run.
+  const { value, skipped } = withHistory(options.historyFile, (db) =>
+    db
+      .transaction(() => {
+        const before = sameRun(db, name, report.meta.startedAt, report.meta.seed);
+        if (before !== undefined) return { runId: before, duplicate: true };
+        return {
+          runId: recordConformanceRun(db, historyRecord(named, importedTarget(report.meta), [], 'import')),
+          duplicate: false,
+        };
+      })
+      .immediate(),
+  );
   return { ...base, runId: value?.runId, duplicate: value?.duplicate ?? false, scrubbed: changed.n, skipped };
 }

@@ -16,7 +16,14 @@ import { verdictOfRun } from './report-of-run.ts';
 import type { ConformanceReport, RunMeta } from '../after/findings/report.ts';
 import { historyRecord, readShardMeta } from './history.ts';
 import { PLAYWRIGHT_CLI } from './playwright.ts';
-import { prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
+import {
+  openConformanceFolder,
+  outputPaths,
+  prepareOutputs,
+  publishRunnerOutputs,
+  writeReportFiles,
+  type OutputPaths,
+} from './outputs.ts';
 
 export interface MergeOutcome {
   report: ConformanceReport;
@@ -27,11 +34,10 @@ export interface MergeOutcome {
 }
 
 /** Copies each shard's files of one kind into `to`, prefixed with the shard's number so names never collide. */
-function gather(dirs: string[], sub: string, to: string, keep: (name: string) => boolean): number {
+function gather(froms: string[], to: string, keep: (name: string) => boolean): number {
   mkdirSync(to, { recursive: true });
   let n = 0;
-  dirs.forEach((dir, i) => {
-    const from = join(dir, sub);
+  froms.forEach((from, i) => {
     if (!existsSync(from)) return;
     for (const name of readdirSync(from).filter(keep)) {
       copyFileSync(join(from, name), join(to, `shard${i + 1}-${name}`));
@@ -60,10 +66,22 @@ function mergedMeta(shards: ConformanceReport[], dirs: string[], outDir: string)
   };
 }
 
-/** `playwright merge-reports` over the shards' blob reports: one HTML report and one JUnit file. */
+/** A shard's evidence: in its run's place, or at its top for a shard of a harness that kept it there. */
+function shardEvidence(dir: string, shard: ConformanceReport): string {
+  const id = shard.meta.runId;
+  return id && /^[\w.-]+$/.test(id) ? join(dir, 'runs', id, 'evidence') : join(dir, 'evidence');
+}
+
+/** `playwright merge-reports` over the shards' blob reports into the merge's place: one HTML report and one JUnit file. */
 function mergePlaywrightReports(dirs: string[], outDir: string): string[] {
   const blobs = join(outDir, 'blob-report');
-  if (gather(dirs, 'blob-report', blobs, (n) => n.endsWith('.zip')) === 0)
+  if (
+    gather(
+      dirs.map((d) => join(d, 'blob-report')),
+      blobs,
+      (n) => n.endsWith('.zip'),
+    ) === 0
+  )
     return ['no shard has a blob report (run the shards with --shard i/n)'];
   const env = {
     ...inheritedEnvironment(),
@@ -90,22 +108,39 @@ export function mergeShards(
   const missing = dirs.filter((d) => !existsSync(join(d, 'report.json')));
   if (missing.length) throw new Error(`not a shard's output (no report.json): ${missing.join(', ')}`);
   const shards = dirs.map((d) => JSON.parse(readFileSync(join(d, 'report.json'), 'utf8')) as ConformanceReport);
-  const paths = prepareOutputs(outDir);
-  gather(dirs, 'evidence', paths.evidence, (n) => n.endsWith('.jsonl'));
-  const { records, unreadableLines } = readEvidence(paths.evidence);
-  const meta = mergedMeta(shards, dirs, outDir);
-  const report = verdictOfRun({ records, unreadableLines }, meta, shards[0].waivers.source, true);
-  const problems = mergePlaywrightReports(dirs, outDir);
-  rmSync(join(outDir, 'blob-report'), { recursive: true, force: true });
-  const target = readShardMeta(dirs[0])?.target;
-  let history: ConformanceHistory | undefined;
-  if (!target)
-    warn('the shards name no target (shard.json missing): the merged verdict is not recorded in the history');
-  else {
-    history = recordAndCompare(historyFile, historyRecord(report, target, [paths.evidence], 'merge'));
-    if (history.skipped) warn(`${history.skipped}; the report is complete without it`);
+  const folder = openConformanceFolder(
+    outDir,
+    'report merge',
+    `the shards ${dirs.map(pathFromWorkDir).join(', ')}`,
+    warn,
+  );
+  try {
+    const place = prepareOutputs(folder);
+    const evidence = join(place, 'evidence');
+    gather(
+      dirs.map((d, i) => shardEvidence(d, shards[i]!)),
+      evidence,
+      (n) => n.endsWith('.jsonl'),
+    );
+    const { records, unreadableLines } = readEvidence(evidence);
+    const meta = { ...mergedMeta(shards, dirs, outDir), runId: folder.runId };
+    const report = verdictOfRun({ records, unreadableLines }, meta, shards[0].waivers.source, true);
+    const problems = mergePlaywrightReports(dirs, place);
+    rmSync(join(place, 'blob-report'), { recursive: true, force: true });
+    const target = readShardMeta(dirs[0])?.target;
+    let history: ConformanceHistory | undefined;
+    if (!target)
+      warn('the shards name no target (shard.json missing): the merged verdict is not recorded in the history');
+    else {
+      history = recordAndCompare(historyFile, historyRecord(report, target, [evidence], 'merge'));
+      if (history.skipped) warn(`${history.skipped}; the report is complete without it`);
+    }
+    folder.scrub();
+    writeReportFiles(report, folder, history);
+    publishRunnerOutputs(folder);
+    folder.finish();
+    return { report, paths: outputPaths(folder), history, problems };
+  } finally {
+    folder.release();
   }
-  writeReportFiles(report, outDir, history);
-  scrubArtifacts(outDir);
-  return { report, paths, history, problems };
 }

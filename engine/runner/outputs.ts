@@ -1,78 +1,89 @@
 /**
- * The files of a conformance run: its output directory cleared of a previous run's outputs, the
- * report written in every format of the report kit's table (JSON, Markdown, HTML, JUnit with one test
- * case per finding and per clause, and the job summary the GitHub Action shows), and every text artifact
- * scrubbed of keys last.
+ * The files of a conformance run (and of a merge of shards) in its output folder, which it owns while it
+ * runs (foundation/environment/output-folder.ts: locked, the previous run's outputs cleared by its
+ * manifest, nothing of the user's touched):
+ *
+ * - `runs/<run id>/`: the run's own place while it goes — evidence, request bodies, Playwright's output
+ *   dir and its reports as they are written. No other run writes there, and the verdict is read from it.
+ * - the key scrub over the files this run wrote and nothing else, while they are still in its place;
+ * - at the folder's top, once the run is over: the report in every format of the report kit's table, each
+ *   file written whole or not at all, then Playwright's HTML report, JUnit and JSON (and a shard's blob
+ *   report), moved up in one rename each. A run cut short leaves none of them, or a verdict without them.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { containsSecret, redactSecrets } from '../../foundation/environment/redact.ts';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { openOutputFolder, type OutputFolder } from '../../foundation/environment/output-folder.ts';
+import { redactSecrets } from '../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../foundation/history/conformance.ts';
 import type { ConformanceReport } from '../after/findings/report.ts';
 import { conformanceViews, REPORT_FILES, renderReport } from '../after/report/index.ts';
 
-/**
- * What a run writes into its output directory besides its report (and clears there first, with the
- * report's files; nothing else in it is touched): Playwright's outputs and the evidence.
- */
-const RUN_OUTPUTS = [
-  'html',
-  'junit.xml',
-  'playwright.json',
-  'evidence',
-  'bodies',
-  'test-results',
-  'blob-report',
-  'shard.json',
-];
+/** What moves from the run's place to the folder's top when the run is over: Playwright's outputs. */
+const PUBLISHED = ['html', 'junit.xml', 'playwright.json', 'blob-report'];
+/** Written by each shard at the top: who its target was, without its key or address in clear (history.ts). */
+export const SHARD_FILE = 'shard.json';
+/** Everything a conformance run writes at its folder's top. */
+const CONFORMANCE_NAMES = [...REPORT_FILES, ...PUBLISHED, SHARD_FILE, 'runs'];
 
-/** Where the outputs other than the report go inside the run's directory. */
-export function outputPaths(outDir: string) {
+/** Opens a conformance verdict's folder for this run (`command`: `conformance` or `report merge`). */
+export function openConformanceFolder(
+  outDir: string,
+  command: string,
+  target: string,
+  log: (line: string) => void,
+): OutputFolder {
+  return openOutputFolder(outDir, { mode: 'conformance', command, names: CONFORMANCE_NAMES, target, log });
+}
+
+/** The run's own place in its folder, where everything goes while it runs. */
+export function runPlace(folder: OutputFolder): string {
+  return join(folder.dir, 'runs', folder.runId);
+}
+
+/** Where the outputs other than the report are once the run is over (the console names them). */
+export function outputPaths(folder: OutputFolder) {
   return {
-    playwright: join(outDir, 'html', 'index.html'),
-    junit: join(outDir, 'junit.xml'),
-    evidence: join(outDir, 'evidence'),
+    playwright: join(folder.dir, 'html', 'index.html'),
+    junit: join(folder.dir, 'junit.xml'),
+    evidence: join(runPlace(folder), 'evidence'),
   };
 }
 
 export type OutputPaths = ReturnType<typeof outputPaths>;
 
-/** Clears a previous run's outputs and creates the evidence directory; returns the paths. */
-export function prepareOutputs(outDir: string): OutputPaths {
-  for (const name of [...REPORT_FILES, ...RUN_OUTPUTS]) rmSync(join(outDir, name), { recursive: true, force: true });
-  const paths = outputPaths(outDir);
-  mkdirSync(paths.evidence, { recursive: true });
-  return paths;
+/** Claims the run's place and creates its evidence folder; returns the place. */
+export function prepareOutputs(folder: OutputFolder): string {
+  const place = runPlace(folder);
+  folder.claim(join('runs', folder.runId));
+  mkdirSync(join(place, 'evidence'), { recursive: true });
+  return place;
+}
+
+/**
+ * Moves Playwright's outputs from the run's place to the folder's top, where readers look for them;
+ * returns the paths of `scrubbed` (files of the run's place) where they are now.
+ */
+export function publishRunnerOutputs(folder: OutputFolder, scrubbed: readonly string[] = []): string[] {
+  const place = runPlace(folder);
+  for (const name of PUBLISHED) if (existsSync(join(place, name))) folder.moveIn(join(place, name), name);
+  return scrubbed.map((path) => {
+    const name = PUBLISHED.find((n) => path === join(place, n) || path.startsWith(join(place, n, sep)));
+    return name ? join(folder.dir, name, relative(join(place, name), path)) : path;
+  });
 }
 
 /** Writes the report in every format, keys redacted; `shard` (i/n) names the shard a sharded run's job summary is of. */
 export function writeReportFiles(
   report: ConformanceReport,
-  outDir: string,
+  folder: OutputFolder,
   history?: ConformanceHistory,
   shard?: string,
 ): void {
   for (const { file, text } of renderReport(conformanceViews(report, history, shard)))
-    writeFileSync(join(outDir, file), redactSecrets(text));
+    folder.write(file, redactSecrets(text));
 }
 
-/** Final safety net: no artifact may contain a key. Scrubs text artifacts; returns the files it changed. */
-export function scrubArtifacts(dir: string): string[] {
-  const scrubbed: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else if (st.size < 50 * 1024 * 1024 && /\.(json|jsonl|md|html|xml|txt|log)$/.test(name)) {
-        const text = readFileSync(p, 'utf8');
-        if (containsSecret(text)) {
-          writeFileSync(p, redactSecrets(text));
-          scrubbed.push(p);
-        }
-      }
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return scrubbed;
+/** A shard's record of its target, written at the folder's top for the merge. */
+export function writeShardFile(folder: OutputFolder, text: string): void {
+  folder.write(SHARD_FILE, text);
 }

@@ -20,7 +20,13 @@ export interface RunnerResult {
   stderrTail: string;
 }
 
-/** What the suites read (foundation/environment/conformance-settings.ts loadRunConfig), plus Playwright's report destinations. */
+/** The runner stops itself when the process that started it is gone (playwright.config.ts reads it). */
+export const OWNER_PID_ENV = 'WFCHECK_OWNER_PID';
+
+/**
+ * What the suites read (foundation/environment/conformance-settings.ts loadRunConfig), plus Playwright's
+ * report destinations, all in the run's own place `outDir`.
+ */
 export function runnerEnv(
   base: NodeJS.ProcessEnv,
   target: Target,
@@ -43,6 +49,7 @@ export function runnerEnv(
     PLAYWRIGHT_BLOB_OUTPUT_DIR: join(outDir, 'blob-report'),
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
     FORCE_COLOR: process.stdout.isTTY ? '1' : '0',
+    [OWNER_PID_ENV]: String(process.pid),
   };
   // The reference target is hermetic and thrown away after the run: overwriting its canvases harms nothing.
   if (target.kind === 'reference' && env[ENV.allowOverwrite] === undefined) env[ENV.allowOverwrite] = '1';
@@ -72,13 +79,15 @@ export function playwrightArgs(settings: ConformanceSettings, outDir: string): s
 
 /**
  * Runs the Playwright CLI in its own process group (so a stuck runner and its workers can be stopped
- * together); stderr is echoed with keys redacted and its tail kept for the report.
+ * together); stderr is echoed with keys redacted and its tail kept for the report. `started` is told
+ * the group's id.
  */
 export function runPlaywright(
   args: string[],
   env: NodeJS.ProcessEnv,
   hardDeadlineMs: number,
   warn: (line: string) => void,
+  started?: (pgid: number) => void,
 ): Promise<RunnerResult> {
   return new Promise((res) => {
     const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], {
@@ -87,6 +96,7 @@ export function runPlaywright(
       stdio: ['ignore', 'inherit', 'pipe'],
       detached: true,
     });
+    if (child.pid) started?.(child.pid);
     let stderrTail = '';
     child.stderr.on('data', (chunk: Buffer) => {
       const text = redactSecrets(chunk.toString());

@@ -1,8 +1,10 @@
 /**
- * One conformance run, as `wfcheck conformance` carries it out: the target resolved (booted when
- * BASE_URL is unset), one probe request, the suites under Playwright, then the verdict built once
- * from the evidence and written as report.json / report.md / report.html / summary.md, and every
- * artifact scrubbed of keys. The command line and the console summary stay in scripts/conformance.ts.
+ * One conformance run, as `wfcheck conformance` carries it out: its output folder taken (locked, the
+ * previous run's outputs cleared; outputs.ts), the target resolved (booted when BASE_URL is unset), one
+ * probe request, the suites under Playwright writing into the run's own place, then the verdict built
+ * once from that run's evidence alone and written as report.json / report.md / report.html / summary.md,
+ * and the files the run wrote scrubbed of keys. The command line and the console summary stay in
+ * scripts/conformance.ts.
  */
 import { join } from 'node:path';
 import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
@@ -11,13 +13,23 @@ import { commandLine } from '../../foundation/environment/invocation.ts';
 import { pathFromWorkDir } from '../../foundation/environment/roots.ts';
 import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
+import type { OutputFolder } from '../../foundation/environment/output-folder.ts';
 import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
+import { targetNamed, targetShown } from '../../foundation/environment/target-settings.ts';
 import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
 import type { ConformanceReport, RunMeta } from '../after/findings/report.ts';
 import { harnessVersion } from '../../foundation/history/records.ts';
 import { recordRunHistory, shardOf } from './history.ts';
 import { verdictOfRun } from './report-of-run.ts';
-import { outputPaths, prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
+import {
+  openConformanceFolder,
+  outputPaths,
+  prepareOutputs,
+  publishRunnerOutputs,
+  runPlace,
+  writeReportFiles,
+  type OutputPaths,
+} from './outputs.ts';
 import { playwrightArgs, playwrightErrors, runnerEnv, runPlaywright, type RunnerResult } from './playwright.ts';
 import { describeProbeFault, probeTarget, type Unreachable } from './probe.ts';
 
@@ -46,15 +58,28 @@ export async function runConformanceSuite(
   baseEnv: NodeJS.ProcessEnv = inheritedEnvironment(),
 ): Promise<ConformanceOutcome> {
   const started = Date.now();
-  const paths = prepareOutputs(settings.outDir);
-  log.info(`seed ${settings.seed}${settings.seedGiven ? ' (given)' : ` (fresh; replay: ${replayCommand(settings)})`}`);
-  const { target, bootMs } = await startTarget(settings, log);
-  const env = runnerEnv(baseEnv, target, settings, settings.outDir);
-  const exercise = await exerciseTarget(target, env, settings, log);
-  const report = buildRunReport(settings, target, exercise, { started, bootMs });
-  const history = recordRunHistory(report, target, settings.outDir, settings.extra, log.error);
-  writeReportFiles(report, settings.outDir, history, shardOf(settings.extra));
-  return { report, paths, scrubbed: scrubArtifacts(settings.outDir) };
+  const folder = openConformanceFolder(settings.outDir, 'conformance', targetNamed(settings.target), log.info);
+  try {
+    const place = prepareOutputs(folder);
+    log.info(
+      `seed ${settings.seed}${settings.seedGiven ? ' (given)' : ` (fresh; replay: ${replayCommand(settings)})`}`,
+    );
+    const { target, bootMs } = await startTarget(settings, log);
+    folder.describe({ target: targetShown(target) });
+    const env = runnerEnv(baseEnv, target, settings, place);
+    const exercise = await exerciseTarget(target, env, settings, log, folder);
+    const report = buildRunReport(settings, target, exercise, { started, bootMs }, folder);
+    const history = recordRunHistory(report, target, folder, settings.extra, log.error);
+    // Scrubbed while still in the run's place; the verdict before Playwright's reports, so that a run cut
+    // short in between leaves a true verdict without them, never Playwright's JUnit without the verdict.
+    const scrubbed = folder.scrub();
+    writeReportFiles(report, folder, history, shardOf(settings.extra));
+    const moved = publishRunnerOutputs(folder, scrubbed);
+    folder.finish();
+    return { report, paths: outputPaths(folder), scrubbed: moved };
+  } finally {
+    folder.release();
+  }
 }
 
 async function startTarget(settings: ConformanceSettings, log: RunLog): Promise<{ target: Target; bootMs: number }> {
@@ -80,15 +105,21 @@ async function exerciseTarget(
   env: NodeJS.ProcessEnv,
   settings: ConformanceSettings,
   log: RunLog,
+  folder: OutputFolder,
 ): Promise<Exercise> {
   try {
-    const unreachable = await probeTarget(env, join(settings.outDir, 'evidence'), settings.strict);
+    const place = runPlace(folder);
+    const unreachable = await probeTarget(env, join(place, 'evidence'), settings.strict);
     if (unreachable) {
       log.error(`${redactSecrets(describeProbeFault(unreachable))}; no test is run`);
       return { unreachable };
     }
     const hardDeadlineMs = settings.runTimeoutS * 1000 + 30_000;
-    return { runner: await runPlaywright(playwrightArgs(settings, settings.outDir), env, hardDeadlineMs, log.error) };
+    const runner = await runPlaywright(playwrightArgs(settings, place), env, hardDeadlineMs, log.error, (pid) =>
+      // A run killed outright leaves its test runner for a moment: the next run waits for that group to end.
+      folder.describe({ groups: [pid] }),
+    );
+    return { runner };
   } finally {
     await target.stop().catch((err) => log.error(`stopping the target failed: ${(err as Error).message}`));
   }
@@ -134,10 +165,12 @@ function buildRunReport(
   target: Target,
   exercise: Exercise,
   times: { started: number; bootMs: number },
+  folder: OutputFolder,
 ): ConformanceReport {
-  const paths = outputPaths(settings.outDir);
-  const { records, unreadableLines } = readEvidence(paths.evidence);
+  const place = runPlace(folder);
+  const { records, unreadableLines } = readEvidence(join(place, 'evidence'));
   const meta: RunMeta = {
+    runId: folder.runId,
     seed: settings.seed,
     baseUrl: target.baseUrl,
     targetKind: target.kind,
@@ -148,7 +181,7 @@ function buildRunReport(
     incomplete: incompleteReason(
       exercise,
       records,
-      playwrightErrors(join(settings.outDir, 'playwright.json')),
+      playwrightErrors(join(place, 'playwright.json')),
       settings.runTimeoutS,
     ),
     runnerExitCode: exercise.runner ? exercise.runner.exitCode : null,

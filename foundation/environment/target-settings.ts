@@ -31,3 +31,18 @@ export function readTargetSettings(env: EnvLike = process.env): TargetSettings {
 export function readKeys(env: EnvLike = process.env): [name: string, value: string | undefined][] {
   return [ENV.apiKey, ENV.apiKeyB].map((name) => [name, env[name]]);
 }
+
+/** An address as a lock file and a refusal show it: without credentials or query. */
+export function addressShown(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, '$1').replace(/[?#].*$/, '');
+}
+
+/** The target as a lock file and a refusal name it before it is resolved: its address, or the reference target. */
+export function targetNamed(settings: TargetSettings): string {
+  return settings.kind === 'reference' ? 'the reference target' : addressShown(settings.baseUrl);
+}
+
+/** A resolved target as a lock file names it: its address and how it runs. */
+export function targetShown(t: { baseUrl: string; kind: 'reference' | 'external'; how: string }): string {
+  return `${addressShown(t.baseUrl)} (${t.kind === 'reference' ? 'reference, ' : ''}${t.how})`;
+}

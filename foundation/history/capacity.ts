@@ -29,7 +29,7 @@ export interface CapacityRecord {
 
 /** Records a capacity search in one transaction; returns its run id. */
 export function recordCapacityRun(db: Database.Database, load: LoadRunRecord, c: CapacityRecord): number {
-  return db.transaction(() => {
+  const write = db.transaction((): number => {
     const id = recordLoadRun(db, { ...load, profile: CAPACITY_PROFILE });
     db.prepare(
       `INSERT INTO load_capacity (run_id, lifecycles_per_s, requests_per_s, confirmed, knee_rate, knee_gate,
@@ -47,7 +47,8 @@ export function recordCapacityRun(db: Database.Database, load: LoadRunRecord, c:
       c.mixProfile,
     );
     return id;
-  })();
+  });
+  return write.immediate();
 }
 
 /** One capacity search as the trend page and the matrix show it. */

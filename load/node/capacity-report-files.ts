@@ -12,6 +12,7 @@ import {
   type RenderedReport,
   renderReport,
 } from '../../engine/after/report/formats.ts';
+import { writeWhole } from '../../foundation/environment/output-folder.ts';
 import type { CapacityPoint } from '../../foundation/history/capacity.ts';
 import type { StepFigures } from '../capacity/figures.ts';
 import {
@@ -77,7 +78,7 @@ export function writeCapacityReport(dir: string, r: CapacityReport, history: rea
     junit: capacityJunit(r),
     html: capacityPage(r, history),
   });
-  for (const { file, text } of files) writeFileSync(join(dir, file), text);
+  for (const { file, text } of files) writeWhole(join(dir, file), text);
   const written = files.map((f) => f.file);
   if (r.capacity) {
     const template = readFileSync(join(LOAD_DIR, 'k8s', CAPACITY_MANIFEST), 'utf8');

@@ -4,7 +4,6 @@
  * for a single run, each segment and the merged verdict of a distributed run alike: k6 only hands its
  * report over (load/lib/report.ts REPORT_HANDOVER_FILE).
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type FormatName,
@@ -13,6 +12,7 @@ import {
   renderReport,
   type ReportViews,
 } from '../../engine/after/report/formats.ts';
+import { writeWhole } from '../../foundation/environment/output-folder.ts';
 import { loadJunitDocument, loadReportText, type RunReport } from '../lib/report.ts';
 
 /** The formats a load run writes. */
@@ -30,6 +30,7 @@ export function loadViews(r: RunReport): { [F in LoadFormat]-?: ReportViews[F] }
 /** Writes the report's files into the run's folder; returns what was written. */
 export function writeLoadReport(dir: string, r: RunReport): RenderedReport[] {
   const files = renderReport(loadViews(r));
-  for (const { file, text } of files) writeFileSync(join(dir, file), text);
+  // Whole or not at all: a run killed while writing leaves no report that reads as its verdict.
+  for (const { file, text } of files) writeWhole(join(dir, file), text);
   return files;
 }

@@ -43,6 +43,8 @@ export interface RequirementResult extends CatalogueEntry {
 }
 
 export interface RunMeta {
+  /** The run's id: its place in the output folder (`runs/<id>/`) holds the evidence the verdict was built from. */
+  runId?: string;
   seed: number;
   baseUrl: string;
   targetKind: 'reference' | 'external';
