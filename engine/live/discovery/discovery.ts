@@ -309,6 +309,38 @@ async function tryForBehaviours(found: Found, listed: readonly SearchItem[], con
   return out;
 }
 
+/** What a search of the account found and did: the listing's sample, its keyword probes, the trial, what it made. */
+interface Searched {
+  sample: Sample;
+  keywordProbes: string[];
+  trials: Trials;
+  made: Made[];
+}
+
+const NOT_SEARCHED: Searched = {
+  sample: { items: [], pagesRead: 0, capped: false, first: 1 },
+  keywordProbes: [],
+  trials: NO_TRIAL,
+  made: [],
+};
+
+/** Steps 3 to 5: the listing sampled and read, the trial, and what the account lacks made. */
+async function search(found: Found, config: RunConfig, options: DiscoverOptions): Promise<Searched> {
+  const keywordProbes: string[] = [];
+  const sample = await sampleListing(found);
+  await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));
+  const trials = options.trial !== false ? await tryForBehaviours(found, sample.items, config) : NO_TRIAL;
+  const made =
+    (options.make ?? options.trial) !== false && found.missingFromPlans().length > 0
+      ? await makeMissing(
+          found.api,
+          () => found.missing(),
+          (id) => found.read(id, '', 'discovery: the workflow made'),
+        )
+      : [];
+  return { sample, keywordProbes, trials, made };
+}
+
 function shouldSearch(missing: Role[], memory: DiscoveryMemory | undefined, gone: number): boolean {
   if (!memory) return true;
   if (missing.length === 0) return false;
@@ -385,22 +417,8 @@ export async function discoverWorkflows(
   let gone = 0;
   for (const w of memory?.workflows ?? []) if (!(await found.read(w.canvasId, w.title, 'remembered canvas', w))) gone++;
 
-  let sample: Sample = { items: [], pagesRead: 0, capped: false, first: 1 };
-  const keywordProbes: string[] = [];
-  let trials: Trials = NO_TRIAL;
-  let made: Made[] = [];
   const searched = shouldSearch(found.missing(), memory, gone);
-  if (searched) {
-    sample = await sampleListing(found);
-    await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));
-    if (options.trial !== false) trials = await tryForBehaviours(found, sample.items, config);
-    if ((options.make ?? options.trial) !== false && found.missingFromPlans().length > 0)
-      made = await makeMissing(
-        api,
-        () => found.missing(),
-        (id) => found.read(id, '', 'discovery: the workflow made'),
-      );
-  }
+  const { sample, keywordProbes, trials, made } = searched ? await search(found, config, options) : NOT_SEARCHED;
   const workflows = [...found.byId.values()].sort(
     (a, b) =>
       Number(!configured.includes(a.canvasId)) - Number(!configured.includes(b.canvasId)) ||
