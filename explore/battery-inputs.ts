@@ -27,7 +27,7 @@ import type {
   Value,
   World,
 } from './model.ts';
-import { WIDTHS, type Repeat } from './text.ts';
+import { WIDTHS, type Repeat, type Text } from './text.ts';
 
 export interface BatteryFamily {
   /** What the family is, as a finding names where it came from. */
@@ -204,15 +204,14 @@ const upload = (body: UploadBody, extra = {}): ExploreInput => ({
   body,
   ...extra,
 });
-const part = (disposition: Disposition, type: string | { long: number } = 'text/plain', name = 'a') =>
+/** One part written by hand: how a server refuses one (a header it will not read) is its own choice. */
+const part = (disposition: Disposition, type: string | { long: number } = 'text/plain', name: Text = 'a') =>
   upload({ form: 'parts', parts: [{ name, type, disposition, size: 0, fill: 0 }] });
 
 /** Widths in what a server stores of a part: its file name (in its Content-Disposition) and its Content-Type. */
 function uploadWidths(): ExploreInput[] {
   return [
-    ...AROUND_WIDTHS.map((n) =>
-      upload({ form: 'files', files: [{ name: x(n), type: 'text/plain', size: 16, fill: 1 }] }),
-    ),
+    ...AROUND_WIDTHS.map((n) => part('filename', 'text/plain', x(n))),
     // `application/` and letters: the whole media type of the width.
     ...AROUND_WIDTHS.map((n) => part('filename', { long: n - 'application/'.length })),
   ];
