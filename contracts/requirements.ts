@@ -658,7 +658,12 @@ export const REQUIREMENTS: readonly Requirement[] = [
       'keyword searched in workflow titles',
       ['searchWorkflows'],
     ),
-    { appliesWhen: 'A keyword of twenty random letters, which no title contains.' },
+    {
+      appliesWhen:
+        'A keyword of twenty random letters, which no title contains; the generative mode sends them after a NUL, ' +
+        "after a listed title's word and a NUL, after U+0001, DEL or NEL, and sixty times over: stripped, trimmed " +
+        'or read as sent, no title holds them either.',
+    },
   ),
   should(
     'SEARCH-KEYWORD-IN-TITLE',

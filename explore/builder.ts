@@ -18,6 +18,10 @@ import {
   type Text,
 } from './text.ts';
 
+/** Surrogates with no partner: a JSON string may carry them (written `\udc00`), UTF-8 cannot. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
 /**
  * A substitution made while preparing an input, to learn which class of input a failure is about
  * (classes.ts): at `path`, the characters of a class in every text, or every number, or the header
@@ -60,7 +64,13 @@ export class Builder {
 
   text(path: string, t: Text): string {
     const p = this.probe;
-    const s = p?.family === 'text' && p.path === path ? withClassReplaced(textOf(t), p.char) : textOf(t);
+    let s = p?.family === 'text' && p.path === path ? withClassReplaced(textOf(t), p.char) : textOf(t);
+    // A lone surrogate in a JSON string (a name: JSON.stringify writes it `\udc00`) is a broken encoding.
+    if (LONE_SURROGATE.test(s)) {
+      const by = this.escapeProbed(path);
+      if (by !== undefined) s = s.replace(LONE_SURROGATES, by);
+      else this.edge = true;
+    }
     textFeatures(path, s, this.features);
     runFeatures(path, s, this.features, this.runs);
     return s;

@@ -56,7 +56,8 @@ function describes(c: ClassedPath, feature: string): boolean {
   if (!parts || parts[0] !== c.path) return false;
   const what = parts[1];
   if (c.family === 'header') return true;
-  if (c.family === 'escape') return ENCODING_CLASSES.includes(what);
+  // A broken encoding in a text (a lone surrogate in a name) stands in it as a class does: its lengths go with it.
+  if (c.family === 'escape') return ENCODING_CLASSES.includes(what) || what.startsWith('len') || what === EMPTY;
   if (c.family === 'text') return TEXT_CLASSES.includes(what) || what.startsWith('len') || what === EMPTY;
   return NUMBER_CLASS_NAMES.includes(what) || what === 'positive';
 }

@@ -5,9 +5,12 @@
  * - Each distinct failure is shrunk to a minimal request and reported once: a failure whose shape holds
  *   the shape of a finding already made (same operation and clause) counts as that finding, so the
  *   next round of the property looks for another one.
+ * - Before them, the inputs sent every run (battery.ts): the widths and sites real servers broke at, which a
+ *   sample reaches on some nights only, each failure narrowed and reported as the properties' are.
  * - Stateful where the contract links operations: files uploaded become file-variable values of runs,
  *   executions started become the ids status, output and abort are asked about.
- * - Bounded: a request budget per property, a share of the time budget per operation, caps on the
+ * - Bounded: a request budget per property, a share of the time budget per operation (a property may go on
+ *   past it while the operations after it keep their reserve), caps on the
  *   executions started and canvases created (the footprint, reported), generate overwriting only the
  *   canvas it is allowed to; 429 answers are waited out as Retry-After asks.
  * - Replayable: every property's seed is derived from the run seed and its name, and the fast-check path
@@ -22,13 +25,11 @@ import { scopeSeed } from '../foundation/data/seeded.ts';
 import { redactSecrets, registerSecret } from '../foundation/environment/redact.ts';
 import { ENV } from '../foundation/environment/rules.ts';
 import type { Exchange } from '../engine/live/transport/exchange.ts';
-import { dataOf, type SearchItem, type WorkflowPlan } from '../engine/live/judging/judging.ts';
-import { mayBe } from '../engine/live/discovery/roles.ts';
 import { arbitrariesFor } from './arbitraries.ts';
 import { addFinding } from './findings.ts';
 import { prepare, type Prepared } from './inputs.ts';
 import type { Judgement } from './judge.ts';
-import type { ExploreInput, KnownCanvas } from './model.ts';
+import type { ExploreInput } from './model.ts';
 import {
   exitCodeOf,
   deviationsOf,
@@ -38,9 +39,19 @@ import {
   type PropertySummary,
   type StopReason,
 } from './report.ts';
-import { probe, Session, type ExploreOptions, type ExploreTarget, type Judged, type PropertyRun } from './session.ts';
+import {
+  probe,
+  Session,
+  tally,
+  type ExploreOptions,
+  type ExploreTarget,
+  type Judged,
+  type PropertyRun,
+} from './session.ts';
 import { analyseSlow, isSlowAnswer, sweepRuns } from './slowness.ts';
 import { timeOf } from './timings.ts';
+import { sendBattery, type BatterySent } from './battery.ts';
+import { buildWorld, cleanup } from './world.ts';
 
 export type { ExploreOptions, ExploreTarget } from './session.ts';
 
@@ -62,17 +73,29 @@ export interface ExploreResult {
   bodies: Map<string, string>;
 }
 
-const SHARE_ALLOWED = 0.75;
-/** Of an operation's time, what its runs of one character may take before the properties start. */
-const SHARE_RUNS = 0.3;
+/**
+ * Of an operation's time, by when the inputs sent every run are sent, then its runs of one character, then
+ * its allowed inputs (the forbidden ones have the rest); each phase uses only what it needs, the rest goes on.
+ */
+const SHARE_BATTERY = 0.5;
+const SHARE_RUNS = 0.65;
+const SHARE_ALLOWED = 0.85;
+/** Of an operation's requests, what its allowed inputs may send (the forbidden ones have the rest). */
+const ALLOWED_REQUESTS = 0.75;
 /** Requests a property keeps for shrinking when it starts a round. */
 const SHRINK_RESERVE = 0.3;
 const MAX_ROUNDS = 12;
-/** Details read to find canvases to run and to ask about. */
-const MAX_DETAILS = 10;
+/**
+ * How much of the time left an operation is given beside the others: those that take a body (multipart
+ * bodies of thousands of parts, runs that start executions, generations) weigh twice a read.
+ */
+const weightOf = (op: OperationId) => (['uploadFiles', 'runWorkflow', 'generateWorkflow'].includes(op) ? 2 : 1);
+
+/** Time an operation still to explore keeps, per weight, from the properties of the ones before it. */
+const RESERVE_PER_WEIGHT_MS = 3_000;
+
 /** Time kept for aborting the executions the exploration started. */
 const CLEANUP_RESERVE_MS = 2_000;
-const SETUP_PROMPT = 'Summarise the weekly sales report';
 
 function emptySummary(kind: PropertyKind): PropertySummary {
   return {
@@ -91,121 +114,30 @@ function emptySummary(kind: PropertyKind): PropertySummary {
   };
 }
 
-/** The allowed inputs' summary with the runs of one character added: their requests and the families they tried. */
-function withRuns(allowed: PropertySummary, runs: PropertySummary): void {
-  allowed.requests += runs.requests;
-  allowed.inputs += runs.requests;
-  for (const [param, families] of Object.entries(runs.tried)) {
+/**
+ * The allowed inputs' summary with the runs of one character, or the inputs sent every run, added: their
+ * requests, what they judged (a run's length is timed, so each request is an input), the families they tried.
+ */
+function withApart(allowed: PropertySummary, apart: PropertySummary): void {
+  allowed.requests += apart.requests;
+  allowed.inputs += apart.inputs || apart.requests;
+  allowed.passed += apart.passed;
+  allowed.failed += apart.failed;
+  allowed.capped += apart.capped;
+  if (apart.knownSlow) allowed.knownSlow = (allowed.knownSlow ?? 0) + apart.knownSlow;
+  for (const [reason, n] of Object.entries(apart.inconclusive))
+    allowed.inconclusive[reason] = (allowed.inconclusive[reason] ?? 0) + n;
+  for (const [clause, o] of Object.entries(apart.observed)) {
+    const into = allowed.observed[clause] ?? { count: 0, statuses: [] };
+    allowed.observed[clause] = into;
+    into.count += o.count;
+    for (const st of o.statuses) if (!into.statuses.includes(st)) into.statuses.push(st);
+  }
+  for (const [param, families] of Object.entries(apart.tried)) {
     const into = allowed.tried[param] ?? {};
     allowed.tried[param] = into;
     for (const [family, n] of Object.entries(families)) into[family] = (into[family] ?? 0) + n;
   }
-}
-
-// ---- setup: what there is to run and to ask about ----------------------------------------------------------
-
-function fillable(plan: WorkflowPlan | undefined, withFiles: boolean): boolean {
-  if (!plan || !Array.isArray(plan.tasks)) return false;
-  return (plan.variables ?? []).every((v) => !v.required || v.variableType !== 'resource' || withFiles);
-}
-
-function hasFileVariable(plan: WorkflowPlan | undefined): boolean {
-  return (plan?.variables ?? []).some((v) => v.variableType === 'resource');
-}
-
-/**
- * What the discovery role rules make of a canvas from its plan's title (explore runs nothing to see
- * its behaviour): one that may be disabled, long-running or failing ranks after the plain ones, a
- * possibly disabled one last.
- */
-const SUSPECT_ORDER = ['failing', 'long-running', 'disabled'] as const;
-const suspicion = (c: KnownCanvas) =>
-  SUSPECT_ORDER.reduce((n, b, i) => n + (mayBe({ title: c.plan?.title ?? '', plan: c.plan }, b) ? 1 << i : 0), 0);
-
-const simplest = (a: KnownCanvas, b: KnownCanvas) =>
-  suspicion(a) - suspicion(b) ||
-  (a.plan?.tasks.length ?? 99) - (b.plan?.tasks.length ?? 99) ||
-  (a.plan?.variables?.length ?? 0) - (b.plan?.variables?.length ?? 0);
-
-async function readCanvases(s: Session): Promise<void> {
-  const listed = dataOf<SearchItem[]>(
-    await s.send({ method: 'GET', path: '/openapi/workflows', query: { pageSize: 50 } }, 'setup'),
-  );
-  const ids = [...(s.options.canvasIds ?? [])];
-  for (const item of Array.isArray(listed) ? listed : [])
-    if (typeof item?.canvasId === 'string' && !ids.includes(item.canvasId)) ids.push(item.canvasId);
-  for (const canvasId of ids.slice(0, MAX_DETAILS)) {
-    const plan = dataOf<WorkflowPlan>(
-      await s.send({ method: 'GET', path: `/openapi/workflows/${encodeURIComponent(canvasId)}` }, 'setup'),
-    );
-    if (plan && typeof plan === 'object' && Array.isArray(plan.tasks)) s.world.canvases.push({ canvasId, plan });
-  }
-  s.setupNotes.push(`read ${s.world.canvases.length} canvas detail(s) of ${ids.length} listed or configured`);
-}
-
-/** Sends a setup input through the same preparation as explored ones (references, declared variables). */
-async function setupSend(s: Session, input: ExploreInput): Promise<Exchange> {
-  const p = prepare(input, s.world);
-  const ex = await s.send(p.spec, 'setup');
-  s.account(p, ex);
-  return ex;
-}
-
-const PLAIN_RUN = (canvas: 'plain' | 'files'): ExploreInput => ({
-  op: 'runWorkflow',
-  family: 'setup',
-  canvas: { $canvas: canvas },
-  body: { form: 'json', variables: { $object: [] }, legacy: [] },
-  fill: { text: 'wfcheck', option: 0, fileKeys: [{ $fileKey: 0 }], asArray: false },
-});
-
-async function buildWorld(s: Session, ops: readonly OperationId[]): Promise<void> {
-  const runs = ops.some((o) =>
-    ['runWorkflow', 'getExecutionStatus', 'getExecutionOutput', 'abortExecution'].includes(o),
-  );
-  if (runs || ops.includes('getWorkflowDetail')) await readCanvases(s);
-  const sorted = [...s.world.canvases].sort(simplest);
-  const files = sorted.find((c) => hasFileVariable(c.plan) && fillable(c.plan, true));
-  if (ops.includes('runWorkflow') && files) {
-    const ex = await setupSend(s, {
-      op: 'uploadFiles',
-      family: 'setup',
-      body: { form: 'files', files: [{ name: 'wfcheck-explore.txt', type: 'text/plain', size: 32, fill: 7 }] },
-    });
-    if (s.world.fileKeys.length) s.world.files = files;
-    else s.setupNotes.push(`no file uploaded (${ex.status ?? ex.fault?.kind}): runs carry no fileKey`);
-  }
-  // The runnable canvas is the simplest one that starts an execution; trying costs one execution each.
-  for (const c of sorted.filter((x) => fillable(x.plan, false)).slice(0, runs ? 3 : 1)) {
-    s.world.plain = c;
-    if (!runs) break;
-    const ex = await setupSend(s, PLAIN_RUN('plain'));
-    if (ex.status !== undefined && ex.status >= 200 && ex.status < 300) break;
-    s.world.plain = undefined;
-  }
-  s.setupNotes.push(
-    `runnable canvas: ${s.world.plain?.canvasId ?? 'none'}; canvas with a file variable: ${s.world.files?.canvasId ?? 'none'}`,
-  );
-  if (ops.includes('generateWorkflow') && s.options.allowOverwrite) {
-    if (s.options.overwriteCanvasId) s.world.overwrite = s.options.overwriteCanvasId;
-    else {
-      const ex = await setupSend(s, {
-        op: 'generateWorkflow',
-        family: 'setup',
-        body: { form: 'json', query: SETUP_PROMPT, create: true },
-      });
-      const id = dataOf<{ canvasId?: unknown }>(ex)?.canvasId;
-      if (typeof id === 'string') s.world.overwrite = id;
-    }
-    s.setupNotes.push(`generate overwrites ${s.world.overwrite ?? 'nothing (no canvas to overwrite)'}`);
-  } else if (ops.includes('generateWorkflow'))
-    s.setupNotes.push('overwriting is not allowed: every generation creates a canvas (capped)');
-}
-
-/** Executions the exploration started are aborted: nothing it started keeps running (or costing) after it. */
-async function cleanup(s: Session): Promise<void> {
-  for (const id of s.world.executions)
-    await s.send({ method: 'POST', path: `/openapi/workflow/${encodeURIComponent(id)}/abort` }, 'cleanup');
 }
 
 /** Requests a property may still send, shared by its rounds and the predicate of each. */
@@ -244,22 +176,8 @@ interface Answer {
 /** Whether the property holds for one judged input (recorded in the summary; a new failure is kept). */
 function holdsFor(s: Session, sum: PropertySummary, state: RoundState, answer: Answer): boolean {
   const { input, prepared, exchange, outcome } = answer;
-  sum.inputs++;
-  if (outcome.kind === 'inconclusive') {
-    sum.inconclusive[outcome.reason] = (sum.inconclusive[outcome.reason] ?? 0) + 1;
-    return true;
-  }
-  if (outcome.kind === 'pass') {
-    sum.passed++;
-    if (outcome.observed) {
-      const o = sum.observed[outcome.observed.clause] ?? { count: 0, statuses: [] };
-      sum.observed[outcome.observed.clause] = o;
-      o.count++;
-      if (!o.statuses.includes(outcome.observed.status)) o.statuses.push(outcome.observed.status);
-    }
-    return true;
-  }
-  sum.failed++;
+  tally(sum, outcome);
+  if (outcome.kind !== 'fail') return true;
   if (s.knownAs(input.op, outcome.clause, prepared.features)) return true;
   state.last = { input, prepared, exchange, outcome };
   return false;
@@ -365,20 +283,36 @@ async function exploreProperty(s: Session, run: PropertyRun, sum: PropertySummar
 
 // ---- the exploration -----------------------------------------------------------------------------------
 
-/** Explores one operation, its allowed inputs then its forbidden ones, within `share` ms from `opStart`. */
-async function exploreOperation(
-  s: Session,
-  op: OperationId,
-  opStart: number,
-  share: number,
-): Promise<OperationSummary> {
+/** When an operation is explored: from `start` for `share` ms, within the run's `end` less what the ones after it keep. */
+interface Slot {
+  start: number;
+  share: number;
+  end: number;
+  /** Time kept for the operations still to explore after this one. */
+  reserve: number;
+}
+
+/**
+ * Explores one operation: the inputs sent every run and the runs of one character by their fractions of the
+ * share (lengthened by the waits of answers found slow), then its allowed inputs and its forbidden ones, each
+ * property until its requests are spent or the share's fraction, or later while the run keeps the reserve of
+ * the operations after it: a busy machine or a slow target costs time, not coverage.
+ */
+async function exploreOperation(s: Session, op: OperationId, slot: Slot): Promise<OperationSummary> {
+  const { start: opStart, share, end } = slot;
+  const waitedBefore = s.slowWaitMs;
+  const by = (fraction: number) => Math.min(end, opStart + share * fraction + s.slowWaitMs - waitedBefore);
+  const atLeast = (fraction: number) => Math.min(end, Math.max(by(fraction), end - slot.reserve));
   const arbs = arbitrariesFor(op, s.world);
-  const allowedRequests = Math.ceil(s.options.requestsPerOperation * SHARE_ALLOWED);
+  const allowedRequests = Math.ceil(s.options.requestsPerOperation * ALLOWED_REQUESTS);
   const allowed = emptySummary('allowed');
   const forbidden = emptySummary('forbidden');
-  // Long runs of one character first, in every string parameter (slowness.ts): their requests count apart.
+  // The inputs sent every run first, then long runs of one character in every string parameter (slowness.ts):
+  // the requests of both count apart.
+  const battery = emptySummary('allowed');
+  const sent = await sendBattery(s, op, battery, by(SHARE_BATTERY), by(1));
   const runs = emptySummary('allowed');
-  await sweepRuns(s, op, runs, opStart + share * SHARE_RUNS);
+  await sweepRuns(s, op, runs, by(SHARE_RUNS));
   await exploreProperty(
     s,
     {
@@ -386,7 +320,10 @@ async function exploreOperation(
       kind: 'allowed',
       arbitrary: arbs.allowed,
       requests: allowedRequests,
-      deadline: opStart + share * SHARE_ALLOWED,
+      // Read as the property goes: an answer found slow on the way lengthens it by its waits.
+      get deadline() {
+        return atLeast(SHARE_ALLOWED);
+      },
     },
     allowed,
   );
@@ -397,23 +334,33 @@ async function exploreOperation(
       kind: 'forbidden',
       arbitrary: arbs.forbidden,
       requests: s.options.requestsPerOperation - allowedRequests,
-      deadline: opStart + share,
+      get deadline() {
+        return atLeast(1);
+      },
     },
     forbidden,
   );
-  withRuns(allowed, runs);
+  withApart(allowed, runs);
+  withApart(allowed, battery);
   const summary: OperationSummary = {
     operation: op,
     wallMs: Date.now() - opStart,
     allowed,
     forbidden,
     findings: s.findings.filter((f) => f.operation === op).length,
+    battery: sent,
   };
   s.log(
     `${op}: ${allowed.inputs} allowed and ${forbidden.inputs} forbidden inputs, ${summary.findings} finding(s), ` +
       `${(summary.wallMs / 1000).toFixed(1)} s`,
   );
   return summary;
+}
+
+/** What the inputs sent every run left unsent for lack of time (the footprint's allowance is a setup note). */
+function batteryShortfall(op: OperationId, b: BatterySent): string[] {
+  const unsent = b.planned - b.sent - b.capped;
+  return unsent > 0 ? [`${op}: time budget spent before ${unsent} of the ${b.planned} inputs sent every run`] : [];
 }
 
 /** What a property of `op` left unjudged: its time budget ran out, or most of its answers could not be judged. */
@@ -469,10 +416,14 @@ export async function explore(target: ExploreTarget, options: ExploreOptions): P
     for (const [i, op] of ops.entries()) {
       const opStart = Date.now();
       // What is left of the time budget is shared by the operations still to explore.
-      const share = Math.max(0, (deadline - CLEANUP_RESERVE_MS - opStart) / (ops.length - i));
-      const summary = await exploreOperation(s, op, opStart, share);
+      const end = deadline - CLEANUP_RESERVE_MS;
+      const weights = ops.slice(i).reduce((n, o) => n + weightOf(o), 0);
+      const share = Math.max(0, ((end - opStart) * weightOf(op)) / weights);
+      const reserve = (weights - weightOf(op)) * RESERVE_PER_WEIGHT_MS;
+      const summary = await exploreOperation(s, op, { start: opStart, share, end, reserve });
       summaries.push(summary);
       for (const p of [summary.allowed, summary.forbidden]) incomplete.push(...shortfallsOf(op, p));
+      if (summary.battery) incomplete.push(...batteryShortfall(op, summary.battery));
       if (s.unreachable) break;
     }
     await cleanup(s);

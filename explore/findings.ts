@@ -13,6 +13,7 @@ import type { Probe } from './builder.ts';
 import { classesOf, generalized } from './classes.ts';
 import { prepare, shapeOf, showInput, type Prepared } from './inputs.ts';
 import type { ExploreInput } from './model.ts';
+import { isRepeat } from './text.ts';
 import { fingerprintOf, type ExploreFinding, type PropertySummary, type ShownExchange } from './report.ts';
 import { probe, type Judged, type PropertyRun, type Session } from './session.ts';
 
@@ -84,6 +85,8 @@ function reproducer(s: Session, p: Prepared, ex: Exchange, fingerprint: string):
 
 /** Parts of an input that name its kind rather than hold a value: never shortened. */
 const FIXED_KEYS = new Set([
+  // How a run fills a workflow's declared variables: fast-check shrinks it, or it is plain already.
+  'fill',
   'op',
   'family',
   'form',
@@ -103,10 +106,16 @@ const SIMPLIFY_REQUESTS = 24;
 
 /**
  * Inputs one step simpler than `value`: a text one character shorter, a list one element shorter (texts and
- * lists keep at least one). fast-check shrinks lists by dropping leading elements; these steps also drop
- * inner and trailing ones ("Àa" → "À").
+ * lists keep at least one), arrays nested one level (`[]`), a repeated text once. fast-check shrinks lists by
+ * dropping leading elements, and depths and lengths it drew itself; these steps also drop inner and trailing
+ * ones ("Àa" → "À"), and reach the plainest member of an input it did not draw (a family sent every run):
+ * a crash on any array is not one at a depth of 999.
  */
 function* simpler(value: unknown): Generator<unknown> {
+  // A keyword built to be in no title: a shorter one may be in one, and what it finds is then no failure.
+  if (value && typeof value === 'object' && (value as { keywordInNoTitle?: true }).keywordInNoTitle) return;
+  if (value && typeof value === 'object' && ((value as { $nest?: number }).$nest ?? 0) > 1) yield { $nest: 1 };
+  if (isRepeat(value) && value.times > 1) yield { ...value, times: 1 };
   if (typeof value === 'string') {
     const chars = [...value];
     if (chars.length < 2 || chars.length > SIMPLIFY_TEXT_UP_TO) return;
@@ -200,6 +209,8 @@ export async function addFinding(
     shrinks: number;
     shrinkComplete: boolean;
   },
+  /** Where the input came from, when not from its family's property (a family sent every run). */
+  source?: string,
 ): Promise<void> {
   // Sent once more: to confirm the failure, and for the exchange of the minimal input when the last one sent was another.
   const again = await probe(s, minimal, prepare(minimal, s.world), sum);
@@ -230,7 +241,7 @@ export async function addFinding(
         )
       : shapeOf(prepared.features);
   const pushed = pushFinding(s, run, { input, prepared, exchange, outcome }, shape, {
-    family: minimal.family,
+    family: source ?? minimal.family,
     alsoBreaks: oddIdCrash(outcome.clause, exchange, shape) ? [ODD_IDS] : [],
     replay: { seed: s.options.seed, ...replay, simplified: steps },
     reproduced,

@@ -14,6 +14,7 @@ import { HEADER_OPEN_POINT, headerFeature, withHeader } from './headers.ts';
 import { uploadBody } from './parts.ts';
 import type { Run } from './runs.ts';
 import type {
+  Coding,
   DetailInput,
   Entry,
   ExecutionInput,
@@ -24,6 +25,7 @@ import type {
   ObjectValue,
   QueryNumber,
   RunInput,
+  SearchFacts,
   SearchInput,
   UploadInput,
   Value,
@@ -76,6 +78,8 @@ export interface Prepared {
   bodyText?: string;
   /** Long runs of one character the request carries (runs.ts). */
   runs?: Run[];
+  /** A search keyword no title holds, as sent, with the titles read in setup: what it must list is nothing. */
+  inNoTitle?: { keyword: string; facts: SearchFacts };
 }
 
 /** The fileKey refs as the variable takes them: one key, or an array of keys. */
@@ -84,12 +88,16 @@ function fileValue(fill: Fill): Value {
   return fill.asArray ? refs : refs[0]!;
 }
 
-/** The declared variables of a discovered canvas, filled: required ones, and every file variable. */
-function declaredEntries(plan: WorkflowPlan | undefined, fill: Fill): Entry[] {
+/**
+ * The declared variables of a discovered canvas, filled: required ones, and every file variable (only the
+ * required ones where the run is about a declared variable's value: nothing else in it but what it needs).
+ */
+function declaredEntries(plan: WorkflowPlan | undefined, fill: Fill, requiredOnly = false): Entry[] {
   const out: Entry[] = [];
   for (const v of plan?.variables ?? []) {
     if (typeof v?.name !== 'string') continue;
-    if (v.variableType === 'resource') out.push({ name: v.name, value: fileValue(fill) });
+    if (v.variableType === 'resource' && (v.required || !requiredOnly))
+      out.push({ name: v.name, value: fileValue(fill) });
     else if (!v.required) continue;
     else if (v.variableType === 'option' && v.options?.length)
       out.push({ name: v.name, value: v.options[fill.option % v.options.length]! });
@@ -118,7 +126,7 @@ function prepareRun(input: RunInput, b: Builder): Omit<Prepared, 'features'> {
   let plan: WorkflowPlan | undefined;
   let real = false;
   if ('$canvas' in c) {
-    const known = c.$canvas === 'plain' ? b.world.plain : b.world.files;
+    const known = c.$canvas === 'plain' ? b.world.plain : c.$canvas === 'files' ? b.world.files : b.world.inputs;
     b.features.add(`canvas:${c.$canvas}`);
     segment = seg(known?.canvasId ?? 'wfcheck-explore-no-canvas');
     plan = known?.plan;
@@ -141,7 +149,7 @@ function prepareRun(input: RunInput, b: Builder): Omit<Prepared, 'features'> {
       bodyText: text,
     };
   }
-  const declared = declaredEntries(plan, input.fill);
+  const declared = declaredEntries(plan, input.fill, '$canvas' in c && c.$canvas === 'inputs');
   b.contentNames = new Set(
     (plan?.variables ?? [])
       .filter((v) => typeof v?.name === 'string' && (v.variableType ?? 'string') === 'string')
@@ -196,7 +204,10 @@ const OFFSET_LIMITS = LIMIT_EXPONENTS.map((e) => 2n ** BigInt(e));
  * (never part of a shape): the limits it passes, and whether it is within one page size of one (an edge).
  */
 function offsetOf(b: Builder, page: string | undefined, size: string | undefined): boolean {
-  if (!page || !size || !PLAIN_PAGE.test(page) || !PLAIN_PAGE.test(size)) return false;
+  if (!page || !PLAIN_PAGE.test(page)) return false;
+  // No pageSize: the page is served at the default, which only the server knows (observed in setup, or a common one).
+  if (size === undefined) return defaultSizesOf(b.world).some((d) => offsetOf(b, page, String(d)));
+  if (!PLAIN_PAGE.test(size)) return false;
   const offset = (BigInt(page) - 1n) * BigInt(size);
   let edge = false;
   for (const [i, limit] of OFFSET_LIMITS.entries()) {
@@ -204,6 +215,15 @@ function offsetOf(b: Builder, page: string | undefined, size: string | undefined
     if (offset - limit < BigInt(size) && limit - offset <= BigInt(size)) edge = true;
   }
   return edge;
+}
+
+/** Page sizes servers commonly serve by default and at most (Spring 20 and 2000, Django REST 100…). */
+export const COMMON_PAGE_SIZES = [10, 20, 25, 50, 100, 1000] as const;
+
+/** The page sizes a page without pageSize may be served at: the one observed in setup, else the common ones. */
+export function defaultSizesOf(world: World): number[] {
+  const seen = world.search?.servedByDefault;
+  return seen ? [seen] : [...COMMON_PAGE_SIZES];
 }
 
 /**
@@ -234,6 +254,8 @@ function prepareSearch(input: SearchInput, b: Builder): Omit<Prepared, 'features
   // Only an allowed query probes an open point: a forbidden one is about the clause that refuses it.
   const openPoint = input.family === 'allowed' && !input.auth ? searchOpenPoint(read, edge) : undefined;
   const search = sent.map(([k, v]) => `${k}=${v}`).join('&');
+  const facts = b.world.search;
+  const keyword = read.keyword;
   return {
     spec: {
       method: 'GET',
@@ -244,6 +266,7 @@ function prepareSearch(input: SearchInput, b: Builder): Omit<Prepared, 'features
     },
     size: 'within',
     mayWrite: false,
+    ...(input.keywordInNoTitle && facts && keyword !== undefined ? { inNoTitle: { keyword, facts } } : {}),
   };
 }
 
@@ -307,6 +330,20 @@ function prepareUpload(input: UploadInput, b: Builder): Omit<Prepared, 'features
   // Not multipart: its refusal as a media type (415) is UPLOAD-CONTENT-TYPE's to record (judge.ts).
   const open = input.body.form === 'json' ? { openPoint: UPLOAD_CONTENT_TYPE } : edgeOpenPoint(b);
   return { spec: { ...base, ...body, ...open }, size: 'within', mayWrite: false };
+}
+
+/**
+ * A body labelled with a content coding it is not encoded in: the bytes are plain. A decoder meets bytes that
+ * are no gzip, deflate or brotli stream; how a server refuses them (400, 415) is its own choice, and so is
+ * reading the body as it is (most frameworks never decode a request body). One class whatever the coding.
+ */
+function withCoding(spec: RequestSpec, coding: Coding, b: Builder): RequestSpec {
+  b.features.add('body:coding-not-applied');
+  return {
+    ...spec,
+    headers: { ...spec.headers, 'content-encoding': coding },
+    openPoint: spec.openPoint ?? HEADER_OPEN_POINT,
+  };
 }
 
 /**
@@ -391,6 +428,7 @@ export function prepare(input: ExploreInput, world: World, probe?: Probe): Prepa
     p = { ...p, spec: varied };
     b.features.add(headerFeature(header!));
   }
+  if (input.coding && (p.spec.raw || p.spec.multipart)) p = { ...p, spec: withCoding(p.spec, input.coding, b) };
   if (p.size !== 'within') b.features.add(`size:${p.size}`);
   return { ...p, features: [...b.features].sort(), ...(b.runs.length ? { runs: b.runs } : {}) };
 }
@@ -407,6 +445,7 @@ const NEUTRAL = new Set([
   'body:legacy',
   'canvas:plain',
   'canvas:files',
+  'canvas:inputs',
   'canvas:known',
   'canvas:new',
   'execution:started',
@@ -424,10 +463,22 @@ const NEUTRAL = new Set([
 /** Features said only for the table of families tried: the offset a page's numbers make. */
 const NEUTRAL_PATHS = new Set(['offset']);
 
-/** The shape of a request: its features without the neutral ones, nor emptiness (what shrinking leaves). */
+/**
+ * The shape of a request: its features without the neutral ones, nor emptiness (what shrinking leaves), nor
+ * a text's being merely not empty: that is its presence, which its path says (and the required variables a
+ * run fills to reach a workflow's variable handling are not empty whatever broke it).
+ */
 export function shapeOf(features: readonly string[]): string[] {
-  return features.filter((f) => !NEUTRAL.has(f) && !f.endsWith(`:${EMPTY}`) && !NEUTRAL_PATHS.has(f.split(':')[0]!));
+  return features.filter(
+    (f) =>
+      !NEUTRAL.has(f) &&
+      !f.endsWith(`:${EMPTY}`) &&
+      !f.endsWith(`:${NOT_EMPTY}`) &&
+      !NEUTRAL_PATHS.has(f.split(':')[0]!),
+  );
 }
+
+const NOT_EMPTY = 'len>0';
 
 // ---- showing an input ----------------------------------------------------------------------------
 

@@ -6,7 +6,8 @@
  *   status clause, the key never echoed; an open point's unlisted status observed).
  * - What an input is about beyond that (aboutOf) picks the clause judge of judging/refusals.ts: a request
  *   without a valid key, a request over a limit of §8 where the limit applies, an invalid parameter with
- *   a clause of its own. An allowed input is about nothing more.
+ *   a clause of its own; or of judging/search.ts, for a keyword no title holds (a NUL, a control
+ *   character, a length no title has), whose answer lists nothing. An allowed input is about nothing more.
  * - The records those judges wrote for the exchange become one judgement: the failure it is about (a
  *   crash first, as the status clause), the others it also shows listed, not counted.
  *
@@ -29,6 +30,7 @@ import {
   type OperationKeyClause,
   type UnkeyedClause,
 } from '../engine/live/judging/refusals.ts';
+import { judgeKeywordApplied, listOf, type SearchListing } from '../engine/live/judging/search.ts';
 import { statusClauseOf, TARGET_FAULTS, type Exchange } from '../engine/live/transport/exchange.ts';
 import type { Prepared } from './inputs.ts';
 import type { AuthInput, ExploreInput } from './model.ts';
@@ -41,7 +43,9 @@ export type About =
   | { kind: 'limit'; clause: LimitClause }
   | { kind: 'invalid'; clause: InvalidParameterClause }
   /** An upload whose body is JSON: any 4xx refuses it (its content type is not shown), accepting it fails. */
-  | { kind: 'upload-not-multipart' };
+  | { kind: 'upload-not-multipart' }
+  /** A search keyword no title holds: a list served for it is empty (SEARCH-KEYWORD-APPLIED). */
+  | { kind: 'in-no-title'; keyword: string; listing: SearchListing };
 
 export type Judgement =
   | { kind: 'pass'; observed?: { clause: string; status: number | 'closed' } }
@@ -80,6 +84,11 @@ function isJsonObjectBlankOrNull(text: string): boolean {
 /** The clause an input is about, from its family and from what was actually sent. */
 export function aboutOf(input: ExploreInput, p: Prepared): About {
   if (input.auth) return { kind: 'without-key', clauses: [keyClauseOf(input.op), authClause(input.auth)] };
+  if (p.inNoTitle) {
+    const { keyword, facts } = p.inNoTitle;
+    const listing: SearchListing = { items: facts.items, pagesRead: 1, capped: facts.capped };
+    return { kind: 'in-no-title', keyword, listing };
+  }
   if (p.size === 'content-over') return { kind: 'limit', clause: 'LIMIT-CONTENT-100K' };
   if (p.size === 'payload-over') return { kind: 'limit', clause: 'LIMIT-PAYLOAD-100KB' };
   if (p.size === 'ambiguous') return { kind: 'answer' };
@@ -105,6 +114,7 @@ function aboutClauses(about: About): string[] {
   if (about.kind === 'without-key') return ['AUTH-NOT-SERVED-WITHOUT-KEY', ...about.clauses];
   if (about.kind === 'answer') return [];
   if (about.kind === 'upload-not-multipart') return ['UPLOAD-400-NO-FILES'];
+  if (about.kind === 'in-no-title') return ['SEARCH-KEYWORD-APPLIED'];
   return [about.clause];
 }
 
@@ -114,6 +124,15 @@ function judgeAbout(verdict: AnyRecorder, about: About, ex: Exchange, message: s
   else if (about.kind === 'limit') judgeOverLimit(verdict, about.clause, ex, message);
   else if (about.kind === 'invalid') judgeInvalidParameter(verdict, about.clause, ex, message);
   else if (about.kind === 'upload-not-multipart') judgeUploadNotMultipart(verdict, ex, message);
+  // A served answer only: a refusal or a crash is the status clause's, judged as it arrived.
+  else if (about.kind === 'in-no-title' && listOf(ex).items)
+    judgeKeywordApplied(verdict, shownKeyword(about.keyword), ex, about.listing);
+}
+
+/** A keyword as a report shows it: control characters escaped, a long one cut (its length said). */
+function shownKeyword(k: string): string {
+  const escaped = JSON.stringify(k).slice(1, -1);
+  return escaped.length > 80 ? `${escaped.slice(0, 60)}… (${k.length} characters)` : escaped;
 }
 
 /**

@@ -60,7 +60,14 @@ interface Base {
   auth?: AuthInput;
   /** A header variant the request carries (headers.ts): a charset, a content coding, an odd Authorization. */
   header?: string;
+  /**
+   * A content coding the body is labelled with but not encoded in (plain bytes under `gzip`): what a decoder
+   * meets when a client or a proxy labels a body wrongly (battery.ts).
+   */
+  coding?: Coding;
 }
+
+export type Coding = 'gzip' | 'deflate' | 'br';
 
 /**
  * A query number as sent: a number (written as JavaScript writes it), a number written as is, any text, or
@@ -74,6 +81,11 @@ export type UrlText = Text | Percent;
 export interface SearchInput extends Base {
   op: 'searchWorkflows';
   query: { keyword?: UrlText; order?: UrlText; page?: QueryNumber; pageSize?: QueryNumber };
+  /**
+   * The keyword is one no title holds (twenty random letters, with a control character, a NUL or a length
+   * no title has): the answer must list nothing (SEARCH-KEYWORD-APPLIED, judged on the titles read).
+   */
+  keywordInNoTitle?: true;
 }
 
 export interface DetailInput extends Base {
@@ -81,8 +93,11 @@ export interface DetailInput extends Base {
   canvas: { $canvas: number } | { id: UrlText };
 }
 
-/** A canvas to run: the runnable one the exploration found, the one with a file variable, or any id. */
-export type RunCanvas = { $canvas: 'plain' | 'files' } | { id: UrlText };
+/**
+ * A canvas to run: the runnable one the exploration found, the one with a file variable, the one that
+ * declares variables (its required ones filled, `inputs`), or any id.
+ */
+export type RunCanvas = { $canvas: 'plain' | 'files' | 'inputs' } | { id: UrlText };
 
 /**
  * How the declared variables of a discovered canvas are filled, whatever the canvas: an option by index,
@@ -126,6 +141,21 @@ export interface FileInput {
 }
 
 /**
+ * How a part names its file: `filename="…"`, RFC 5987's `filename*=UTF-8''…` (or in ISO-8859-1, the other
+ * charset it names), both, no `name` at all, or an ext-value a decoder cannot read: an unknown charset
+ * (`BOGUS''a.txt`), none at all (`filename*=a.txt`), a percent-escape that is none (`UTF-8''%ZZ`).
+ */
+export type Disposition =
+  | 'filename'
+  | 'filename*'
+  | 'both-names'
+  | 'no-name'
+  | 'filename*-latin1'
+  | 'filename*-unknown-charset'
+  | 'filename*-no-charset'
+  | 'filename*-bad-escape';
+
+/**
  * A file part written by hand (parts.ts): its Content-Disposition in one of the forms RFC 7578 and
  * RFC 6266 allow or a parser meets (`filename*=`, both names, no `name`), its Content-Type odd or long.
  */
@@ -133,7 +163,7 @@ export interface PartInput {
   name: Text;
   /** An odd media type as written, or `application/` followed by `long` letters. */
   type: string | { long: number };
-  disposition: 'filename' | 'filename*' | 'both-names' | 'no-name';
+  disposition: Disposition;
   size: number;
   fill: number;
 }
@@ -147,7 +177,17 @@ export type UploadBody =
   /** A multipart body with text fields only. */
   | { form: 'text-fields'; fields: { name: string; value: string }[] }
   /** A JSON body: not multipart. */
-  | { form: 'json'; text: string };
+  | { form: 'json'; text: string }
+  /** A multipart Content-Type over a body broken for its boundary (parts.ts). */
+  | { form: 'broken'; how: BrokenMultipart }
+  /** One `files` part that is itself `multipart/mixed`, holding a file part (RFC 2388's form for several files). */
+  | { form: 'nested' };
+
+/**
+ * How a multipart body is broken for its boundary: no closing delimiter, no body at all, plain text, or a
+ * Content-Type that names no boundary.
+ */
+export type BrokenMultipart = 'no-close' | 'empty' | 'not-multipart' | 'no-boundary';
 
 export interface UploadInput extends Base {
   op: 'uploadFiles';
@@ -193,10 +233,29 @@ export interface World {
   plain?: KnownCanvas;
   /** A canvas with a file variable: runs carry uploaded fileKeys. */
   files?: KnownCanvas;
+  /**
+   * A canvas that declares a variable of text (preferably one with required ones, all fillable without a
+   * file), run once in setup: where odd values reach a workflow's variable handling.
+   */
+  inputs?: KnownCanvas & { variable: string };
+  /** What a search showed in setup: the titles listed, and the page sizes the server serves. */
+  search?: SearchFacts;
   fileKeys: string[];
   executions: string[];
   /** The canvas generate may overwrite; undefined: generate never names a canvas. */
   overwrite?: string;
   /** The keys in use: never sent as a wrong key, never to be found in an answer. */
   keys: string[];
+}
+
+export interface SearchFacts {
+  /** The workflows listed (one page, as large as the server serves it). */
+  items: { canvasId: string; title: string }[];
+  /** Whether more were listed than that page held (or it could not be told). */
+  capped: boolean;
+  /** Items served without pageSize, and with a pageSize of 1000: the default and the maximum when the listing is longer. */
+  servedByDefault?: number;
+  servedAtMost?: number;
+  /** Twenty random letters, from the run's seed: a keyword no title holds. */
+  nonsense: string;
 }

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { FileSpec } from '../foundation/data/files.ts';
 import type { RequestSpec } from '../engine/live/transport/exchange.ts';
 import type { Builder } from './builder.ts';
-import type { AuthInput, FileInput, PartInput, UploadBody, UploadInput } from './model.ts';
+import type { AuthInput, BrokenMultipart, FileInput, PartInput, UploadBody, UploadInput } from './model.ts';
 import { anyString, inOrder, repeated, textFeatures } from './text.ts';
 
 const oneChar = anyString({ minLength: 1, maxLength: 1 });
@@ -35,6 +35,8 @@ export const ODD_TYPES = [
   'a/b/c',
   'text/plain; name="a.txt"; charset="us-ascii"',
 ] as const;
+
+const isOdd = (type: string) => (ODD_TYPES as readonly string[]).includes(type);
 
 const fileName = fc.oneof(
   { withCrossShrink: true },
@@ -180,12 +182,34 @@ const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
 /** WHATWG's escaping of a quoted multipart name: quotes and line breaks percent-encoded. */
 const quoted = (s: string) => `"${s.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22')}"`;
 
+/** A name's UTF-8 bytes, every one outside RFC 5987's attr-char percent-encoded. */
+const escapedUtf8 = (s: string) =>
+  encodeURIComponent(s).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 /** RFC 5987's ext-value: UTF-8, every byte outside attr-char percent-encoded. */
-const extValue = (s: string) =>
-  `UTF-8''${encodeURIComponent(s).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+const extValue = (s: string) => `UTF-8''${escapedUtf8(s)}`;
+
+/** RFC 5987's ext-value in ISO-8859-1 (the other charset it names): each byte outside attr-char escaped. */
+const latin1Value = (s: string) =>
+  `ISO-8859-1''${[...s]
+    .map((ch) => (ch.codePointAt(0)! > 0xff ? 0x5f : ch.codePointAt(0)!))
+    .map((b) =>
+      /[A-Za-z0-9!#$&+.^_`|~-]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('')}`;
 
 function dispositionOf(p: PartInput['disposition'], name: string): string {
   switch (p) {
+    case 'filename*-latin1':
+      return `form-data; name="files"; filename*=${latin1Value(name)}`;
+    case 'filename*-unknown-charset':
+      return `form-data; name="files"; filename*=BOGUS''${escapedUtf8(name)}`;
+    case 'filename*-no-charset':
+      return `form-data; name="files"; filename*=${escapedUtf8(name)}`;
+    case 'filename*-bad-escape':
+      return `form-data; name="files"; filename*=UTF-8''%ZZ${escapedUtf8(name)}`;
     case 'filename':
       return `form-data; name="files"; filename=${quoted(name)}`;
     case 'filename*':
@@ -197,13 +221,55 @@ function dispositionOf(p: PartInput['disposition'], name: string): string {
   }
 }
 
-/** A multipart body of `parts`, each its head (as written, UTF-8) and its bytes. */
-function multipart(parts: readonly { head: string; bytes: Uint8Array }[]): Buffer {
+/** A multipart body of `parts`, each its head (as written, UTF-8) and its bytes; its closing delimiter unless `open`. */
+function multipart(parts: readonly { head: string; bytes: Uint8Array }[], boundary = BOUNDARY, open = false): Buffer {
   const out: Buffer[] = [];
   for (const p of parts)
-    out.push(Buffer.from(`--${BOUNDARY}\r\n${p.head}\r\n\r\n`), Buffer.from(p.bytes), Buffer.from('\r\n'));
-  out.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+    out.push(Buffer.from(`--${boundary}\r\n${p.head}\r\n\r\n`), Buffer.from(p.bytes), Buffer.from('\r\n'));
+  if (!open) out.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(out);
+}
+
+const PLAIN_PART = {
+  head: 'Content-Disposition: form-data; name="files"; filename="a.txt"\r\nContent-Type: text/plain',
+  bytes: Buffer.from('wfcheck'),
+};
+
+/**
+ * A body broken for its boundary under a multipart Content-Type (one feature for them all: a parser that
+ * breaks on one of them is met by every one that hits the same path), or a Content-Type naming no boundary.
+ */
+function brokenBody(how: BrokenMultipart, b: Builder): Pick<RequestSpec, 'raw'> {
+  b.features.add('multipart:broken');
+  b.edge = true;
+  switch (how) {
+    case 'no-close':
+      return { raw: { body: multipart([PLAIN_PART], BOUNDARY, true), contentType: MULTIPART } };
+    case 'empty':
+      return { raw: { body: '', contentType: MULTIPART } };
+    case 'not-multipart':
+      return { raw: { body: 'wfcheck: a body that is not multipart', contentType: MULTIPART } };
+    case 'no-boundary':
+      return { raw: { body: multipart([PLAIN_PART]), contentType: 'multipart/form-data' } };
+  }
+}
+
+/** A `files` part of type multipart/mixed holding one file part, as RFC 2388 sent several files. */
+function nestedBody(b: Builder): Buffer {
+  // The media type an odd part of the properties may carry too: a reader that breaks on one breaks on both.
+  b.features.add('part.type:odd');
+  b.features.add('part.type:multipart');
+  b.edge = true;
+  const inner = multipart(
+    [{ head: 'Content-Disposition: file; filename="a.txt"\r\nContent-Type: text/plain', bytes: Buffer.from('x') }],
+    'wfcheck-inner',
+  );
+  return multipart([
+    {
+      head: 'Content-Disposition: form-data; name="files"\r\nContent-Type: multipart/mixed; boundary=wfcheck-inner',
+      bytes: inner,
+    },
+  ]);
 }
 
 /** The parts as written, and their features: the name's, the media type's (odd, or its length), the form of the name. */
@@ -212,9 +278,10 @@ function partsBody(parts: readonly PartInput[], b: Builder): Buffer {
     parts.map((p) => {
       const name = b.text('file.name', p.name);
       const type = typeof p.type === 'string' ? p.type : `application/${'x'.repeat(p.type.long)}`;
-      if (typeof p.type === 'string') b.features.add('part.type:odd');
+      if (typeof p.type === 'string' && isOdd(p.type)) b.features.add('part.type:odd');
+      if (typeof p.type === 'string' && /^multipart\//i.test(p.type)) b.features.add('part.type:multipart');
       else lengthFeatures('part.type', type, b.features);
-      if (p.disposition !== 'filename') b.features.add(`part.disposition:${p.disposition}`);
+      for (const f of dispositionFeatures(p.disposition)) b.features.add(f);
       if (p.size > 0) b.features.add('file.size>0');
       b.edge = true;
       return {
@@ -225,10 +292,26 @@ function partsBody(parts: readonly PartInput[], b: Builder): Buffer {
   );
 }
 
+/**
+ * The features of a part's name form. Every RFC 5987 form is `filename*` (a parser that breaks on the form
+ * breaks on each); one whose charset no decoder reads (unknown, or none at all) is one class, and one whose
+ * escape is none another: which of them a server breaks on is what the finding says.
+ */
+function dispositionFeatures(d: PartInput['disposition']): string[] {
+  if (d === 'filename') return [];
+  if (!d.startsWith('filename*-')) return [`part.disposition:${d}`];
+  const cls =
+    d === 'filename*-latin1' ? 'latin1' : d === 'filename*-bad-escape' ? 'escape-not-hex' : 'charset-unreadable';
+  return ['part.disposition:filename*', `part.name*:${cls}`];
+}
+
+/** Part counts that framework limits sit at and beside: a request past one is refused, or crashes. */
+const COUNT_TIERS = [100, 128, 1000, 1024, 4096] as const;
+
 /** `count` tiny files, one part each. */
 function manyBody(count: number, b: Builder): Buffer {
   b.features.add('files:many');
-  for (const n of [100, 1000]) if (count > n) b.features.add(`files:count>${n}`);
+  for (const n of COUNT_TIERS) if (count > n) b.features.add(`files:count>${n}`);
   b.edge = true;
   const one = new Uint8Array([0x78]);
   return multipart(
@@ -287,6 +370,10 @@ export function uploadBody(body: UploadBody, b: Builder): Pick<RequestSpec, 'raw
       return { raw: { body: partsBody(body.parts, b), contentType: MULTIPART } };
     case 'many':
       return { raw: { body: manyBody(body.count, b), contentType: MULTIPART } };
+    case 'broken':
+      return brokenBody(body.how, b);
+    case 'nested':
+      return { raw: { body: nestedBody(b), contentType: MULTIPART } };
     case 'files':
       return filesRequest(body, b);
   }

@@ -80,6 +80,15 @@ const CASES: { name: string; findings: () => ExploreFinding[]; deviations: numbe
     deviations: 1,
   },
   {
+    name: 'a lone surrogate in a variable and in the query: one broken encoding, wherever it stands',
+    findings: () => [
+      finding('runWorkflow', 'RUN-HTTP-STATUS-LISTED', 500, ['vars.*', 'vars.*:lone-surrogate']),
+      finding('generateWorkflow', 'GENERATE-HTTP-STATUS-LISTED', 500, ['query', 'query:lone-surrogate']),
+      finding('runWorkflow', 'RUN-HTTP-STATUS-LISTED', 500, ['vars.*', 'vars.*#name:lone-surrogate']),
+    ],
+    deviations: 1,
+  },
+  {
     name: 'a class of variable name reached by an allowed and a forbidden input',
     findings: () => [
       finding('runWorkflow', 'RUN-HTTP-STATUS-LISTED', 500, ['vars.*', 'vars.*#name:any(space,punct)']),

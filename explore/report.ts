@@ -58,6 +58,8 @@ export interface OperationSummary {
   allowed: PropertySummary;
   forbidden: PropertySummary;
   findings: number;
+  /** The inputs sent every run (explore/battery.ts): planned, sent, and left unsent for the footprint. */
+  battery?: { planned: number; sent: number; capped: number };
 }
 
 export interface ShownExchange {

@@ -57,6 +57,13 @@ export interface ExploreOptions {
  */
 export const SWEEP_CANVASES = 12;
 
+/**
+ * Executions and canvases the inputs sent every run (battery.ts) may leave, beside the properties' caps and
+ * within the user's: odd values reach a workflow's variable handling only in a run it starts.
+ */
+export const BATTERY_EXECUTIONS = 24;
+export const BATTERY_CANVASES = 6;
+
 /** References the exploration keeps: at most this many executions and fileKeys. */
 const POOL = 50;
 
@@ -87,6 +94,12 @@ export class Session {
   unreachable?: string;
   /** How long each operation ordinarily answers on this target, measured as the run goes (slowness.ts). */
   readonly timings = new Timings();
+  /**
+   * Time spent narrowing down answers found slow (slowness.ts): a class of input found slow costs its waits,
+   * not the time the operation's other inputs are explored in (within the run's budget).
+   */
+  slowWaitMs = 0;
+  private inSlow = false;
   private quietUntil = 0;
 
   constructor(
@@ -135,6 +148,7 @@ export class Session {
   account(p: Prepared, ex: Exchange): void {
     if (ex.fault || ex.status === undefined || ex.status < 200 || ex.status > 299) return;
     const data = dataOf<Record<string, unknown>>(ex);
+    if (this.batteryAllowance && (p.writes === 'execution' || p.writes === 'canvas')) this.batteryUsed[p.writes]++;
     if (p.writes === 'execution') {
       this.footprint.executionsStarted++;
       const id = data?.executionId;
@@ -156,12 +170,16 @@ export class Session {
    */
   room(p: Prepared, kind: PropertyKind, shrinking: boolean): boolean {
     if (!p.mayWrite) return true;
-    // The sweep of runs at a site that creates a canvas has a footprint of its own (slowness.ts).
+    // The sweep of runs at a site that creates a canvas has a footprint of its own (slowness.ts), and so do
+    // the inputs sent every run.
     if (this.sweepCanvasesLeft !== undefined && p.writes === 'canvas') return this.sweepCanvasesLeft-- > 0;
+    // The battery's allowance counts what was left (a refused request leaves nothing): it is sent one at a time.
+    if (this.batteryAllowance && (p.writes === 'execution' || p.writes === 'canvas'))
+      return this.batteryUsed[p.writes] < this.batteryAllowance[p.writes];
     const [used, max] =
       p.writes === 'execution'
-        ? [this.footprint.executionsStarted, this.options.maxExecutions]
-        : [this.footprint.canvasesCreated, this.options.maxCanvasesCreated];
+        ? [this.footprint.executionsStarted - this.batteryUsed.execution, this.options.maxExecutions]
+        : [this.footprint.canvasesCreated - this.batteryUsed.canvas, this.options.maxCanvasesCreated];
     const allowed = max - Math.min(5, Math.floor(max / 4));
     if (kind === 'forbidden') return used < max;
     return used < (shrinking ? allowed : Math.ceil(allowed / 2));
@@ -170,6 +188,37 @@ export class Session {
   /** Canvases the sweep of runs may still create, while it sweeps a site that creates them. */
   private sweepCanvasesLeft: number | undefined;
 
+  /** What the inputs sent every run may leave, while they are sent; and what they left (the whole run). */
+  private batteryAllowance: { execution: number; canvas: number } | undefined;
+  readonly batteryUsed = { execution: 0, canvas: 0 };
+
+  /**
+   * Runs `narrow` outside the battery's allowance: a failure it met is narrowed down (confirmed, simplified,
+   * its class probed) on the properties' share for narrowing, as theirs are.
+   */
+  async narrowing<T>(narrow: () => Promise<T>): Promise<T> {
+    const allowance = this.batteryAllowance;
+    this.batteryAllowance = undefined;
+    try {
+      return await narrow();
+    } finally {
+      this.batteryAllowance = allowance;
+    }
+  }
+
+  /** Runs `send` with the battery's own allowance (within the user's caps), which it may use up. */
+  async battery<T>(send: () => Promise<T>): Promise<T> {
+    this.batteryAllowance = {
+      execution: Math.min(BATTERY_EXECUTIONS, this.options.maxExecutions),
+      canvas: Math.min(BATTERY_CANVASES, this.options.maxCanvasesCreated),
+    };
+    try {
+      return await send();
+    } finally {
+      this.batteryAllowance = undefined;
+    }
+  }
+
   /** Runs `sweep` with the sweep's own allowance of canvases (SWEEP_CANVASES), which it may use up. */
   async sweeping<T>(sweep: () => Promise<T>): Promise<T> {
     this.sweepCanvasesLeft = SWEEP_CANVASES;
@@ -177,6 +226,19 @@ export class Session {
       return await sweep();
     } finally {
       this.sweepCanvasesLeft = undefined;
+    }
+  }
+
+  /** Runs an analysis of a slow answer, its time counted in slowWaitMs (once, however the analyses nest). */
+  async slowly<T>(analyse: () => Promise<T>): Promise<T> {
+    if (this.inSlow) return analyse();
+    this.inSlow = true;
+    const started = Date.now();
+    try {
+      return await analyse();
+    } finally {
+      this.inSlow = false;
+      this.slowWaitMs += Date.now() - started;
     }
   }
 
@@ -203,6 +265,25 @@ export interface PropertyRun {
   arbitrary: fc.Arbitrary<ExploreInput>;
   requests: number;
   deadline: number;
+}
+
+/** Counts a judged input in its summary: passed (and what it observed), failed, or why it could not be judged. */
+export function tally(sum: PropertySummary, outcome: Judgement): void {
+  sum.inputs++;
+  if (outcome.kind === 'inconclusive') {
+    sum.inconclusive[outcome.reason] = (sum.inconclusive[outcome.reason] ?? 0) + 1;
+    return;
+  }
+  if (outcome.kind === 'fail') {
+    sum.failed++;
+    return;
+  }
+  sum.passed++;
+  if (!outcome.observed) return;
+  const o = sum.observed[outcome.observed.clause] ?? { count: 0, statuses: [] };
+  sum.observed[outcome.observed.clause] = o;
+  o.count++;
+  if (!o.statuses.includes(outcome.observed.status)) o.statuses.push(outcome.observed.status);
 }
 
 /** Sends and judges one prepared input. */

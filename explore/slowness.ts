@@ -284,7 +284,11 @@ function stallLength(c: Ctx, site: RunSite, char: RunChar, minimal: Point, growt
  * smallest length still slow, its class named by the run characters slow alike, and a stall looked for.
  * False when the slowness did not come back (noise) or could not be narrowed (no room).
  */
-async function analyseRun(c: Ctx, site: RunSite, char: RunChar, first: Point, below?: Point): Promise<boolean> {
+function analyseRun(c: Ctx, site: RunSite, char: RunChar, first: Point, below?: Point): Promise<boolean> {
+  return c.s.slowly(() => narrowRun(c, site, char, first, below));
+}
+
+async function narrowRun(c: Ctx, site: RunSite, char: RunChar, first: Point, below?: Point): Promise<boolean> {
   const again = await runAt(c, site, char, first.n);
   if (!slow(c, again)) return false;
   const down = await descend(c, site, char, { n: first.n, t: again }, below);
@@ -364,7 +368,11 @@ async function writingLadder(c: Ctx, site: RunSite, until: number): Promise<void
 }
 
 /** A slow run at a writing site: confirmed once, its growth from the step below, a stall looked for beside it. */
-async function analyseWritingRun(c: Ctx, site: RunSite, char: RunChar, first: Point, below?: Point) {
+function analyseWritingRun(c: Ctx, site: RunSite, char: RunChar, first: Point, below?: Point): Promise<void> {
+  return c.s.slowly(() => confirmWritingRun(c, site, char, first, below));
+}
+
+async function confirmWritingRun(c: Ctx, site: RunSite, char: RunChar, first: Point, below?: Point) {
   const again = await runAt(c, site, char, first.n);
   if (again && !slow(c, again)) return;
   const ordinary = ordinaryOf(c) ?? 0;
@@ -399,7 +407,7 @@ export async function sweepRuns(s: Session, op: OperationId, sum: PropertySummar
       await s.sweeping(() => writingLadder(c, site, until));
       continue;
     }
-    for (const char of RUN_CHAR_NAMES) {
+    for (const char of site.chars ?? RUN_CHAR_NAMES) {
       if (Date.now() >= until || s.unreachable) return;
       if (await ladder(c, site, char, until)) break;
     }
@@ -435,7 +443,11 @@ function lowestTiers(shape: readonly string[]): string[] {
  * one; any other input (or a run no plain request of the site is slow on) is sent once more beside the cheap
  * search, and reported as it is when still slow.
  */
-export async function analyseSlow(s: Session, op: OperationId, kind: PropertyKind, sum: PropertySummary, first: Timed) {
+export function analyseSlow(s: Session, op: OperationId, kind: PropertyKind, sum: PropertySummary, first: Timed) {
+  return s.slowly(() => analyseSlowInput(s, op, kind, sum, first));
+}
+
+async function analyseSlowInput(s: Session, op: OperationId, kind: PropertyKind, sum: PropertySummary, first: Timed) {
   const c: Ctx = { s, op, kind, sum };
   const longest = [...(first.prepared.runs ?? [])].sort((a, b) => b.times - a.times)[0];
   const site = longest && runSiteAt(op, longest.path);

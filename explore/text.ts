@@ -153,6 +153,8 @@ export type CharClass = keyof typeof CHAR_CLASSES;
 
 /** The class of a code point: control (C0 and DEL), C1 control, ASCII space or punctuation, or its UTF-8 width. */
 export function charClassOf(c: number): CharClass | undefined {
+  // A lone surrogate is no character: a broken encoding (encodings.ts), named `lone-surrogate` where it stands.
+  if (isSurrogate(c)) return undefined;
   if (c < 0x20 || c === 0x7f) return 'control';
   if (c === 0x20) return 'space';
   if (c < 0x7f) return /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? undefined : 'punct';
@@ -168,7 +170,18 @@ export function withClassReplaced(s: string, by: string): string {
   return out;
 }
 
-const LENGTHS = [0, 16, 32, 64, 256, 1024, 4096, 100_000] as const;
+/** A code point of the surrogate range: in a string only when unpaired (`for…of` joins a pair into one). */
+export const isSurrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
+
+/**
+ * The widths a text is measured against: the common ones of storage columns and buffers (VARCHAR(64),
+ * (100), (128), (200), (255), (256), (500), (512), (1000), (1024), a 4 KB page, an 8 KB header line) and
+ * §8's 100k: a crash bound to a width shrinks to the first length past it, and a later text past it is
+ * the same finding.
+ */
+export const WIDTHS = [64, 100, 128, 200, 255, 256, 500, 512, 1000, 1024, 4096, 8192] as const;
+
+const LENGTHS = [0, 16, 32, ...WIDTHS, 100_000] as const;
 
 /** The feature of an empty text: tried, never part of a shape (everything irrelevant shrinks to empty). */
 export const EMPTY = 'len=0';
@@ -184,8 +197,10 @@ export function textFeatures(path: string, s: string, out: Set<string>): void {
   const n = codePoints(s);
   for (const l of LENGTHS) if (n > l) out.add(`${path}:len>${l}`);
   for (const ch of s) {
-    const cls = charClassOf(ch.codePointAt(0)!);
+    const c = ch.codePointAt(0)!;
+    const cls = charClassOf(c);
     if (cls) out.add(`${path}:${cls}`);
+    else if (isSurrogate(c)) out.add(`${path}:lone-surrogate`);
   }
 }
 
