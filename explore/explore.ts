@@ -430,7 +430,7 @@ export async function explore(target: ExploreTarget, options: ExploreOptions): P
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
-  if (s.unreachable) incomplete.unshift(`the target could not be reached: ${s.unreachable}`);
+  if (s.unreachable) incomplete.unshift(s.unreachable);
   for (const op of ops)
     if (!summaries.some((o) => o.operation === op)) incomplete.push(`${op}: not explored (the exploration stopped)`);
   return { report: reportOf(s, startedAt, summaries, incomplete), bodies: s.bodies };

@@ -238,8 +238,20 @@ function searchOpenPoint(query: Record<string, string>, edge: boolean): ObserveC
   if (page !== undefined && !(PLAIN_PAGE.test(page) && Number(page) <= 2 ** 53)) return 'SEARCH-PAGESIZE-DEFAULT';
   const size = query.pageSize;
   if (size !== undefined && !(PLAIN_PAGE.test(size) && Number(size) <= 50)) return 'SEARCH-PAGESIZE-MAX';
+  if (query.keyword !== undefined && oddKeyword(query.keyword)) return ODD_KEYWORD_OPEN_POINT;
   return edge ? 'SEARCH-PAGESIZE-DEFAULT' : undefined;
 }
+
+/**
+ * A keyword a careful server may refuse as a parameter it will not take: a control character (NUL, DEL, C1)
+ * no title holds, or more characters than a title column holds. Its refusal carries a §7 code of no listed
+ * status (E0003, a system parameter error), so an unlisted 4xx is recorded; a list served is still judged.
+ */
+const ODD_KEYWORD_OPEN_POINT = 'ERROR-STATUS-FOR-UNLISTED-CODES' as const satisfies ObserveClauseId;
+const KEYWORD_COLUMN = 255;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const oddKeyword = (k: string) => CONTROL.test(k) || [...k].length > KEYWORD_COLUMN;
 
 function prepareSearch(input: SearchInput, b: Builder): Omit<Prepared, 'features'> {
   const q = input.query;

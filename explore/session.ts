@@ -20,7 +20,7 @@ import { shapeOf, type Prepared } from './inputs.ts';
 import { judgeAnswer, type Judgement, type Judges } from './judge.ts';
 import type { ExploreInput, World } from './model.ts';
 import type { ExploreFinding, Footprint, PropertyKind, PropertySummary } from './report.ts';
-import { Timings } from './timings.ts';
+import { timeOf, Timings } from './timings.ts';
 
 export interface ExploreTarget {
   /** Ends in /v1. */
@@ -76,6 +76,15 @@ export interface Judged {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * How long the target may take to answer an ordinary request again after one was given up at the deadline,
+ * before the exploration stops: a server still busy with the request it was left with (a regex growing with
+ * the cube of its input runs on after the client goes) answers every later input late, and each would read as
+ * a slowness of its own.
+ */
+const RECOVERY_MS = 20_000;
+const RECOVERY_POLL_MS = 500;
+
 export class Session {
   readonly api: ApiClient;
   /** The engine's verdict on every answer, kept in memory and read back by exchange (judge.ts). */
@@ -101,6 +110,8 @@ export class Session {
   slowWaitMs = 0;
   private inSlow = false;
   private quietUntil = 0;
+  /** An exploring request was given up at the deadline: the target may still be working on it. */
+  private mayBeBusy = false;
 
   constructor(
     readonly target: ExploreTarget,
@@ -128,10 +139,18 @@ export class Session {
     this.options.log?.(line);
   }
 
-  /** One request through the contract-checked client, after any quiet time a 429 asked for. */
+  /**
+   * One request through the contract-checked client, after any quiet time a 429 asked for, and, once a
+   * request was given up at the deadline, only when the target answers an ordinary request in time again.
+   */
   async send(spec: RequestSpec, phase: keyof Footprint['requests']): Promise<Exchange> {
     const wait = this.quietUntil - Date.now();
     if (wait > 0) await sleep(wait);
+    if (this.mayBeBusy && phase === 'explore') await this.recovered();
+    return this.sendNow(spec, phase);
+  }
+
+  private async sendNow(spec: RequestSpec, phase: keyof Footprint['requests']): Promise<Exchange> {
     this.footprint.requests[phase]++;
     // Each input is judged on its own: a hang or a reset on one class of input says nothing of the others.
     const ex = await this.api.send({ ...spec, allowFault: true, rememberFault: false });
@@ -140,8 +159,41 @@ export class Session {
     if (phase !== 'explore') this.judges.records.take(ex.record.id);
     // The client waited out a few 429s already; one still standing quiets the exploration as long as asked.
     if (ex.status === 429) this.quietUntil = Date.now() + (retryAfterMs(ex.headers['retry-after']) ?? 5_000);
-    if (ex.fault?.kind === 'connection-refused') this.unreachable = ex.fault.message;
+    if (ex.fault?.kind === 'connection-refused')
+      this.unreachable = `the target could not be reached: ${ex.fault.message}`;
+    if (phase === 'explore' && timeOf(ex, this.deadlineMs)?.abandoned) this.mayBeBusy = true;
     return ex;
+  }
+
+  /**
+   * Waits until a cheap search is answered in about its ordinary time (RECOVERY_MS at most); a target that
+   * does not recover stops the exploration, named as the cause: what it would answer now says nothing of
+   * the input sent.
+   */
+  private async recovered(): Promise<void> {
+    this.mayBeBusy = false;
+    const until = Date.now() + RECOVERY_MS;
+    const ordinary = this.timings.ordinaryMs('searchWorkflows') ?? 0;
+    const other = this.target.apiKeyB;
+    for (;;) {
+      const ex = await this.sendNow(
+        {
+          method: 'GET',
+          path: '/openapi/workflows?pageSize=1',
+          ...(other ? { auth: { kind: 'literal', value: `Bearer ${other}` } } : {}),
+          label: 'explore: is the target answering in time again?',
+          timeoutMs: Math.max(1_000, until - Date.now()),
+        },
+        'setup',
+      );
+      const t = timeOf(ex, this.deadlineMs);
+      if (t && !t.abandoned && t.ms <= Math.max(1_000, 10 * ordinary)) return;
+      if (Date.now() >= until) break;
+      await sleep(RECOVERY_POLL_MS);
+    }
+    this.unreachable =
+      `the target stopped answering in time: ${RECOVERY_MS / 1000} s after a request was given up at the ` +
+      'deadline, an ordinary search still got no answer in time (a request it is still working on holds it)';
   }
 
   /** What a served request left on the target, and what it adds to the references. */

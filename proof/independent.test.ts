@@ -52,6 +52,9 @@ const DOCUMENTED: Record<IndependentKind, string[]> = {
     'SEARCH-HTTP-STATUS-LISTED',
     'RUN-HTTP-STATUS-LISTED',
     'GENERATE-HTTP-STATUS-LISTED',
+    // Addendum (found by the generative mode, confirmed by hand): a keyword starting with a NUL is cut there
+    // and lists every workflow.
+    'SEARCH-KEYWORD-APPLIED',
     // The stall: generate's splitter is quadratic (commas, spaces in lists), and every other request waits.
     'INPUT-NOT-SLOW',
     'ONE-REQUEST-NO-STALL',
@@ -62,6 +65,8 @@ const DOCUMENTED: Record<IndependentKind, string[]> = {
     'SEARCH-HTTP-STATUS-LISTED',
     'RUN-HTTP-STATUS-LISTED',
     'GENERATE-HTTP-STATUS-LISTED',
+    // Addendum (found by the generative mode, confirmed by hand): a keyword starting with a NUL lists every workflow.
+    'SEARCH-KEYWORD-APPLIED',
     // C6: generate's splitter is quadratic in runs of blanks, and the other key's search waited 29.9 s.
     'INPUT-NOT-SLOW',
     'ONE-REQUEST-NO-STALL',
@@ -166,9 +171,14 @@ for (const kind of INDEPENDENT_KINDS) {
           report.findings.filter((f) => !DOCUMENTED[kind].includes(f.clause)),
           seen.join('\n'),
         ).toEqual([]);
-        expect(report.incomplete).toEqual([]);
-        expect(report.exitCode, seen.join('\n')).toBe(report.findings.some((f) => f.level === 'must') ? 1 : 0);
-        expect(report.operations).toHaveLength(8);
+        // A stall its review confirms may hold the server past the time it is given to recover: what was left
+        // then is named as the target's doing, and the run is incomplete (exit 2), not judged on late answers.
+        const heldUp = (i: string) =>
+          DOCUMENTED[kind].includes('ONE-REQUEST-NO-STALL') && i.startsWith('the target stopped answering in time');
+        expect(report.incomplete.filter((i) => !heldUp(i))).toEqual([]);
+        const must = report.findings.some((f) => f.level === 'must');
+        expect(report.exitCode, seen.join('\n')).toBe(must ? 1 : report.incomplete.length ? 2 : 0);
+        if (report.incomplete.length === 0) expect(report.operations).toHaveLength(8);
       } finally {
         await target.stop();
       }

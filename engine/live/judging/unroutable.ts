@@ -58,11 +58,12 @@ export function httpLayerRefusalOf(target: URL): string | undefined {
 const LONG_REQUEST_LINE = 2_048;
 
 /**
- * Why a 414 (URI too long) or a 431 (headers too large) is the HTTP layer's limit on this request and not
- * the operation's answer: its request target is longer than every stack takes. Undefined otherwise.
+ * Why a refusal (a 4xx) is the HTTP layer's limit on this request and not the operation's answer: its request
+ * target is longer than every stack takes. RFC 9110 asks for a 414, but the layers answer as they do:
+ * nginx 414, Tomcat and gunicorn a plain 400, Node a 431. Undefined otherwise.
  */
 export function httpLayerLimitOf(target: URL, status: number | undefined): string | undefined {
-  if (status !== 414 && status !== 431) return undefined;
+  if (status === undefined || status < 400 || status >= 500) return undefined;
   const octets = target.pathname.length + target.search.length;
   return octets > LONG_REQUEST_LINE
     ? `a request target of ${octets} octets (the HTTP layer's length limit)`
