@@ -14,6 +14,7 @@
  * incomplete (deadline hit, runner crashed, nothing ran, target unreachable) or could not start.
  */
 import { parseArgs } from 'node:util';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
 import { readConformanceSettings } from '../foundation/environment/conformance-settings.ts';
 import { WORK_DIR } from '../foundation/environment/roots.ts';
 import { runCommand, splitAtTerminator, usageText } from '../foundation/environment/command.ts';
@@ -43,7 +44,9 @@ target: BASE_URL (ends in /v1) and API_KEY select an implementation; API_KEY_B e
 isolation tests. Without BASE_URL the reference target is booted (TARGET_SEED_FILE: its seed file).
 outputs, in --out (default reports/conformance): report.md, report.html, report.json, report.junit.xml,
 html/ (Playwright), junit.xml, evidence/; the run history in WFCHECK_HISTORY (default
-reports/history.sqlite), the discovery memory in WFCHECK_CACHE_DIR (default reports/cache).`);
+reports/history.sqlite), the discovery memory in WFCHECK_CACHE_DIR (default reports/cache).
+
+${CONNECTION_USAGE}`);
 
 const log: RunLog = {
   info: (line) => console.log(`conformance: ${line}`),
@@ -64,6 +67,7 @@ async function main(): Promise<number> {
       shard: { type: 'string' },
       name: { type: 'string' },
       'target-version': { type: 'string' },
+      ...CONNECTION_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,

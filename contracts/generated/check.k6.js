@@ -3313,6 +3313,19 @@ var REQUIREMENTS = [
     "error stack; returned only in a development environment",
     "The harness cannot know whether the target is a development environment; a stack in a response is reported so a production target can be corrected."
   ),
+  reading(
+    should(
+      "TLS-CERT-NOT-EXPIRING",
+      "intro",
+      "The certificate the base address is served with stays valid for the next 14 days.",
+      "Base address: {base_url}.",
+      "Every caller reaches the service at its base address only: once its certificate lapses, every client that checks certificates fails to connect, so a gate run nightly says so while there is time to renew it."
+    ),
+    {
+      otherReading: "The specification says nothing of transport security: when a certificate is renewed is the business of whoever operates the service, not of its implementation.",
+      appliesWhen: "A base address served over https, with the certificate the harness is shown (by the proxy in front, when there is one), counted from the time of the run; an http base address has none."
+    }
+  ),
   should(
     "JSON-CONTENT-TYPE",
     "intro",

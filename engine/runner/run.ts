@@ -12,6 +12,8 @@ import { pathFromWorkDir } from '../../foundation/environment/roots.ts';
 import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
 import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
+import { useConnection } from '../../foundation/environment/connection.ts';
+import type { ConnectionFacts } from '../../foundation/environment/connection-facts.ts';
 import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
 import type { ConformanceReport, RunMeta } from '../after/findings/report.ts';
 import { harnessVersion } from '../../foundation/history/records.ts';
@@ -20,6 +22,7 @@ import { verdictOfRun } from './report-of-run.ts';
 import { outputPaths, prepareOutputs, scrubArtifacts, writeReportFiles, type OutputPaths } from './outputs.ts';
 import { playwrightArgs, playwrightErrors, runnerEnv, runPlaywright, type RunnerResult } from './playwright.ts';
 import { describeProbeFault, probeTarget, type Unreachable } from './probe.ts';
+import { checkTheWay } from './connection.ts';
 
 /** Progress lines: `info` to stdout, `error` to stderr (the command adds its name). */
 export interface RunLog {
@@ -38,6 +41,8 @@ export interface ConformanceOutcome {
 interface Exercise {
   unreachable?: Unreachable;
   runner?: RunnerResult;
+  /** What the connection check saw of the way to the target. */
+  connection?: ConnectionFacts;
 }
 
 export async function runConformanceSuite(
@@ -47,6 +52,8 @@ export async function runConformanceSuite(
 ): Promise<ConformanceOutcome> {
   const started = Date.now();
   const paths = prepareOutputs(settings.outDir);
+  // The way to the target (trust, client certificate, proxy) for this process; the workers get it as variables.
+  useConnection(settings.connection);
   log.info(`seed ${settings.seed}${settings.seedGiven ? ' (given)' : ` (fresh; replay: ${replayCommand(settings)})`}`);
   const { target, bootMs } = await startTarget(settings, log);
   const env = runnerEnv(baseEnv, target, settings, settings.outDir);
@@ -82,13 +89,25 @@ async function exerciseTarget(
   log: RunLog,
 ): Promise<Exercise> {
   try {
-    const unreachable = await probeTarget(env, join(settings.outDir, 'evidence'), settings.strict);
+    const way = await checkTheWay(target.baseUrl, settings.outDir, {
+      strict: settings.strict,
+      timeoutMs: settings.requestTimeoutMs,
+      log: log.info,
+      warn: log.error,
+    });
+    const connection = way.facts ? { connection: way.facts } : {};
+    const unreachable = way.failure
+      ? { kind: way.failure.kind, message: way.failure.line }
+      : await probeTarget(env, join(settings.outDir, 'evidence'), settings.strict);
     if (unreachable) {
       log.error(`${redactSecrets(describeProbeFault(unreachable))}; no test is run`);
-      return { unreachable };
+      return { unreachable, ...connection };
     }
     const hardDeadlineMs = settings.runTimeoutS * 1000 + 30_000;
-    return { runner: await runPlaywright(playwrightArgs(settings, settings.outDir), env, hardDeadlineMs, log.error) };
+    return {
+      runner: await runPlaywright(playwrightArgs(settings, settings.outDir), env, hardDeadlineMs, log.error),
+      ...connection,
+    };
   } finally {
     await target.stop().catch((err) => log.error(`stopping the target failed: ${(err as Error).message}`));
   }
@@ -155,6 +174,7 @@ function buildRunReport(
     command: replayCommand(settings),
     ...(settings.implementation ? { implementation: settings.implementation } : {}),
     harnessVersion: harnessVersion(),
+    ...(exercise.connection ? { connection: exercise.connection } : {}),
   };
   meta.wallTimeMs = Date.now() - times.started;
   return verdictOfRun({ records, unreadableLines }, meta, settings.waivers);

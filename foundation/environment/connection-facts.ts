@@ -38,6 +38,9 @@ export interface ConnectionFacts {
   seenAt: string;
 }
 
+/** What the Node modes (the suites, explore) speak: Node's http client speaks HTTP/1.1, whatever is offered. */
+export const NODE_CLIENT_SPEAKS = 'HTTP/1.1';
+
 /** The clause the certificate's expiry is judged under. */
 export const CERTIFICATE_CLAUSE = 'TLS-CERT-NOT-EXPIRING' as const;
 
