@@ -11,6 +11,9 @@ import type { Implementation } from '../foundation/environment/history-settings.
 import { commandLine } from '../foundation/environment/invocation.ts';
 import { SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
+import { checkConnection } from '../foundation/environment/connection-check.ts';
+import { connectionLine, insecureLine, NODE_CLIENT_SPEAKS } from '../foundation/environment/connection-facts.ts';
+import { useConnection } from '../foundation/environment/connection.ts';
 import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../foundation/history/records.ts';
 import { historyPath } from '../foundation/history/store.ts';
@@ -107,9 +110,20 @@ export async function runExplore(
   historyFile: string = historyPath(),
 ): Promise<number> {
   const operations = operationsNamed(settings.only);
+  useConnection(settings.connection);
   const target = await resolveTarget(settings.target);
   try {
     log.info(describeTarget(target));
+    // The way to the target first: a certificate not trusted, a client certificate missing or a proxy
+    // refusing is said in one line with its fix, before any input is sent.
+    const way = await checkConnection(target.baseUrl, settings.requestTimeoutMs);
+    if (way.failure) {
+      log.error(`the target cannot be reached (${way.failure.kind}: ${way.failure.line}); nothing is explored`);
+      return 2;
+    }
+    if (way.facts) log.info(`connection: ${connectionLine(way.facts, NODE_CLIENT_SPEAKS)}`);
+    const insecure = way.facts && insecureLine(way.facts);
+    if (insecure) log.error(insecure);
     log.info(
       `seed ${settings.seed}${settings.seedGiven ? '' : ` (fresh; replay: ${replayCommand(settings)})`}, budget ${settings.budgetS} s`,
     );
@@ -122,7 +136,7 @@ export async function runExplore(
       exploreRecord(explored, targetFingerprint(target.baseUrl, target.apiKey, target.kind), settings.implementation),
     );
     if (history.skipped) log.error(`${history.skipped}; the report is complete without it`);
-    const report = withRunHistory(explored, history);
+    const report = { ...withRunHistory(explored, history), ...(way.facts ? { connection: way.facts } : {}) };
     const paths = writeExploreReport(report, settings.outDir, bodies);
     const h = report.history;
     log.info(

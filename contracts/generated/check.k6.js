@@ -3263,7 +3263,7 @@ function perOperationClauses(op) {
         [op]
       ),
       {
-        appliesWhen: "Every answer, and no answer at all (a reset, a malformed answer). Not failed: a 429 (rate limits are not shown), a 4xx carrying a \xA77 code whose HTTP status is not listed (E2004, E2005\u2026), a 413 to a request body over 100,000 bytes (the payload limit, whose status is not shown), and a 4xx from the HTTP layer to a request target no stack routes or to a body whose framing is broken (HTTP-LAYER-REFUSAL)."
+        appliesWhen: "Every answer, and no answer at all (a reset, a malformed answer). Not failed: a 429 (rate limits are not shown), a 4xx carrying a \xA77 code whose HTTP status is not listed (E2004, E2005\u2026), a 413 to a request body over 100,000 bytes (the payload limit, whose status is not shown), and a 4xx from the HTTP layer to a request target no stack routes, to a body whose framing is broken or to an Authorization header sent twice (HTTP-LAYER-REFUSAL)."
       }
     ),
     reading(
@@ -4116,7 +4116,7 @@ var REQUIREMENTS = [
     observe(
       "HTTP-LAYER-REFUSAL",
       "4",
-      "A request whose target no stack routes as the operation (an encoded slash, backslash, dot, percent sign or control character, a semicolon, or a malformed or non-UTF-8 percent-escape in a path id; a malformed or non-UTF-8 escape in a query value), or whose body is framed wrong (a chunk size that is not hexadecimal or of sixteen hex digits, a chunked body or a Content-Length cut short), may be refused by the HTTP layer with a 4xx before the operation sees it (for broken framing any 4xx, listed or not, its body not judged); so may a request target over 2,048 octets with a 414 or a 431 (RFC 9110 only recommends 8,000; gunicorn stops at 4,094): recorded, not failed. A 5xx or a reset still fails the status clause; a hang is INPUT-NOT-SLOW.",
+      "A request whose target no stack routes as the operation (an encoded slash, backslash, dot, percent sign or control character, a semicolon, or a malformed or non-UTF-8 percent-escape in a path id; a malformed or non-UTF-8 escape in a query value), whose body is framed wrong (a chunk size that is not hexadecimal or of sixteen hex digits, a chunked body or a Content-Length cut short), or that sends its Authorization header twice (RFC 9110 \xA75.3: a field that is no list is sent once; nginx answers it with a 400 page), may be refused by the HTTP layer with a 4xx before the operation sees it (for broken framing any 4xx, listed or not, and for a repeated header any 4xx that is not JSON, its body not judged); so may a request target over 2,048 octets with a 414 or a 431 (RFC 9110 only recommends 8,000; gunicorn stops at 4,094): recorded, not failed. A 5xx or a reset still fails the status clause; a hang is INPUT-NOT-SLOW.",
       "Path parameters are strings."
     ),
     {

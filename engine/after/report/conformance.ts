@@ -4,10 +4,11 @@
  * its renderings: report.md, the self-contained report.html, and the job summary (summary.md). Every one
  * is redacted last.
  */
-import { connectionLine, insecureLine, NODE_CLIENT_SPEAKS } from '../../../foundation/environment/connection-facts.ts';
+import { NODE_CLIENT_SPEAKS } from '../../../foundation/environment/connection-facts.ts';
 import { redactSecrets } from '../../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../../foundation/history/conformance.ts';
 import { clauseSections } from './clauses.ts';
+import { connectionBlocks } from './connection.ts';
 import { type Block, heading, paragraph } from './document.ts';
 import { FINDINGS_INTRO, findingsFailingTheRun, findingSections, findingView } from './findings.ts';
 import { historySections, historyView } from './history-view.ts';
@@ -44,23 +45,12 @@ pre{background:#f7f7f7;padding:.5rem;overflow:auto;max-height:20rem;white-space:
 .filters button{margin-right:.3rem}
 `;
 
-/** The way to the target under the title, and `--insecure` in words no reader misses. */
-function connectionBlocks(r: ConformanceReport): Block[] {
-  const c = r.meta.connection;
-  if (!c) return [];
-  const insecure = insecureLine(c);
-  return [
-    ...(insecure ? [paragraph({ strong: insecure }, 'headline exit-2')] : []),
-    paragraph(`Connection: ${connectionLine(c, NODE_CLIENT_SPEAKS)}`, 'dim'),
-  ];
-}
-
 function titleBlocks(r: ConformanceReport): Block[] {
   return [
     heading(1, 'wfcheck conformance report'),
     paragraph({ strong: headline(r) }, `headline exit-${r.exitCode}`),
     paragraph(['Target ', { code: targetText(r.meta) }, ` · seed ${r.meta.seed} · started ${r.meta.startedAt}`], 'dim'),
-    ...connectionBlocks(r),
+    ...connectionBlocks(r.meta.connection, { speaks: NODE_CLIENT_SPEAKS }),
   ];
 }
 

@@ -89,14 +89,19 @@ function parsedBody(text: string): { json?: unknown; parsed?: boolean } {
 /**
  * The point the specification leaves open that a request probes, if any: the one its sender names, or,
  * for a request target no stack routes (an encoded slash in an id…) or a body whose framing is broken, the
- * HTTP layer's refusal of it (broken framing: any 4xx, listed or not, is the HTTP layer's).
+ * HTTP layer's refusal of it (broken framing: any 4xx, listed or not, is the HTTP layer's). So is a 4xx
+ * that is not JSON to an Authorization header sent twice: Authorization is no list (RFC 9110 §5.3), and a
+ * reverse proxy such as nginx answers it with a 400 page of its own; a JSON answer is the operation's.
  */
 function openPointOf(
   r: PreparedRequest,
-  status: number | undefined,
+  answer: Pick<Exchange, 'status' | 'parsed'>,
 ): { openPoint?: ObserveClauseId; openPointAbout?: string; anyRefusal?: boolean } {
+  const { status } = answer;
   if (r.spec.framing)
     return { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: `a body framed ${r.spec.framing}`, anyRefusal: true };
+  if (r.spec.auth?.kind === 'repeated' && status !== undefined && status >= 400 && status < 500 && !answer.parsed)
+    return { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: 'the Authorization header sent twice', anyRefusal: true };
   if (r.spec.openPoint) return { openPoint: r.spec.openPoint };
   const refusal = httpLayerRefusalOf(r.url) ?? httpLayerLimitOf(r.url, status);
   return refusal ? { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: refusal } : {};
@@ -160,7 +165,7 @@ export class ApiClient {
       const waitMs = retryAfterMs(exchange.headers['retry-after']);
       if (waitMs === undefined || performance.now() - first + waitMs >= timeoutMs) break;
       this.writer.write(exchange.record);
-      this.contract.judge(exchange, { credit: false, ...openPointOf(request, exchange.status), judgeFaults: false });
+      this.contract.judge(exchange, { credit: false, ...openPointOf(request, exchange), judgeFaults: false });
       this.contract.rateLimited(exchange, waitMs);
       await new Promise((r) => setTimeout(r, waitMs));
       exchange = await this.exchange(request);
@@ -168,7 +173,7 @@ export class ApiClient {
     this.writer.write(exchange.record);
     this.contract.judge(exchange, {
       credit: true,
-      ...openPointOf(request, exchange.status),
+      ...openPointOf(request, exchange),
       judgeFaults: spec.judgeFaults,
     });
     if (request.remembers && exchange.fault) exchange.faulted = this.remember(exchange, timeoutMs);
