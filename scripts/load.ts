@@ -34,6 +34,8 @@ import { pathFromWorkDir } from '../foundation/environment/roots.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { ENV, number } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
+import { useConnection } from '../foundation/environment/connection.ts';
 import { PROFILE_CHOICE } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { buildArchive } from '../load/node/archive.ts';
@@ -48,8 +50,12 @@ import { LOAD_REPORT_FILES } from '../load/node/report-files.ts';
 import { runDir } from '../load/node/run-dir.ts';
 import { loadReplayCommand, RUN_SHAPE_OPTIONS, withProfiles } from '../load/node/run-options.ts';
 import { clausesInExamples, describeClauses } from '../load/node/violations.ts';
+import { k8sTlsSteps } from '../load/node/k6-tls.ts';
+import { checkWay } from '../load/node/preflight.ts';
 
-const USAGE = withProfiles(usageFromSource(readFileSync(new URL(import.meta.url), 'utf8')));
+const USAGE = `${withProfiles(usageFromSource(readFileSync(new URL(import.meta.url), 'utf8')))}
+
+${CONNECTION_USAGE}`;
 const rel = pathFromWorkDir;
 
 function readCommandLine() {
@@ -64,6 +70,7 @@ function readCommandLine() {
       'save-baseline': { type: 'string' },
       'prepare-only': { type: 'boolean', default: false },
       'k6-archive': { type: 'boolean', default: false },
+      ...CONNECTION_OPTIONS,
     },
     strict: true,
   });
@@ -78,6 +85,7 @@ async function main(): Promise<number> {
   }
   // Read before anything runs (an unknown profile, a bad tolerance): not only after a long run.
   const settings = readLoadRunSettings(values, PROFILE_CHOICE);
+  const connection = useConnection(settings.connection);
   const tolerance = number(values.tolerance, '--tolerance', undefined, { min: 0 });
   const dir = settings.outDir ?? runDir(settings.run, settings.profile);
   const dataFile = prepareRunData(dir, settings.seed);
@@ -94,6 +102,7 @@ async function main(): Promise<number> {
     console.error(
       `k6 archive written; next: kubectl create configmap wfcheck-load --from-file=wfcheck-load.tar=${rel(out)} (see load/k8s/README.md)`,
     );
+    for (const line of k8sTlsSteps(connection, dir)) console.error(line);
     return 0;
   }
   const dashboard = !values['no-dashboard'];
@@ -128,6 +137,7 @@ async function runAgainstTarget(
   const target = await resolveTarget(settings.target);
   console.error(describeTarget(target));
   try {
+    const connection = await checkWay(target.baseUrl, (line) => console.error(line));
     const { k6, dir, dataFile, dashboard, contractMode } = run;
     // Generate may overwrite one canvas on the reference target (its data is thrown away with it).
     const env =
@@ -144,6 +154,7 @@ async function runAgainstTarget(
       dashboard,
       contractMode,
       env,
+      connection,
     });
     if (result.report)
       recordLoadHistory(result.report, target, dir, result.exitCode, (line) => console.error(`load: ${line}`));

@@ -87,7 +87,8 @@ export async function checkConnection(baseUrl: string, timeoutMs = 10_000): Prom
   const url = new URL(baseUrl);
   const s = connection.settings;
   const proxy = connection.proxyOf(url);
-  const proxyVariable = url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+  const names = s.proxies.names ?? { httpsProxy: 'HTTPS_PROXY', httpProxy: 'HTTP_PROXY' };
+  const proxyVariable = url.protocol === 'https:' ? names.httpsProxy : names.httpProxy;
   const facts: ConnectionFacts = {
     baseUrl,
     scheme: url.protocol === 'https:' ? 'https' : 'http',

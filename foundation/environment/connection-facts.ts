@@ -39,7 +39,7 @@ export interface ConnectionFacts {
 }
 
 /** What the Node modes (the suites, explore) speak: Node's http client speaks HTTP/1.1, whatever is offered. */
-export const NODE_CLIENT_SPEAKS = 'HTTP/1.1';
+export const NODE_CLIENT_SPEAKS = 'HTTP/1.1 spoken';
 
 /** The clause the certificate's expiry is judged under. */
 export const CERTIFICATE_CLAUSE = 'TLS-CERT-NOT-EXPIRING' as const;
@@ -74,16 +74,16 @@ export function certificateDecision(f: ConnectionFacts): CertificateDecision | u
   return { pass: true, message: `the certificate (${f.tls.subject}) is valid until ${until}, ${days} days from now` };
 }
 
-/** HTTP/2 or 1.1 as the server offers it, and what the mode speaks (`speaks`: the client's own protocol). */
+/** HTTP/2 or 1.1 as the server offers it, and what the mode speaks (`speaks`: "HTTP/1.1 spoken", "k6 spoke HTTP/2.0"). */
 function protocolText(t: TlsFacts, speaks: string | undefined): string {
   const offers = t.alpn === 'h2' ? 'HTTP/2 (h2) offered' : t.alpn === 'none' ? 'no ALPN' : `${t.alpn} only`;
-  return speaks ? `${speaks} spoken; the server: ${offers}` : `the server: ${offers}`;
+  return speaks ? `${speaks}; the server: ${offers}` : `the server: ${offers}`;
 }
 
 /**
  * The connection in one line, for a report's header: "HTTPS via proxy 10.0.0.1:3128 · TLSv1.3 · HTTP/1.1
  * spoken; the server: HTTP/2 (h2) offered · certificate CN=api, issued by CN=Corp CA, valid until
- * 2027-01-01 (90 days) · client certificate CN=ci · CA from --ca-file ca.pem". `speaks` is the mode's
+ * 2027-01-01 (90 days) · client certificate CN=ci · CA from --ca-file ca.pem". `speaks` says the mode's
  * protocol.
  */
 export function connectionLine(f: ConnectionFacts, speaks?: string): string {

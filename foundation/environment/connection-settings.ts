@@ -54,6 +54,8 @@ export interface ConnectionSettings {
   /** The target's certificate is not checked. */
   insecure: boolean;
   proxies: ProxyEnv;
+  /** SSL_CERT_FILE as given: the roots k6 (Go) trusts in place of the system's; its bundle starts from them. */
+  sslCertFile?: string;
 }
 
 /** A readable file, named by the option or variable it came from; absolute. */
@@ -90,6 +92,7 @@ export function readConnectionSettings(args: ConnectionArgs = {}, env: EnvLike =
     ...(passphrase ? { passphrase } : {}),
     insecure: args.insecure === true || flag(env[ENV.insecure], ENV.insecure),
     proxies: readProxyEnv(env),
+    ...(text(env.SSL_CERT_FILE) ? { sslCertFile: resolve(WORK_DIR, text(env.SSL_CERT_FILE)!) } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import { readConnectionSettings, type ConnectionSettings } from './connection-settings.ts';
-import { proxyFor, proxyUrl, proxyVariableOf } from './proxy-rules.ts';
+import { proxyFor, proxyUrl } from './proxy-rules.ts';
 import { SettingError } from './rules.ts';
 import { loadTlsMaterial, tlsOptionsOf, type TlsMaterial } from './tls-material.ts';
 import { openTunnel, proxyAuthorization, proxyName } from './tunnel.ts';
@@ -108,8 +108,9 @@ export class TargetConnection {
   constructor(readonly settings: ConnectionSettings) {
     this.tls = loadTlsMaterial(settings);
     // A proxy that cannot be used is refused now, naming its variable, not at the first request.
-    usableProxy(settings.proxies.httpsProxy, proxyVariableOf('https:', process.env));
-    usableProxy(settings.proxies.httpProxy, proxyVariableOf('http:', process.env));
+    const names = settings.proxies.names ?? { httpsProxy: 'HTTPS_PROXY', httpProxy: 'HTTP_PROXY' };
+    usableProxy(settings.proxies.httpsProxy, names.httpsProxy);
+    usableProxy(settings.proxies.httpProxy, names.httpProxy);
   }
 
   /** The proxy a request to `url` goes through, or undefined: direct. */
@@ -204,6 +205,38 @@ export function useConnection(settings: ConnectionSettings): TargetConnection {
 
 /** This process's connection: the one installed, else the one the environment's variables describe. */
 export function targetConnection(): TargetConnection {
-  current ??= new TargetConnection(readConnectionSettings({}, process.env));
+  current ??= new TargetConnection(readConnectionSettings());
   return current;
+}
+
+/** An answer read whole: for the Node side's own probes of a target (a capacity search's settle probe). */
+export interface TextAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** One GET through this process's connection, given up after `timeoutMs` (rejects then, or on any fault). */
+export function getText(url: string, headers: Record<string, string>, timeoutMs: number): Promise<TextAnswer> {
+  const target = new URL(url);
+  const route = targetConnection().route(target);
+  return new Promise((resolve, reject) => {
+    const req = route.client.request(
+      { ...route.options, method: 'GET', headers: { ...headers, ...route.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const flat: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+          resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -6,7 +6,9 @@ test('the proxy variables are read as Go reads them: upper case first, the schem
     httpsProxy: 'http://up:2',
     httpProxy: undefined,
     noProxy: 'a',
+    names: { httpsProxy: 'HTTPS_PROXY', httpProxy: 'HTTP_PROXY' },
   });
+  expect(readProxyEnv({ https_proxy: 'http://low:1' }).names?.httpsProxy).toBe('https_proxy');
   const proxies = readProxyEnv({ HTTPS_PROXY: 'proxy.corp:3128', HTTP_PROXY: 'http://plain.corp:8080' });
   expect(proxyFor(new URL('https://api.example.com/v1'), proxies)?.url?.href).toBe('http://proxy.corp:3128/');
   expect(proxyFor(new URL('http://api.example.com/v1'), proxies)?.url?.href).toBe('http://plain.corp:8080/');

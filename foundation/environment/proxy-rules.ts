@@ -18,6 +18,8 @@ export interface ProxyEnv {
   httpsProxy?: string;
   httpProxy?: string;
   noProxy?: string;
+  /** The names they were read from (HTTPS_PROXY or https_proxy…), for messages. */
+  names?: { httpsProxy: string; httpProxy: string };
 }
 
 /** The names each is read from, in the order Go reads them. */
@@ -42,6 +44,7 @@ export function readProxyEnv(env: Env): ProxyEnv {
     httpsProxy: firstOf(env, PROXY_VARIABLES.httpsProxy),
     httpProxy: firstOf(env, PROXY_VARIABLES.httpProxy),
     noProxy: firstOf(env, PROXY_VARIABLES.noProxy),
+    names: { httpsProxy: proxyVariableOf('https:', env), httpProxy: proxyVariableOf('http:', env) },
   };
 }
 
