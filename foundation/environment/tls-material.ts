@@ -54,24 +54,24 @@ function openKey(path: string, passphrase: string | undefined): KeyObject {
   const pem = readFileSync(path, 'utf8');
   registerKeyMaterial(pem);
   if (passphrase) registerSecret(passphrase, ENV.clientKeyPassphrase);
+  // PKCS#8 (ENCRYPTED PRIVATE KEY) and the older PEM encryption (Proc-Type: 4,ENCRYPTED) both say so.
+  const encrypted = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: *4, *ENCRYPTED/.test(pem);
+  if (encrypted && !passphrase)
+    throw new SettingError(`${ENV.clientKey}: the key is encrypted: set its passphrase in ${ENV.clientKeyPassphrase}`);
   try {
     return createPrivateKey({ key: pem, format: 'pem', ...(passphrase ? { passphrase } : {}) });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    if (code === 'ERR_MISSING_PASSPHRASE' || /passphrase/i.test((err as Error).message))
-      throw new SettingError(
-        `${ENV.clientKey}: the key is encrypted: set its passphrase in ${ENV.clientKeyPassphrase}`,
-      );
-    if (/bad decrypt/i.test((err as Error).message))
-      throw new SettingError(`${ENV.clientKey}: ${ENV.clientKeyPassphrase} does not open the key (bad decrypt)`);
-    throw new SettingError(`${ENV.clientKey}: ${path} holds no private key that can be read (${code || 'unreadable'})`);
+    if (encrypted) throw new SettingError(`${ENV.clientKey}: ${ENV.clientKeyPassphrase} does not open the key`);
+    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new SettingError(`${ENV.clientKey}: ${path} holds no private key that can be read (${code})`);
   }
 }
 
 function clientMaterial(s: ConnectionSettings): TlsMaterial['client'] {
   if (!s.clientCert || !s.clientKey) return undefined;
-  const [cert] = certificatesIn(s.clientCert, ENV.clientCert);
+  // The key first: its lines are secrets before anything (a certificate that cannot be read) can print.
   const key = openKey(s.clientKey, s.passphrase);
+  const [cert] = certificatesIn(s.clientCert, ENV.clientCert);
   const x509 = new X509Certificate(cert!);
   if (!x509.checkPrivateKey(key))
     throw new SettingError(
