@@ -222,7 +222,9 @@ export function capacityPage(r: CapacityReport, history: readonly CapacityPoint[
     heading(1, `wfcheck capacity — ${who}`),
     paragraph(headline(r), 'headline'),
     // The way to the target: --insecure first, in the headline's weight, then the connection.
-    ...(r.meta.connection?.lines ?? []).map((line) => paragraph(line, line.startsWith('INSECURE') ? 'headline' : 'note')),
+    ...(r.meta.connection?.lines ?? []).map((line) =>
+      paragraph(line, line.startsWith('INSECURE') ? 'headline' : 'note'),
+    ),
     paragraph(ceilingLine(r), 'note'),
     ...(r.baseline ? [paragraph(baselineLine(r.baseline), 'note')] : []),
     paragraph(

@@ -50,11 +50,13 @@ function systemRoots(given: string | undefined): { pems: string[]; from: string 
 
 /**
  * The bundle k6 trusts, as PEM text: the system roots, NODE_EXTRA_CA_CERTS, the given CA. Undefined when
- * neither is given: k6 then trusts what it would on its own.
+ * neither is given and the system has roots of its own: k6 then trusts what it would on its own. (A
+ * machine without a system bundle, such as the harness's image, gets Node's roots: Go would trust none.)
  */
 export function k6CaBundle(c: TargetConnection): string | undefined {
   const s = c.settings;
-  if (!s.caFile && !s.extraCaFile) return undefined;
+  const systemHasRoots = s.sslCertFile !== undefined || GO_ROOT_FILES.some((f) => existsSync(f));
+  if (!s.caFile && !s.extraCaFile && systemHasRoots) return undefined;
   const roots = systemRoots(s.sslCertFile);
   const parts = [
     `# The roots k6 trusts for this run, written by wfcheck: the system's (${roots.from}),`,
