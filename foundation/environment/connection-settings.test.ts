@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { privateCa, type PrivateCa } from '../../fixtures/deployment/private-ca.ts';
-import { connectionEnv, readConnectionSettings } from './connection-settings.ts';
+import { connectionEnv, curlConnectionArgs, readConnectionSettings } from './connection-settings.ts';
 import { TargetConnection } from './connection.ts';
 
 let ca: PrivateCa;
@@ -70,4 +70,16 @@ test('a proxy the Node modes cannot use is refused naming its variable', () => {
   expect(open({}, { HTTPS_PROXY: 'proxy.corp:3128' }).proxyOf(new URL('https://api.example/v1'))?.href).toBe(
     'http://proxy.corp:3128/',
   );
+});
+
+test('a curl reproducer reaches the target the same way, naming the variables and never a value', () => {
+  const plain = ca.client('curl client', 30);
+  const s = readConnectionSettings(
+    { 'ca-file': ca.caFile, 'client-cert': plain.certFile, 'client-key': plain.keyFile, insecure: true },
+    { WFCHECK_CLIENT_KEY_PASSPHRASE: 'never-shown' },
+  );
+  expect(curlConnectionArgs(s).join(' ')).toBe(
+    '--cacert "${WFCHECK_CA_FILE}" --cert "${WFCHECK_CLIENT_CERT}" --key "${WFCHECK_CLIENT_KEY}" --pass "${WFCHECK_CLIENT_KEY_PASSPHRASE}" --insecure',
+  );
+  expect(curlConnectionArgs(readConnectionSettings({}, {}))).toEqual([]);
 });

@@ -109,3 +109,17 @@ export function connectionEnv(s: ConnectionSettings): Record<string, string> {
     ...(s.insecure ? { [ENV.insecure]: '1' } : {}),
   };
 }
+
+/**
+ * The options a curl reproducer needs to reach the target the same way, naming the variables (never a
+ * value): the CA, the client certificate and its passphrase, --insecure. curl reads HTTPS_PROXY and
+ * NO_PROXY from the environment by itself.
+ */
+export function curlConnectionArgs(s: ConnectionSettings): string[] {
+  return [
+    ...(s.caFile ? ['--cacert', `"\${${ENV.caFile}}"`] : []),
+    ...(s.clientCert ? ['--cert', `"\${${ENV.clientCert}}"`, '--key', `"\${${ENV.clientKey}}"`] : []),
+    ...(s.passphrase ? ['--pass', `"\${${ENV.clientKeyPassphrase}}"`] : []),
+    ...(s.insecure ? ['--insecure'] : []),
+  ];
+}

@@ -203,6 +203,11 @@ export function useConnection(settings: ConnectionSettings): TargetConnection {
   return current;
 }
 
+/** The connection in use, when one was installed or made (a reproducer names its settings); never makes one. */
+export function connectionInUse(): TargetConnection | undefined {
+  return current;
+}
+
 /** This process's connection: the one installed, else the one the environment's variables describe. */
 export function targetConnection(): TargetConnection {
   current ??= new TargetConnection(readConnectionSettings());
