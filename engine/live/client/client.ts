@@ -19,6 +19,7 @@
  * per operation (OPERATION_METHODS, which the compiler holds to the table).
  */
 import { checkResponse } from '../../../contracts/check.ts';
+import { targetConnection } from '../../../foundation/environment/connection.ts';
 import { OPERATIONS, type OperationId, type PathParams } from '../../../contracts/generated/operations.ts';
 import type { ObserveClauseId } from '../../../contracts/requirements.ts';
 import type { FileSpec } from '../../../foundation/data/files.ts';
@@ -105,6 +106,24 @@ function openPointOf(
   if (r.spec.openPoint) return { openPoint: r.spec.openPoint };
   const refusal = httpLayerRefusalOf(r.url) ?? httpLayerLimitOf(r.url, status);
   return refusal ? { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: refusal } : {};
+}
+
+/**
+ * A request framed wrong on purpose that got no answer through an egress proxy's tunnel says nothing of the
+ * target: the framing ends with the client's half-close, and a proxy that closes the whole tunnel on it (as
+ * some do) loses the answer. Such a close is a limit of the harness behind that proxy, not the target's reset.
+ */
+export function unansweredThroughProxy(r: PreparedRequest, a: Answer): Answer {
+  const proxy =
+    a.status === undefined && a.fault?.kind === 'connection-reset' ? targetConnection().proxyOf(r.url) : undefined;
+  if (!proxy) return a;
+  return {
+    ...a,
+    fault: {
+      kind: 'unanswered-through-proxy',
+      message: `${a.fault!.message}; through the proxy at ${proxy.host} the close may be the proxy's (a tunnel closed on the half-close that ends the body), so the target is not judged on it`,
+    },
+  };
 }
 
 export class ApiClient {
@@ -201,7 +220,9 @@ export class ApiClient {
       ...(r.remembers && operation ? { giveUpWhen: () => faultsSeen(evidenceDir).find(operation, 'call') } : {}),
     };
     // Broken framing is written on a socket of its own (Node's client frames every body itself).
-    const sent: Answer = r.spec.framing ? await sendFramed(r, r.spec.framing, wire) : await sendOnce(r, wire);
+    const sent: Answer = r.spec.framing
+      ? unansweredThroughProxy(r, await sendFramed(r, r.spec.framing, wire))
+      : await sendOnce(r, wire);
     // A refusal whose body the server's close cut short is judged by its status alone; nothing else of it.
     const bodyNotJudged = bodyCutAfterRefusal(sent);
     const { fault: _, ...whole } = sent;

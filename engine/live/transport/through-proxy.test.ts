@@ -13,6 +13,7 @@ import { startConnectProxy, type ConnectProxy } from '../../../fixtures/deployme
 import { PROXIED_NAME, privateCa, type PrivateCa } from '../../../fixtures/deployment/private-ca.ts';
 import { readConnectionSettings } from '../../../foundation/environment/connection-settings.ts';
 import { useConnection } from '../../../foundation/environment/connection.ts';
+import { unansweredThroughProxy } from '../client/client.ts';
 import { TARGET_FAULTS } from './exchange.ts';
 import { sendFramed } from './framing.ts';
 import { sendOnce } from './http.ts';
@@ -95,4 +96,17 @@ test('a certificate the settings do not trust is a TLS failure named with --ca-f
   } finally {
     useConnection(readConnectionSettings({ 'ca-file': ca.caFile }, { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }));
   }
+});
+
+test("a framed request left unanswered through the tunnel is not the target's reset: the proxy may have closed it", () => {
+  const through = request(`https://${PROXIED_NAME}:${port(secure)}/v1`);
+  const direct = request(`https://localhost:${port(secure)}/v1`);
+  const reset = { headers: {}, text: '', bodyBytes: 0, truncated: false, durationMs: 1 };
+  const fault = { kind: 'connection-reset', message: 'the server closed the connection without an answer' };
+  expect(unansweredThroughProxy(through, { ...reset, fault }).fault?.kind).toBe('unanswered-through-proxy');
+  expect(TARGET_FAULTS.has('unanswered-through-proxy')).toBe(false);
+  // Direct (loopback goes direct whatever HTTPS_PROXY says), the reset stays the target's.
+  expect(unansweredThroughProxy(direct, { ...reset, fault }).fault?.kind).toBe('connection-reset');
+  // An answer that came is the answer, through the proxy or not.
+  expect(unansweredThroughProxy(through, { ...reset, status: 400 })).toEqual({ ...reset, status: 400 });
 });
