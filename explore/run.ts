@@ -14,6 +14,7 @@ import { describeTarget, resolveTarget } from '../foundation/environment/target.
 import { checkConnection } from '../foundation/environment/connection-check.ts';
 import { connectionLine, insecureLine, NODE_CLIENT_SPEAKS } from '../foundation/environment/connection-facts.ts';
 import { useConnection } from '../foundation/environment/connection.ts';
+import { connectionReplayArgs } from '../foundation/environment/connection-settings.ts';
 import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../foundation/history/records.ts';
 import { historyPath } from '../foundation/history/store.ts';
@@ -97,6 +98,7 @@ function replayCommand(s: ExploreSettings): string {
     s.seed,
     ...(s.budgetS === 60 ? [] : ['--budget-s', s.budgetS]),
     ...(s.only.length ? ['--only', s.only.join(',')] : []),
+    ...connectionReplayArgs(s.connection),
   ]);
 }
 

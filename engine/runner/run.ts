@@ -13,6 +13,7 @@ import { redactSecrets, registerSecret } from '../../foundation/environment/reda
 import { ENV } from '../../foundation/environment/rules.ts';
 import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
 import { useConnection } from '../../foundation/environment/connection.ts';
+import { connectionReplayArgs } from '../../foundation/environment/connection-settings.ts';
 import type { ConnectionFacts } from '../../foundation/environment/connection-facts.ts';
 import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
 import type { ConformanceReport, RunMeta } from '../after/findings/report.ts';
@@ -144,6 +145,7 @@ function replayCommand(settings: ConformanceSettings): string {
     ...(waivers ? ['--waivers', waivers] : []),
     ...(grep ? ['--grep', grep] : []),
     ...(outDir === CONFORMANCE_OUT_DIR ? [] : ['--out', pathFromWorkDir(outDir)]),
+    ...connectionReplayArgs(settings.connection),
   ]);
 }
 

@@ -7,7 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { privateCa, type PrivateCa } from '../../fixtures/deployment/private-ca.ts';
-import { connectionEnv, curlConnectionArgs, readConnectionSettings } from './connection-settings.ts';
+import {
+  connectionEnv,
+  connectionReplayArgs,
+  curlConnectionArgs,
+  readConnectionSettings,
+} from './connection-settings.ts';
 import { TargetConnection } from './connection.ts';
 
 let ca: PrivateCa;
@@ -82,4 +87,21 @@ test('a curl reproducer reaches the target the same way, naming the variables an
     '--cacert "${WFCHECK_CA_FILE}" --cert "${WFCHECK_CLIENT_CERT}" --key "${WFCHECK_CLIENT_KEY}" --pass "${WFCHECK_CLIENT_KEY_PASSPHRASE}" --insecure',
   );
   expect(curlConnectionArgs(readConnectionSettings({}, {}))).toEqual([]);
+});
+
+test('the command line that replays a run gives it the same way to the target', () => {
+  const plain = ca.client('replay client', 30);
+  const s = readConnectionSettings(
+    { 'ca-file': ca.caFile, 'client-cert': plain.certFile, 'client-key': plain.keyFile },
+    {},
+  );
+  expect(connectionReplayArgs(s)).toEqual([
+    '--ca-file',
+    ca.caFile,
+    '--client-cert',
+    plain.certFile,
+    '--client-key',
+    plain.keyFile,
+  ]);
+  expect(connectionReplayArgs(readConnectionSettings({ insecure: true }, {}))).toEqual(['--insecure']);
 });

@@ -14,7 +14,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { optionOrEnvText } from './option-or-env.ts';
 import { readProxyEnv, type ProxyEnv } from './proxy-rules.ts';
-import { WORK_DIR } from './roots.ts';
+import { pathFromWorkDir, WORK_DIR } from './roots.ts';
 import { ENV, flag, SettingError, text, type EnvLike } from './rules.ts';
 
 /** The options every mode takes for it, as node:util parseArgs reads them. */
@@ -120,6 +120,16 @@ export function curlConnectionArgs(s: ConnectionSettings): string[] {
     ...(s.caFile ? ['--cacert', `"\${${ENV.caFile}}"`] : []),
     ...(s.clientCert ? ['--cert', `"\${${ENV.clientCert}}"`, '--key', `"\${${ENV.clientKey}}"`] : []),
     ...(s.passphrase ? ['--pass', `"\${${ENV.clientKeyPassphrase}}"`] : []),
+    ...(s.insecure ? ['--insecure'] : []),
+  ];
+}
+
+/** The options that give a run its way to the target again, for the command line that replays it. */
+export function connectionReplayArgs(s: ConnectionSettings): string[] {
+  return [
+    ...(s.caFile ? ['--ca-file', pathFromWorkDir(s.caFile)] : []),
+    ...(s.clientCert ? ['--client-cert', pathFromWorkDir(s.clientCert)] : []),
+    ...(s.clientKey ? ['--client-key', pathFromWorkDir(s.clientKey)] : []),
     ...(s.insecure ? ['--insecure'] : []),
   ];
 }
