@@ -36,6 +36,7 @@ import { ENV, number } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
 import { useConnection } from '../foundation/environment/connection.ts';
+import { tlsFailureLine, tlsFailureOf } from '../foundation/environment/tls-failure.ts';
 import { PROFILE_CHOICE } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { buildArchive } from '../load/node/archive.ts';
@@ -169,7 +170,9 @@ function runWithoutVerdict(result: K6RunResult, dir: string): number | undefined
   if (result.exitCode === K6_EXIT.scriptAborted && result.abortReason) {
     // The run never measured the target: its gate table says nothing, the reason says everything.
     console.error(`details: ${rel(join(dir, 'k6.log'))}`);
-    console.error(`load run aborted: ${result.abortReason}`);
+    // k6's own TLS message (x509: …, remote error: tls: …) read by the table every mode names failures with.
+    const tls = tlsFailureOf(result.abortReason);
+    console.error(`load run aborted: ${result.abortReason}${tls ? ` — ${tlsFailureLine(tls)}` : ''}`);
     return 2;
   }
   if (!result.report) {
