@@ -105,3 +105,9 @@ test('the command line that replays a run gives it the same way to the target', 
   ]);
   expect(connectionReplayArgs(readConnectionSettings({ insecure: true }, {}))).toEqual(['--insecure']);
 });
+
+test("a proxy's credentials are never said back, even in a refusal", () => {
+  expect(() => open({}, { HTTPS_PROXY: 'http://ci:hunter2-secret@[bad' })).toThrow(
+    /HTTPS_PROXY: "http:\/\/\*\*\*@\[bad" is not a proxy address/,
+  );
+});

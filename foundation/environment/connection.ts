@@ -74,7 +74,9 @@ class TunnelAgent extends https.Agent {
 function usableProxy(value: string | undefined, variable: string): void {
   if (!value) return;
   const url = proxyUrl(value);
-  if (!url) throw new SettingError(`${variable}: "${value}" is not a proxy address (http://host:port)`);
+  // The value as said back, its credentials (user:password@) left out.
+  const shown = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^@/]*@/i, '$1***@');
+  if (!url) throw new SettingError(`${variable}: "${shown}" is not a proxy address (http://host:port)`);
   if (url.protocol !== 'http:')
     throw new SettingError(
       `${variable}: a proxy reached over ${url.protocol.replace(':', '')} is not supported; give its http:// address`,
