@@ -99,9 +99,9 @@ function perOperationClauses(op: OperationId): Requirement[] {
           'Every answer, and no answer at all (a reset, a malformed answer). Not failed: a 429 (rate limits ' +
           'are not shown), a 4xx carrying a §7 code whose HTTP status is not listed (E2004, E2005…), a 413 ' +
           'to a request body over 100,000 bytes (the payload limit, whose status is not shown), and a 4xx from ' +
-          'the HTTP layer to a request target no stack routes or to a body whose framing is broken, or a close ' +
-          'without an answer to such a body where RFC 9112 allows one (HTTP-LAYER-REFUSAL). A 5xx is failed, and so ' +
-          'is a reset or a close without an answer to a request framed as HTTP asks.',
+          'the HTTP layer to a request target no stack routes, to a body whose framing is broken or to an Authorization ' +
+          'header sent twice, or a close without an answer to such a body where RFC 9112 allows one (HTTP-LAYER-REFUSAL). ' +
+          'A 5xx is failed, and so is a reset or a close without an answer to a request framed as HTTP asks.',
       },
     ),
     reading(
@@ -166,6 +166,23 @@ export const REQUIREMENTS: readonly Requirement[] = [
     '`stack` is returned only in a development environment.',
     'error stack; returned only in a development environment',
     'The harness cannot know whether the target is a development environment; a stack in a response is reported so a production target can be corrected.',
+  ),
+  reading(
+    should(
+      'TLS-CERT-NOT-EXPIRING',
+      'intro',
+      'The certificate the base address is served with stays valid for the next 14 days.',
+      'Base address: {base_url}.',
+      'Every caller reaches the service at its base address only: once its certificate lapses, every client that checks certificates fails to connect, so a gate run nightly says so while there is time to renew it.',
+    ),
+    {
+      otherReading:
+        'The specification says nothing of transport security: when a certificate is renewed is the business of ' +
+        'whoever operates the service, not of its implementation.',
+      appliesWhen:
+        'A base address served over https, with the certificate the harness is shown (by the proxy in front, when ' +
+        'there is one), counted from the time of the run; an http base address has none.',
+    },
   ),
   should(
     'JSON-CONTENT-TYPE',
@@ -1021,9 +1038,11 @@ export const REQUIREMENTS: readonly Requirement[] = [
       '4',
       'A request whose target no stack routes as the operation (an encoded slash, backslash, dot, percent sign or ' +
         'control character, a semicolon, or a malformed or non-UTF-8 percent-escape in a path id; a malformed or ' +
-        'non-UTF-8 escape in a query value), or whose body is framed wrong (a chunk size that is not hexadecimal or of ' +
-        'sixteen hex digits, a chunked body or a Content-Length cut short), may be refused by the HTTP layer with a ' +
-        '4xx before the operation sees it (for broken framing any 4xx, listed or not, its body not judged); so may a ' +
+        'non-UTF-8 escape in a query value), whose body is framed wrong (a chunk size that is not hexadecimal or of ' +
+        'sixteen hex digits, a chunked body or a Content-Length cut short), or that sends its Authorization header ' +
+        'twice (RFC 9110 §5.3: a field that is no list is sent once; nginx answers it with a 400 page), may be refused ' +
+        'by the HTTP layer with a 4xx before the operation sees it (for broken framing any 4xx, listed or not, and for ' +
+        'a repeated header any 4xx that is not JSON, its body not judged); so may a ' +
         'request target over 2,048 octets with a 414 or a 431 (RFC 9110 only recommends 8,000; gunicorn stops at ' +
         '4,094): recorded, not failed. A body framed wrong may also be met with a close and no answer: RFC 9112 §8 ' +
         'lets a server close on an incomplete message (a body cut short, or a chunk of sixteen hex digits, which ' +

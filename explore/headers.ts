@@ -7,10 +7,10 @@
  *
  * None of them is forbidden by the specification, and none is about a clause of its own: an answer to
  * one is judged as every answer is, so any listed status passes and a crash fails. A refusal with a
- * status no operation lists (415 for a content coding the server does not know, 400 on search for a
- * header sent twice) is what §7 leaves open: such a refusal carries a code whose HTTP status is "none
- * listed" (E3009 content type not allowed, E0004 authorization process failed), so it is recorded under
- * that open point and never failed.
+ * status no operation lists (415 for a content coding the server does not know) is what §7 leaves open:
+ * such a refusal carries a code whose HTTP status is "none listed" (E3009 content type not allowed), so it
+ * is recorded under that open point and never failed. An Authorization header sent twice may be refused by
+ * the HTTP layer with a 4xx that is not JSON (a proxy's page): the client records it under HTTP-LAYER-REFUSAL.
  */
 import type { OperationId } from '../contracts/check.ts';
 import type { ObserveClauseId } from '../contracts/requirements.ts';

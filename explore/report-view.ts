@@ -17,6 +17,8 @@ import {
   paragraph,
   type Inlines,
 } from '../engine/after/report/document.ts';
+import { connectionBlocks } from '../engine/after/report/connection.ts';
+import { NODE_CLIENT_SPEAKS } from '../foundation/environment/connection-facts.ts';
 import { renderConsole } from '../engine/after/report/render/console.ts';
 import { REPORT_FORMATS, renderReport, type ReportViews } from '../engine/after/report/formats.ts';
 import { renderMarkdown } from '../engine/after/report/render/markdown.ts';
@@ -264,6 +266,7 @@ export function exploreDocument(r: ExploreReport): Block[] {
   const gone = goneView(r);
   return [
     heading(1, 'Generative exploration'),
+    ...connectionBlocks(r.connection, { speaks: NODE_CLIENT_SPEAKS, certificate: true }),
     ...runBlocks(r, true),
     ...(observed.length ? [heading(2, 'Open points observed'), listOf(observed)] : []),
     ...triedBlocks(r),
@@ -311,7 +314,10 @@ export function exploreSummary(r: ExploreReport): RunSummary {
   return {
     what: 'wfcheck explore',
     headline: summaryHeadline(r),
-    context: [paragraph(replayLine(r))],
+    context: [
+      paragraph(replayLine(r)),
+      ...connectionBlocks(r.connection, { speaks: NODE_CLIENT_SPEAKS, certificate: true }),
+    ],
     findings: {
       title: 'Findings',
       count: r.findings.filter((f) => f.level === 'must').length,

@@ -15,6 +15,7 @@ import { OPERATION_PREFIX, type Level } from '../contracts/requirements.ts';
 import { familyOf } from '../engine/after/findings/findings.ts';
 import { INPUT_NOT_SLOW, NO_STALL } from '../engine/live/judging/latency.ts';
 import type { ExploreHistory, FindingSeen, GoneFinding, PreviousExploreRun } from '../foundation/history/explore.ts';
+import type { ConnectionFacts } from '../foundation/environment/connection-facts.ts';
 
 export type PropertyKind = 'allowed' | 'forbidden';
 
@@ -283,6 +284,8 @@ export interface ExploreReport {
   /** 0 clean, 1 findings (must), 2 incomplete. */
   exitCode: 0 | 1 | 2;
   history?: ExploreReportHistory;
+  /** The way to the target as the connection check saw it (TLS, certificate, proxy, --insecure). */
+  connection?: ConnectionFacts;
 }
 
 /** The report with what the history says: each finding's `seen`, and `history`. */

@@ -14,6 +14,10 @@ import { SettingError } from '../foundation/environment/rules.ts';
 import { openOutputFolder, type OutputFolder } from '../foundation/environment/output-folder.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
 import { targetNamed, targetShown } from '../foundation/environment/target-settings.ts';
+import { checkConnection } from '../foundation/environment/connection-check.ts';
+import { connectionLine, insecureLine, NODE_CLIENT_SPEAKS } from '../foundation/environment/connection-facts.ts';
+import { useConnection } from '../foundation/environment/connection.ts';
+import { connectionReplayArgs } from '../foundation/environment/connection-settings.ts';
 import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../foundation/history/records.ts';
 import { historyPath } from '../foundation/history/store.ts';
@@ -97,6 +101,7 @@ function replayCommand(s: ExploreSettings): string {
     s.seed,
     ...(s.budgetS === 60 ? [] : ['--budget-s', s.budgetS]),
     ...(s.only.length ? ['--only', s.only.join(',')] : []),
+    ...connectionReplayArgs(s.connection),
   ]);
 }
 
@@ -110,6 +115,8 @@ export async function runExplore(
   historyFile: string = historyPath(),
 ): Promise<number> {
   const operations = operationsNamed(settings.only);
+  // The way to the target (trust, client certificate, proxy) for this process.
+  useConnection(settings.connection);
   const folder = openOutputFolder(settings.outDir, {
     mode: 'explore',
     command: 'explore',
@@ -135,6 +142,16 @@ async function exploreInto(
   try {
     folder.describe({ target: targetShown(target) });
     log.info(describeTarget(target));
+    // The way to the target first: a certificate not trusted, a client certificate missing or a proxy
+    // refusing is said in one line with its fix, before any input is sent.
+    const way = await checkConnection(target.baseUrl, settings.requestTimeoutMs);
+    if (way.failure) {
+      log.error(`the target cannot be reached (${way.failure.kind}: ${way.failure.line}); nothing is explored`);
+      return 2;
+    }
+    if (way.facts) log.info(`connection: ${connectionLine(way.facts, NODE_CLIENT_SPEAKS)}`);
+    const insecure = way.facts && insecureLine(way.facts);
+    if (insecure) log.error(insecure);
     log.info(
       `seed ${settings.seed}${settings.seedGiven ? '' : ` (fresh; replay: ${replayCommand(settings)})`}, budget ${settings.budgetS} s`,
     );
@@ -147,7 +164,7 @@ async function exploreInto(
       exploreRecord(explored, targetFingerprint(target.baseUrl, target.apiKey, target.kind), settings.implementation),
     );
     if (history.skipped) log.error(`${history.skipped}; the report is complete without it`);
-    const report = withRunHistory(explored, history);
+    const report = { ...withRunHistory(explored, history), ...(way.facts ? { connection: way.facts } : {}) };
     const paths = writeExploreReport(report, folder, bodies);
     folder.finish();
     const h = report.history;

@@ -1,7 +1,8 @@
 /**
  * Runs `npm run load` (scripts/load.ts) as a user would — a child process pointed at a target through
  * BASE_URL / API_KEY — and gives back its exit code and output. Shared by the tests that judge how a
- * load run ends (abort reasons, hostile targets, redaction).
+ * load run ends (abort reasons, hostile targets, redaction), and, for any other command of scripts/, by
+ * those that run every mode (a deployment behind a reverse proxy).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -29,9 +30,14 @@ export interface LoadCliOptions {
 }
 
 export function runLoadCli(opts: LoadCliOptions): Promise<LoadCliRun> {
+  return runScriptCli('load.ts', opts);
+}
+
+/** Runs a command of scripts/ (`load-distributed.ts`, `load-capacity.ts`, `explore.ts`…) the same way. */
+export function runScriptCli(script: string, opts: LoadCliOptions): Promise<LoadCliRun> {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'scripts', 'load.ts'), ...opts.args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'scripts', script), ...opts.args], {
       cwd: PACKAGE_ROOT,
       env: { ...inheritedEnvironment(), ...opts.env, [ENV.baseUrl]: opts.baseUrl, [ENV.apiKey]: opts.apiKey },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@
  * incomplete (deadline hit, runner crashed, nothing ran, target unreachable) or could not start.
  */
 import { parseArgs } from 'node:util';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
 import { readConformanceSettings } from '../foundation/environment/conformance-settings.ts';
 import { WORK_DIR } from '../foundation/environment/roots.ts';
 import { runCommand, splitAtTerminator, usageText } from '../foundation/environment/command.ts';
@@ -48,7 +49,9 @@ outputs, in --out (default reports/conformance): report.md, report.html, report.
 html/ (Playwright), junit.xml, runs/<run id>/ (evidence, bodies); one run at a time per folder, and
 only what the folder's wfcheck-manifest.json names is cleared (a folder holding your own files there
 gets the run in its subfolder wfcheck-conformance/); the run history in WFCHECK_HISTORY (default
-reports/history.sqlite), the discovery memory in WFCHECK_CACHE_DIR (default reports/cache).`);
+reports/history.sqlite), the discovery memory in WFCHECK_CACHE_DIR (default reports/cache).
+
+${CONNECTION_USAGE}`);
 
 const log: RunLog = {
   info: (line) => console.log(`conformance: ${line}`),
@@ -69,6 +72,7 @@ async function main(): Promise<number> {
       shard: { type: 'string' },
       name: { type: 'string' },
       'target-version': { type: 'string' },
+      ...CONNECTION_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,

@@ -22,12 +22,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
 import { readExploreSettings } from '../foundation/environment/explore-settings.ts';
 import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
 import { BootError } from '../foundation/environment/target.ts';
 import { runExplore } from '../explore/run.ts';
 
-const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+const USAGE = `${usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'))}
+
+${CONNECTION_USAGE}`;
 
 runCommand(
   'explore',
@@ -43,6 +46,7 @@ runCommand(
         out: { type: 'string' },
         name: { type: 'string' },
         'target-version': { type: 'string' },
+        ...CONNECTION_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,

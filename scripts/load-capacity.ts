@@ -42,6 +42,17 @@ import { pathFromWorkDir } from '../foundation/environment/roots.ts';
 import { number, positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
 import { targetNamed } from '../foundation/environment/target-settings.ts';
+import {
+  CONNECTION_OPTIONS,
+  CONNECTION_USAGE,
+  readConnectionSettings,
+} from '../foundation/environment/connection-settings.ts';
+import type { ConnectionFacts } from '../foundation/environment/connection-facts.ts';
+import { useConnection } from '../foundation/environment/connection.ts';
+import { loadConnection } from '../load/node/connection-view.ts';
+import { k8sTlsSteps } from '../load/node/k6-tls.ts';
+import { checkWay } from '../load/node/preflight.ts';
+import { wireOf } from '../load/node/run-k6.ts';
 import { type CapacityMeta, type CapacityReport, capacityText, headline } from '../load/capacity/report.ts';
 import type { SearchSettings } from '../load/capacity/search.ts';
 import { roundRate } from '../load/capacity/plan.ts';
@@ -63,7 +74,9 @@ import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { openRunFolder } from '../load/node/run-dir.ts';
 
-const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
+const USAGE = `${usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'))}
+
+${CONNECTION_USAGE}`;
 const rel = pathFromWorkDir;
 
 /** The mix a capacity is measured with by default: the profile of typical production traffic. */
@@ -101,6 +114,7 @@ function readCommandLine() {
       'k6-archive': { type: 'boolean', default: false },
       rate: { type: 'string' },
       hold: { type: 'string' },
+      ...CONNECTION_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -174,6 +188,8 @@ function readSettings(v: Values) {
     ceiling: givenCeiling(v.ceiling),
     holdS: seconds(v.hold ?? '5m', '--hold'),
     slo: sloFromEnv(readK6ScriptSettings()),
+    // Every step (and each of its segments) reaches the target the same way.
+    connection: useConnection(readConnectionSettings(v)),
   };
 }
 
@@ -204,14 +220,18 @@ async function searchInto(c: Settings, v: Values): Promise<number> {
   const dataFile = prepareRunData(c.dir, c.settings.seed);
   const k6 = await ensureK6();
   const archiveOf = { k6, dataFile, seed: c.settings.seed, profile: c.settings.profile, holdS: c.holdS };
-  if (v['k6-archive']) return archive(c.dir, v.rate, archiveOf);
+  if (v['k6-archive']) {
+    for (const line of k8sTlsSteps(c.connection, c.dir)) console.error(line);
+    return archive(c.dir, v.rate, archiveOf);
+  }
   console.error(`seed ${c.settings.seed}; budget ${c.search.budgetS}s; reports in ${rel(c.dir)}/`);
   const generator = await ceilingOf(k6, c.ceiling);
   const target = await resolveTarget(c.settings.target);
   console.error(describeTarget(target));
   if (v['start-rate'] === undefined) c.search.startRate = startRateFor(target, c.implementation?.name);
   try {
-    const report = await searchWith(c, { k6, dataFile, target, generator });
+    const way = await checkWay(target.baseUrl, (line) => console.error(line));
+    const report = await searchWith(c, { k6, dataFile, target, generator, way });
     const exitCode = report.passed ? 0 : 1;
     const history = recordCapacityHistory(report, target, exitCode, (l) => console.error(`capacity: ${l}`));
     const written = writeCapacityReport(c.dir, report, history);
@@ -229,7 +249,7 @@ async function searchInto(c: Settings, v: Values): Promise<number> {
 /** The search itself, and its report. */
 async function searchWith(
   c: Settings,
-  run: { k6: string; dataFile: string; target: Target; generator: ReportInput['ceiling'] },
+  run: { k6: string; dataFile: string; target: Target; generator: ReportInput['ceiling']; way?: ConnectionFacts },
 ): Promise<CapacityReport> {
   const started = new Date().toISOString();
   const { settings, search: bounds } = c;
@@ -264,8 +284,21 @@ async function searchWith(
     precision: bounds.precision,
     instances: c.instances,
     slo: c.slo,
+    ...(run.way ? { connection: loadConnection(run.way, k6Wire(c.dir)) } : {}),
   };
   return buildCapacityReport({ meta, steps: outcome.steps, ended: outcome.ended, ceiling: run.generator }, c.compare);
+}
+
+/** What k6 spoke to the target, from the line the discovery process printed (steps/00-discover/k6.log). */
+function k6Wire(dir: string) {
+  try {
+    return readFileSync(join(dir, 'steps', '00-discover', 'k6.log'), 'utf8')
+      .split('\n')
+      .map(wireOf)
+      .find((w) => w !== undefined);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A quarter of the capacity last recorded for this implementation or target, else the default. */

@@ -25,6 +25,11 @@ import { runCommand, usageFromSource } from '../foundation/environment/command.t
 import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
 import { targetNamed } from '../foundation/environment/target-settings.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
+import type { ConnectionFacts } from '../foundation/environment/connection-facts.ts';
+import { useConnection } from '../foundation/environment/connection.ts';
+import { loadConnection } from '../load/node/connection-view.ts';
+import { checkWay } from '../load/node/preflight.ts';
 import { SCENARIO_OPERATIONS } from '../load/lib/operations.ts';
 import { parseScenarioList, PROFILE_CHOICE, profileByName, type ScenarioName } from '../load/lib/profiles.ts';
 import { loadReportText, type RunReport } from '../load/lib/report.ts';
@@ -38,7 +43,9 @@ import { writeLoadReport } from '../load/node/report-files.ts';
 import { openRunFolder } from '../load/node/run-dir.ts';
 import { loadReplayCommand, RUN_SHAPE_OPTIONS, withProfiles } from '../load/node/run-options.ts';
 
-const USAGE = withProfiles(usageFromSource(readFileSync(new URL(import.meta.url), 'utf8')));
+const USAGE = `${withProfiles(usageFromSource(readFileSync(new URL(import.meta.url), 'utf8')))}
+
+${CONNECTION_USAGE}`;
 const MAX_INSTANCES = 64;
 const rel = pathFromWorkDir;
 
@@ -52,12 +59,17 @@ interface Plan {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { instances: { type: 'string' }, ...RUN_SHAPE_OPTIONS }, strict: true });
+  const { values } = parseArgs({
+    options: { instances: { type: 'string' }, ...RUN_SHAPE_OPTIONS, ...CONNECTION_OPTIONS },
+    strict: true,
+  });
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
   const settings = readLoadRunSettings(values, PROFILE_CHOICE);
+  // Every segment reaches the target the same way: the roots, --insecure and the client certificate.
+  useConnection(settings.connection);
   const instances = positiveInt(values.instances, '--instances', 2);
   if (instances > MAX_INSTANCES)
     throw new SettingError(`--instances must be an integer from 1 to ${MAX_INSTANCES}, got ${values.instances}`);
@@ -98,7 +110,9 @@ async function distributedInto(
   const target = await resolveTarget(settings.target);
   console.error(describeTarget(target));
   let results: K6RunResult[];
+  let connection: ConnectionFacts | undefined;
   try {
+    connection = await checkWay(target.baseUrl, (line) => console.error(line));
     results = await runSegments(k6, target, plan);
   } finally {
     await target.stop();
@@ -112,6 +126,8 @@ async function distributedInto(
     );
   if (broken.length > 0) return 2;
   const report = await judgeMerged(plan, target.baseUrl);
+  const way = loadConnection(connection, results.find((r) => r.wire)?.wire);
+  if (way) report.meta.connection = way;
   writeLoadReport(dir, report);
   process.stdout.write(loadReportText(report));
   return report.passed ? 0 : 1;

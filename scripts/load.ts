@@ -38,6 +38,9 @@ import { runCommand, usageFromSource } from '../foundation/environment/command.t
 import { ENV, number } from '../foundation/environment/rules.ts';
 import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
 import { targetNamed } from '../foundation/environment/target-settings.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
+import { useConnection } from '../foundation/environment/connection.ts';
+import { tlsFailureLine, tlsFailureOf } from '../foundation/environment/tls-failure.ts';
 import { PROFILE_CHOICE } from '../load/lib/profiles.ts';
 import type { RunReport } from '../load/lib/report.ts';
 import { buildArchive } from '../load/node/archive.ts';
@@ -52,8 +55,12 @@ import { LOAD_REPORT_FILES } from '../load/node/report-files.ts';
 import { openRunFolder } from '../load/node/run-dir.ts';
 import { loadReplayCommand, RUN_SHAPE_OPTIONS, withProfiles } from '../load/node/run-options.ts';
 import { clausesInExamples, describeClauses } from '../load/node/violations.ts';
+import { k8sTlsSteps } from '../load/node/k6-tls.ts';
+import { checkWay } from '../load/node/preflight.ts';
 
-const USAGE = withProfiles(usageFromSource(readFileSync(new URL(import.meta.url), 'utf8')));
+const USAGE = `${withProfiles(usageFromSource(readFileSync(new URL(import.meta.url), 'utf8')))}
+
+${CONNECTION_USAGE}`;
 const rel = pathFromWorkDir;
 
 function readCommandLine() {
@@ -68,6 +75,7 @@ function readCommandLine() {
       'save-baseline': { type: 'string' },
       'prepare-only': { type: 'boolean', default: false },
       'k6-archive': { type: 'boolean', default: false },
+      ...CONNECTION_OPTIONS,
     },
     strict: true,
   });
@@ -82,6 +90,7 @@ async function main(): Promise<number> {
   }
   // Read before anything runs (an unknown profile, a bad tolerance): not only after a long run.
   const settings = readLoadRunSettings(values, PROFILE_CHOICE);
+  const connection = useConnection(settings.connection);
   const tolerance = number(values.tolerance, '--tolerance', undefined, { min: 0 });
   const folder = openRunFolder(settings, {
     mode: 'load',
@@ -90,7 +99,7 @@ async function main(): Promise<number> {
     target: targetNamed(settings.target),
   });
   try {
-    return await loadInto(folder.dir, values, settings, tolerance);
+    return await loadInto(folder.dir, values, settings, tolerance, connection);
   } finally {
     // The manifest then names each file the run wrote, however it ended: the next run clears exactly those.
     folder.finish();
@@ -103,6 +112,7 @@ async function loadInto(
   values: ReturnType<typeof readCommandLine>,
   settings: LoadRunSettings,
   tolerance: number | undefined,
+  connection: ReturnType<typeof useConnection>,
 ): Promise<number> {
   const dataFile = prepareRunData(dir, settings.seed);
   console.error(`seed ${settings.seed} (replay: ${loadReplayCommand('load', settings)}); reports in ${rel(dir)}/`);
@@ -118,6 +128,7 @@ async function loadInto(
     console.error(
       `k6 archive written; next: kubectl create configmap wfcheck-load --from-file=wfcheck-load.tar=${rel(out)} (see load/k8s/README.md)`,
     );
+    for (const line of k8sTlsSteps(connection, dir)) console.error(line);
     return 0;
   }
   const dashboard = !values['no-dashboard'];
@@ -152,6 +163,7 @@ async function runAgainstTarget(
   const target = await resolveTarget(settings.target);
   console.error(describeTarget(target));
   try {
+    const connection = await checkWay(target.baseUrl, (line) => console.error(line));
     const { k6, dir, dataFile, dashboard, contractMode } = run;
     // Generate may overwrite one canvas on the reference target (its data is thrown away with it).
     const env =
@@ -168,6 +180,7 @@ async function runAgainstTarget(
       dashboard,
       contractMode,
       env,
+      connection,
     });
     if (result.report)
       recordLoadHistory(result.report, target, dir, result.exitCode, (line) => console.error(`load: ${line}`));
@@ -182,7 +195,9 @@ function runWithoutVerdict(result: K6RunResult, dir: string): number | undefined
   if (result.exitCode === K6_EXIT.scriptAborted && result.abortReason) {
     // The run never measured the target: its gate table says nothing, the reason says everything.
     console.error(`details: ${rel(join(dir, 'k6.log'))}`);
-    console.error(`load run aborted: ${result.abortReason}`);
+    // k6's own TLS message (x509: …, remote error: tls: …) read by the table every mode names failures with.
+    const tls = tlsFailureOf(result.abortReason);
+    console.error(`load run aborted: ${result.abortReason}${tls ? ` — ${tlsFailureLine(tls)}` : ''}`);
     return 2;
   }
   if (!result.report) {

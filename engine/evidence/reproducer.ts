@@ -5,6 +5,8 @@
  * target from any shell that exports those variables.
  */
 import { redactSecrets } from '../../foundation/environment/redact.ts';
+import { curlConnectionArgs } from '../../foundation/environment/connection-settings.ts';
+import { connectionInUse } from '../../foundation/environment/connection.ts';
 
 export type ReproBody =
   | { kind: 'text'; text: string; contentType?: string }
@@ -37,6 +39,9 @@ export function shellQuote(text: string): string {
 export function curlFor(req: ReproRequest, baseUrl?: string): string {
   const url = baseUrl && req.url.startsWith(baseUrl) ? `\${BASE_URL}${req.url.slice(baseUrl.length)}` : req.url;
   const args: string[] = ['curl', '-sS', '-i', '--max-time', '30', '-X', req.method, shellQuote(redactSecrets(url))];
+  // Over https, the way the request went: the CA, the client certificate, --insecure, by their variables.
+  const way = connectionInUse()?.settings;
+  if (way && /^https:/i.test(req.url)) args.push(...curlConnectionArgs(way));
   for (const [name, value] of Object.entries(req.headers)) {
     if (req.body?.kind === 'multipart' && name.toLowerCase() === 'content-type') continue; // curl sets the boundary
     for (const one of Array.isArray(value) ? value : [value])

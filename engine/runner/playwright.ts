@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ConformanceSettings } from '../../foundation/environment/conformance-settings.ts';
+import { connectionEnv } from '../../foundation/environment/connection-settings.ts';
 import { PACKAGE_ROOT, WORK_DIR } from '../../foundation/environment/roots.ts';
 import { redactSecrets } from '../../foundation/environment/redact.ts';
 import { ENV } from '../../foundation/environment/rules.ts';
@@ -35,6 +36,8 @@ export function runnerEnv(
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...base,
+    // The options of the way to the target reach the workers as their variables.
+    ...connectionEnv(settings.connection),
     [ENV.baseUrl]: target.baseUrl,
     [ENV.apiKey]: target.apiKey,
     [ENV.seed]: String(settings.seed),

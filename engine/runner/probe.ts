@@ -12,7 +12,15 @@ import { EvidenceWriter, type EvidenceRecord } from '../evidence/records.ts';
 import { Verdict } from '../evidence/verdict.ts';
 
 /** Transport faults that mean the target cannot be reached at all (an answer of any kind is reachable). */
-const UNREACHABLE = new Set(['connection-refused', 'connection-reset', 'timeout', 'network-error']);
+const UNREACHABLE = new Set([
+  'connection-refused',
+  'connection-reset',
+  'timeout',
+  'network-error',
+  // The way to it failed: its certificate not trusted, no client certificate, the proxy refusing.
+  'tls-error',
+  'proxy-error',
+]);
 
 export interface Unreachable {
   /** A transport fault kind, or `broken-target` when every probe was answered unusably. */

@@ -16,6 +16,9 @@ import { ENV } from '../../foundation/environment/rules.ts';
 import type { OutputFolder } from '../../foundation/environment/output-folder.ts';
 import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
 import { targetNamed, targetShown } from '../../foundation/environment/target-settings.ts';
+import { useConnection } from '../../foundation/environment/connection.ts';
+import { connectionReplayArgs } from '../../foundation/environment/connection-settings.ts';
+import type { ConnectionFacts } from '../../foundation/environment/connection-facts.ts';
 import { readEvidence, type EvidenceRecord } from '../evidence/records.ts';
 import type { ConformanceReport, RunMeta } from '../after/findings/report.ts';
 import { harnessVersion } from '../../foundation/history/records.ts';
@@ -32,6 +35,7 @@ import {
 } from './outputs.ts';
 import { playwrightArgs, playwrightErrors, runnerEnv, runPlaywright, type RunnerResult } from './playwright.ts';
 import { describeProbeFault, probeTarget, type Unreachable } from './probe.ts';
+import { checkTheWay } from './connection.ts';
 
 /** Progress lines: `info` to stdout, `error` to stderr (the command adds its name). */
 export interface RunLog {
@@ -50,6 +54,8 @@ export interface ConformanceOutcome {
 interface Exercise {
   unreachable?: Unreachable;
   runner?: RunnerResult;
+  /** What the connection check saw of the way to the target. */
+  connection?: ConnectionFacts;
 }
 
 export async function runConformanceSuite(
@@ -58,6 +64,8 @@ export async function runConformanceSuite(
   baseEnv: NodeJS.ProcessEnv = inheritedEnvironment(),
 ): Promise<ConformanceOutcome> {
   const started = Date.now();
+  // The way to the target (trust, client certificate, proxy) for this process; the workers get it as variables.
+  useConnection(settings.connection);
   const folder = openConformanceFolder(settings.outDir, 'conformance', targetNamed(settings.target), log.info);
   try {
     const place = prepareOutputs(folder);
@@ -109,17 +117,26 @@ async function exerciseTarget(
 ): Promise<Exercise> {
   try {
     const place = runPlace(folder);
-    const unreachable = await probeTarget(env, join(place, 'evidence'), settings.strict);
+    const way = await checkTheWay(target.baseUrl, place, {
+      strict: settings.strict,
+      timeoutMs: settings.requestTimeoutMs,
+      log: log.info,
+      warn: log.error,
+    });
+    const connection = way.facts ? { connection: way.facts } : {};
+    const unreachable = way.failure
+      ? { kind: way.failure.kind, message: way.failure.line }
+      : await probeTarget(env, join(place, 'evidence'), settings.strict);
     if (unreachable) {
       log.error(`${redactSecrets(describeProbeFault(unreachable))}; no test is run`);
-      return { unreachable };
+      return { unreachable, ...connection };
     }
     const hardDeadlineMs = settings.runTimeoutS * 1000 + 30_000;
     const runner = await runPlaywright(playwrightArgs(settings, place), env, hardDeadlineMs, log.error, (pid) =>
       // A run killed outright leaves its test runner for a moment: the next run waits for that group to end.
       folder.describe({ groups: [pid] }),
     );
-    return { runner };
+    return { runner, ...connection };
   } finally {
     await target.stop().catch((err) => log.error(`stopping the target failed: ${(err as Error).message}`));
   }
@@ -156,6 +173,7 @@ function replayCommand(settings: ConformanceSettings): string {
     ...(waivers ? ['--waivers', waivers] : []),
     ...(grep ? ['--grep', grep] : []),
     ...(outDir === CONFORMANCE_OUT_DIR ? [] : ['--out', pathFromWorkDir(outDir)]),
+    ...connectionReplayArgs(settings.connection),
   ]);
 }
 
@@ -188,6 +206,7 @@ function buildRunReport(
     command: replayCommand(settings),
     ...(settings.implementation ? { implementation: settings.implementation } : {}),
     harnessVersion: harnessVersion(),
+    ...(exercise.connection ? { connection: exercise.connection } : {}),
   };
   meta.wallTimeMs = Date.now() - times.started;
   return verdictOfRun({ records, unreadableLines }, meta, settings.waivers);

@@ -5,6 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { randomSeed } from '../data/seeded.ts';
+import { readConnectionSettings, type ConnectionArgs, type ConnectionSettings } from './connection-settings.ts';
 import { readImplementation, type Implementation, type ImplementationArgs } from './history-settings.ts';
 import { commandLine } from './invocation.ts';
 import { optionOrEnv, optionOrEnvText } from './option-or-env.ts';
@@ -119,7 +120,7 @@ export function loadRunConfig(env: NodeJS.ProcessEnv = process.env): RunConfig {
 // `wfcheck conformance`
 
 /** Its options as node:util parseArgs gives them. */
-export interface ConformanceArgs extends ImplementationArgs {
+export interface ConformanceArgs extends ImplementationArgs, ConnectionArgs {
   seed?: string;
   waivers?: string;
   strict?: boolean;
@@ -145,6 +146,8 @@ export interface ConformanceSettings {
   /** Extra Playwright arguments (after `--`). */
   extra: string[];
   target: TargetSettings;
+  /** The way to the target: trust, client certificate, proxies (connection-settings.ts). */
+  connection: ConnectionSettings;
   /** The implementation the run is recorded under (--name); undefined: its target alone. */
   implementation?: Implementation;
 }
@@ -169,6 +172,7 @@ export function readConformanceSettings(
     outDir: resolve(optionOrEnvText(args.out, env, ENV.outDir) ?? CONFORMANCE_OUT_DIR),
     extra,
     target: readTargetSettings(env),
+    connection: readConnectionSettings(args, env),
     implementation: readImplementation(args, env),
   };
 }

@@ -1,6 +1,7 @@
 /** The settings of `wfcheck explore`, the generative mode. */
 import { join, resolve } from 'node:path';
 import { randomSeed } from '../data/seeded.ts';
+import { readConnectionSettings, type ConnectionArgs, type ConnectionSettings } from './connection-settings.ts';
 import { readImplementation, type Implementation, type ImplementationArgs } from './history-settings.ts';
 import { optionOrEnv } from './option-or-env.ts';
 import { WORK_DIR } from './roots.ts';
@@ -11,7 +12,7 @@ import { readTargetSettings, type TargetSettings } from './target-settings.ts';
 export const EXPLORE_OUT_DIR = join(WORK_DIR, 'reports', 'explore');
 
 /** Its options as node:util parseArgs gives them. */
-export interface ExploreArgs extends ImplementationArgs {
+export interface ExploreArgs extends ImplementationArgs, ConnectionArgs {
   seed?: string;
   'budget-s'?: string;
   requests?: string;
@@ -44,6 +45,8 @@ export interface ExploreSettings {
   canvasIds: string[];
   requestTimeoutMs?: number;
   target: TargetSettings;
+  /** The way to the target: trust, client certificate, proxies (connection-settings.ts). */
+  connection: ConnectionSettings;
   /** The implementation the run is recorded under (--name); undefined: its target alone. */
   implementation?: Implementation;
 }
@@ -65,6 +68,7 @@ export function readExploreSettings(args: ExploreArgs, env: EnvLike = process.en
     canvasIds: list(env[ENV.canvasIds]),
     requestTimeoutMs: positiveInt(env[ENV.requestTimeoutMs], ENV.requestTimeoutMs),
     target,
+    connection: readConnectionSettings(args, env),
     implementation: readImplementation(args, env),
   };
 }

@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { randomSeed } from '../data/seeded.ts';
+import { readConnectionSettings, type ConnectionArgs, type ConnectionSettings } from './connection-settings.ts';
 import { optionOrEnv, optionOrEnvText } from './option-or-env.ts';
 import { PACKAGE_INSTALLED, PACKAGE_ROOT, WORK_DIR } from './roots.ts';
 import {
@@ -21,7 +22,7 @@ import {
 import { readTargetSettings, type TargetSettings } from './target-settings.ts';
 
 /** The options that shape a load run, as node:util parseArgs gives them. */
-export interface LoadRunArgs {
+export interface LoadRunArgs extends ConnectionArgs {
   profile?: string;
   scenarios?: string;
   duration?: string;
@@ -57,6 +58,8 @@ export interface LoadRunSettings {
   /** Share of responses checked against the contract; unset: all. */
   contractSample?: number;
   target: TargetSettings;
+  /** The way to the target: trust, client certificate, proxies (connection-settings.ts). */
+  connection: ConnectionSettings;
 }
 
 /**
@@ -94,6 +97,7 @@ export function readLoadRunSettings(
       { min: 0, max: 1 },
     ),
     target: readTargetSettings(env),
+    connection: readConnectionSettings(args, env),
   };
 }
 

@@ -22,6 +22,8 @@ const NODE_READERS: Record<string, string> = {
   'bench-settings.ts': "the benchmarks' settings",
   'invocation.ts': 'how the harness was started (WFCHECK_INVOKED_AS), for the command lines its hints print',
   'child-environment.ts': 'what a child process inherits, passed on unread',
+  'connection-settings.ts':
+    'the way to the target in every mode: the CA, the client certificate and its passphrase, --insecure, the proxies',
 };
 
 /** Where the environment may be read, and why. */
@@ -52,6 +54,9 @@ const READERS: Record<string, string> = {
     'starts an implementation of the specification written apart from the harness, a separate product ' +
     'with settings of its own (WF_KEY_A, WF_KEY_B): it hands the environment on to that process with its ' +
     'keys added, and reads no setting of the harness',
+  'fixtures/deployment/reverse-proxy.ts':
+    "a fixture of the harness's own tests: WFCHECK_TEST_NGINX=off asks for its Node stand-in on a machine " +
+    'that has nginx; it reads no setting of the harness',
   'playwright.config.ts':
     "CI is the test runner's own convention (forbid .only, write the JSON report), read by Playwright " +
     'before any code of the harness',

@@ -27,9 +27,12 @@ export function readTargetSettings(env: EnvLike = process.env): TargetSettings {
   return { kind: 'external', baseUrl: url, apiKey, apiKeyB: text(env[ENV.apiKeyB]) };
 }
 
-/** The keys the environment holds, each with the name that holds it (redact.ts registers them as secrets). */
+/**
+ * The secrets the environment holds, each with the name that holds it (redact.ts registers them): the
+ * keys, and the passphrase of a client key.
+ */
 export function readKeys(env: EnvLike = process.env): [name: string, value: string | undefined][] {
-  return [ENV.apiKey, ENV.apiKeyB].map((name) => [name, env[name]]);
+  return [ENV.apiKey, ENV.apiKeyB, ENV.clientKeyPassphrase].map((name) => [name, env[name]]);
 }
 
 /** An address as a lock file and a refusal show it: without credentials or query. */

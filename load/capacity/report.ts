@@ -7,7 +7,7 @@
  * Pure, no k6 or Node imports.
  */
 import type { JunitDocument } from '../../engine/after/report/render/junit.ts';
-import { table } from '../lib/report.ts';
+import { table, type LoadConnection } from '../lib/report.ts';
 import type { SloSettings } from '../lib/thresholds.ts';
 import type { StepFigures } from './figures.ts';
 import { ARRIVALS_METRIC, describeBreak, type GateResult } from './gates.ts';
@@ -66,6 +66,8 @@ export interface CapacityMeta {
   precision: number;
   instances: number;
   slo: SloSettings;
+  /** The way to the target (load/node/connection-view.ts), for the header. */
+  connection?: LoadConnection;
 }
 
 export interface CapacityReport {
@@ -181,6 +183,7 @@ export function capacityText(r: CapacityReport): string {
   const lines = [
     `wfcheck capacity search — ${m.name ? `${m.name}${m.version ? ` ${m.version}` : ''} at ` : ''}${m.baseUrl}, seed ${m.seed}${m.instances > 1 ? `, ${m.instances} k6 processes (gates on merged samples)` : ''}`,
     `mix: lifecycle as in profile ${m.mixProfile} (${m.mix}); read mix ${m.readsPerLifecycle} per lifecycle; budget ${m.budgetS}s, precision ${Math.round(m.precision * 100)}%; searched ${(m.wallMs / 1000).toFixed(0)}s`,
+    ...(m.connection?.lines ?? []),
     '',
     stepsTable(r.steps),
     '',

@@ -15,6 +15,7 @@ import { api, bodyText, headerValue, json, type Response } from './api.ts';
 import type { DetailBody, SearchBody, UploadBody } from './bodies.ts';
 import { pick, seededRandom } from './seeded.ts';
 import type { UploadSample } from './data-shape.ts';
+import { WIRE_MARKER } from './report.ts';
 import { BEHAVIOUR_ROLE, SPECIAL_BEHAVIOURS } from '../../engine/live/discovery/roles.ts';
 import {
   describeOutcome,
@@ -132,6 +133,8 @@ function searchAll(cfg: LoadConfig): { workflows: Listed[]; zeroBasedPages: bool
   const res = api.searchWorkflows(cfg, { page: 1, pageSize: PAGE_SIZE });
   const failure = unusableTarget(cfg, res, `${cfg.baseUrl}/openapi/workflows?page=1&pageSize=${PAGE_SIZE}`);
   if (failure) return { failure };
+  // What k6 spoke to the target (HTTP/2 when the server offers it over TLS): the Node side reports it.
+  console.log(`${WIRE_MARKER}${res.proto || 'unknown'} ${res.tls_version || 'no-tls'}`);
   const first = json<SearchBody>(res)?.data?.map((it) => ({ canvasId: it.canvasId, title: it.title })) ?? [];
   const zero = searchPage(cfg, 0);
   const zeroBasedPages = zero !== undefined && zero.length > 0 && !sameIds(zero, first);

@@ -14,6 +14,9 @@ import { compare, parseThresholdExpression } from './thresholds.ts';
  */
 export const REPORT_HANDOVER_FILE = 'report.json';
 
+/** Opens the line that says what k6 spoke to the target: `wfcheck wire: HTTP/2.0 tls1.3` (run-k6.ts reads it). */
+export const WIRE_MARKER = 'wfcheck wire: ';
+
 export interface MetricSummary {
   type: 'counter' | 'gauge' | 'rate' | 'trend';
   values: Record<string, number>;
@@ -40,6 +43,18 @@ export interface RunMeta {
   /** `single` for one k6 process, `merged:N` for N execution segments evaluated together. */
   evaluation: string;
   startedAt?: string;
+  /** The way to the target, set by the Node side (load/node/connection-view.ts): k6 cannot see it. */
+  connection?: LoadConnection;
+}
+
+/** The way to the target of a load run: what the Node side's check saw, and what k6 spoke. */
+export interface LoadConnection {
+  /** For the report's header, in order: --insecure, the connection, the certificate's clause. */
+  lines: string[];
+  /** What k6 spoke to the target on its first answer: HTTP/2.0 or HTTP/1.1, and the TLS version. */
+  k6?: { proto: string; tls: string };
+  /** The check's facts as seen (connection-facts.ts ConnectionFacts). */
+  facts?: unknown;
 }
 
 export interface RunReport {
@@ -153,6 +168,7 @@ export function loadReportText(r: RunReport): string {
   lines.push(
     `target ${r.meta.baseUrl}; contract checks on ${fmtNumber(r.meta.contractSample, '%')} of responses; ran ${fmtNumber(r.meta.durationMs, 'ms')}`,
   );
+  lines.push(...(r.meta.connection?.lines ?? []));
   lines.push('');
   if (r.meta.mix) lines.push(`mix: ${r.meta.mix}`);
   lines.push('');

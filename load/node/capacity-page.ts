@@ -221,6 +221,10 @@ export function capacityPage(r: CapacityReport, history: readonly CapacityPoint[
     rawHtml(inlineChartJs()),
     heading(1, `wfcheck capacity — ${who}`),
     paragraph(headline(r), 'headline'),
+    // The way to the target: --insecure first, in the headline's weight, then the connection.
+    ...(r.meta.connection?.lines ?? []).map((line) =>
+      paragraph(line, line.startsWith('INSECURE') ? 'headline' : 'note'),
+    ),
     paragraph(ceilingLine(r), 'note'),
     ...(r.baseline ? [paragraph(baselineLine(r.baseline), 'note')] : []),
     paragraph(

@@ -9,6 +9,7 @@
  */
 import { checkResponse } from '../../contracts/check.ts';
 import { OPERATIONS } from '../../contracts/generated/operations.ts';
+import { getText } from '../../foundation/environment/connection.ts';
 
 /** Settled: an answer within this multiple of the idle latency (or within SETTLED_FLOOR_MS). */
 const SETTLED_FACTOR = 3;
@@ -25,18 +26,15 @@ export function searchProbe(baseUrl: string, apiKey: string, onFinding: (text: s
   const url = `${baseUrl}${OPERATIONS.searchWorkflows.path}?page=1&pageSize=1`;
   return async () => {
     const started = performance.now();
-    const res = await fetch(url, {
-      headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
-    const body = await res.text();
+    // Through the command's connection: the target's CA, client certificate and proxy, as k6 reaches it.
+    const res = await getText(url, { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' }, PROBE_TIMEOUT_MS);
     const ms = performance.now() - started;
-    const contentType = res.headers.get('content-type');
+    const contentType = res.headers['content-type'];
     const findings = checkResponse({
       operation: 'searchWorkflows',
       status: res.status,
       headers: contentType ? { 'content-type': contentType } : {},
-      body,
+      body: res.text,
     }).filter((f) => f.level === 'must');
     if (findings.length > 0)
       onFinding(`the settle probe's answer (${res.status}) breaks ${findings.map((f) => f.requirementId).join(', ')}`);

@@ -10,10 +10,14 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
-import { REPORT_HANDOVER_FILE, type RunReport } from '../lib/report.ts';
+import { REPORT_HANDOVER_FILE, WIRE_MARKER, type RunReport } from '../lib/report.ts';
 import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
 import { readK6ScriptSettings } from '../../foundation/environment/load-settings.ts';
 import { K6_SCRIPT_ENV, type K6ScriptValues } from '../../foundation/environment/rules.ts';
+import { targetConnection } from '../../foundation/environment/connection.ts';
+import type { ConnectionFacts } from '../../foundation/environment/connection-facts.ts';
+import { loadConnection } from './connection-view.ts';
+import { k6TlsFor, type K6Tls } from './k6-tls.ts';
 import { k6RunnerEnv, k6ScriptEnv } from './k6-env.ts';
 import { startNodeChecker } from './node-checker.ts';
 import { hasWfcheckExtension } from './ensure-k6.ts';
@@ -69,6 +73,8 @@ export interface K6RunOptions {
   entry?: { portable: string; native: string };
   /** Called with every (redacted) output line, e.g. to act once setup() is done. */
   onLine?: (line: string) => void;
+  /** What the connection check saw of the way to the target, for the report's header. */
+  connection?: ConnectionFacts;
 }
 
 export interface K6RunResult {
@@ -82,6 +88,8 @@ export interface K6RunResult {
   abortReason?: string;
   /** The first uncaught script error's message (k6 exit 107), e.g. a malformed env setting. */
   scriptError?: string;
+  /** What k6 spoke to the target on its first answer (when this process discovered). */
+  wire?: { proto: string; tls: string };
 }
 
 function readPeakRss(pid: number): number | undefined {
@@ -104,12 +112,16 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
     args.push('--execution-segment', o.segment.segment, '--execution-segment-sequence', o.segment.sequence);
   if (o.jsonOut) args.push('--out', `json=${o.jsonOut}`);
   const entry = o.entry ?? { portable: K6_ENTRY, native: K6_NATIVE_ENTRY };
+  // The way to the target of the command's settings: roots, --insecure and the client certificate.
+  const tls = k6TlsFor(targetConnection());
+  args.push(...tls.args);
   args.push(...(o.extraArgs ?? []), !o.portableEntry && hasWfcheckExtension(o.k6) ? entry.native : entry.portable);
   const checker = o.contractMode === 'offload' ? await startNodeChecker(violationsFile) : undefined;
   try {
     const env: Record<string, string> = {
       // The script's settings are k6ScriptEnv's alone to write: the inherited ones reach k6 through it.
       ...inheritedEnvironment({ without: K6_SCRIPT_ENV }),
+      ...tls.env,
       ...k6RunnerEnv(o),
       ...k6ScriptEnv({
         ...o,
@@ -118,12 +130,13 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
         passOn: { ...readK6ScriptSettings(), ...o.env },
       }),
     };
-    const result = await runChild(o, args, env, { violationsFile, logFile });
+    const result = await runChild(o, args, env, { violationsFile, logFile }, tls);
     // Offload mode: the checker wrote the violating examples itself, not through k6's log.
     if (checker && existsSync(violationsFile))
       result.violationCount = readFileSync(violationsFile, 'utf8').split('\n').filter(Boolean).length;
     return result;
   } finally {
+    tls.done();
     await checker?.close();
   }
 }
@@ -133,9 +146,11 @@ async function runChild(
   args: string[],
   env: Record<string, string>,
   files: { violationsFile: string; logFile: string },
+  tls: K6Tls,
 ): Promise<K6RunResult> {
   const { violationsFile, logFile } = files;
   const child = spawn(o.k6, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  tls.hand();
   let peakRssKb: number | undefined;
   const sampler = setInterval(() => {
     const kb = child.pid ? readPeakRss(child.pid) : undefined;
@@ -144,12 +159,14 @@ async function runChild(
   let violationCount = 0;
   let abortReason: string | undefined;
   let scriptError: string | undefined;
+  let wire: K6RunResult['wire'];
   const handleLine = (raw: string, toStderr: boolean) => {
     const line = redactSecrets(raw);
     appendFileSync(logFile, `${line}\n`);
     o.onLine?.(line);
     abortReason ??= abortReasonOf(line);
     scriptError ??= scriptErrorOf(line);
+    wire ??= wireOf(line);
     const at = line.indexOf(VIOLATION_MARKER);
     if (at >= 0) {
       // k6 wraps console output in its log format; the JSON payload is escaped inside msg="…".
@@ -168,8 +185,27 @@ async function runChild(
   clearInterval(sampler);
   const handedOver = join(o.reportDir, REPORT_HANDOVER_FILE);
   const report = existsSync(handedOver) ? (JSON.parse(readFileSync(handedOver, 'utf8')) as RunReport) : undefined;
+  const connection = loadConnection(o.connection, wire);
+  if (report && connection) report.meta.connection = connection;
   if (report) writeLoadReport(o.reportDir, report);
-  return { exitCode, peakRssKb, report, violationsFile, violationCount, abortReason, scriptError };
+  return {
+    exitCode,
+    peakRssKb,
+    report,
+    violationsFile,
+    violationCount,
+    abortReason,
+    scriptError,
+    ...(wire ? { wire } : {}),
+  };
+}
+
+/** What k6 spoke, from the line discovery prints after its first answer (`wfcheck wire: HTTP/2.0 tls1.3`). */
+export function wireOf(line: string): K6RunResult['wire'] {
+  const at = line.indexOf(WIRE_MARKER);
+  if (at < 0) return undefined;
+  const m = /^(\S+) ([\w.-]+)/.exec(line.slice(at + WIRE_MARKER.length));
+  return m ? { proto: m[1]!, tls: m[2]! } : undefined;
 }
 
 /** The message of k6's `level=error msg="Error: <message>\n\tat …" hint="script exception"` line. */

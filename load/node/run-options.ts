@@ -3,6 +3,7 @@
  * so both take the same names; foundation/environment/load-settings.ts readLoadRunSettings reads them, with
  * the environment (PROFILE, SCENARIOS, DURATION, VUS_SCALE, SEED) for what is not given.
  */
+import { connectionReplayArgs } from '../../foundation/environment/connection-settings.ts';
 import { commandLine } from '../../foundation/environment/invocation.ts';
 import type { LoadRunSettings } from '../../foundation/environment/load-settings.ts';
 import { profileLines } from '../lib/profiles.ts';
@@ -41,6 +42,7 @@ export function loadReplayCommand(
     ...(s.duration ? ['--duration', s.duration] : []),
     ...(s.vusScale !== undefined ? ['--vus-scale', s.vusScale] : []),
     ...extra,
+    ...connectionReplayArgs(s.connection),
     '--seed',
     s.seed,
   ]);

@@ -4,6 +4,7 @@
  * Types only, so that every part of the verdict and every reader can name them without importing the
  * code that builds it.
  */
+import type { ConnectionFacts } from '../../../foundation/environment/connection-facts.ts';
 import type { EvidenceRecord, Level } from '../../evidence/records.ts';
 import type { EvidenceItem, Finding, FindingsSummary, Severity } from './findings.ts';
 import type { Waiver, WaiverSet } from './waivers.ts';
@@ -61,6 +62,8 @@ export interface RunMeta {
   implementation?: { name: string; version?: string };
   /** The harness that made the report: its package version. */
   harnessVersion?: string;
+  /** The way to the target as the connection check saw it (TLS, certificate, proxy, --insecure). */
+  connection?: ConnectionFacts;
 }
 
 export interface CoverageRow {

@@ -4,9 +4,11 @@
  * its renderings: report.md, the self-contained report.html, and the job summary (summary.md). Every one
  * is redacted last.
  */
+import { NODE_CLIENT_SPEAKS } from '../../../foundation/environment/connection-facts.ts';
 import { redactSecrets } from '../../../foundation/environment/redact.ts';
 import type { ConformanceHistory } from '../../../foundation/history/conformance.ts';
 import { clauseSections } from './clauses.ts';
+import { connectionBlocks } from './connection.ts';
 import { type Block, heading, paragraph } from './document.ts';
 import { FINDINGS_INTRO, findingsFailingTheRun, findingSections, findingView } from './findings.ts';
 import { historySections, historyView } from './history-view.ts';
@@ -48,6 +50,7 @@ function titleBlocks(r: ConformanceReport): Block[] {
     heading(1, 'wfcheck conformance report'),
     paragraph({ strong: headline(r) }, `headline exit-${r.exitCode}`),
     paragraph(['Target ', { code: targetText(r.meta) }, ` · seed ${r.meta.seed} · started ${r.meta.startedAt}`], 'dim'),
+    ...connectionBlocks(r.meta.connection, { speaks: NODE_CLIENT_SPEAKS }),
   ];
 }
 

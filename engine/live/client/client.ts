@@ -19,6 +19,7 @@
  * per operation (OPERATION_METHODS, which the compiler holds to the table).
  */
 import { checkResponse } from '../../../contracts/check.ts';
+import { targetConnection } from '../../../foundation/environment/connection.ts';
 import { OPERATIONS, type OperationId, type PathParams } from '../../../contracts/generated/operations.ts';
 import type { ObserveClauseId } from '../../../contracts/requirements.ts';
 import type { FileSpec } from '../../../foundation/data/files.ts';
@@ -42,7 +43,7 @@ import {
   type RequestSpec,
 } from '../transport/exchange.ts';
 import { describeFault, faultsSeen, type FaultSeen } from '../transport/faults-seen.ts';
-import { sendFramed } from '../transport/framing.ts';
+import { CLOSED_UNANSWERED, sendFramed } from '../transport/framing.ts';
 import { Abandoned, sendOnce, type Answer } from '../transport/http.ts';
 import { RATE_LIMIT_ATTEMPTS, retryAfterMs } from '../transport/rate-limit.ts';
 import { prepareRequest, type PreparedRequest } from '../transport/request.ts';
@@ -89,17 +90,41 @@ function parsedBody(text: string): { json?: unknown; parsed?: boolean } {
 /**
  * The point the specification leaves open that a request probes, if any: the one its sender names, or,
  * for a request target no stack routes (an encoded slash in an id…) or a body whose framing is broken, the
- * HTTP layer's refusal of it (broken framing: any 4xx, listed or not, is the HTTP layer's).
+ * HTTP layer's refusal of it (broken framing: any 4xx, listed or not, is the HTTP layer's). So is a 4xx
+ * that is not JSON to an Authorization header sent twice: Authorization is no list (RFC 9110 §5.3), and a
+ * reverse proxy such as nginx answers it with a 400 page of its own; a JSON answer is the operation's.
  */
 function openPointOf(
   r: PreparedRequest,
-  status: number | undefined,
+  answer: Pick<Exchange, 'status' | 'parsed'>,
 ): { openPoint?: ObserveClauseId; openPointAbout?: string; anyRefusal?: boolean } {
+  const { status } = answer;
   if (r.spec.framing)
     return { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: `a body framed ${r.spec.framing}`, anyRefusal: true };
+  if (r.spec.auth?.kind === 'repeated' && status !== undefined && status >= 400 && status < 500 && !answer.parsed)
+    return { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: 'the Authorization header sent twice', anyRefusal: true };
   if (r.spec.openPoint) return { openPoint: r.spec.openPoint };
   const refusal = httpLayerRefusalOf(r.url) ?? httpLayerLimitOf(r.url, status);
   return refusal ? { openPoint: HTTP_LAYER_REFUSAL, openPointAbout: refusal } : {};
+}
+
+/**
+ * A request framed wrong on purpose that got no answer through an egress proxy's tunnel says nothing of the
+ * target: the framing ends with the client's half-close, and a proxy that closes the whole tunnel on it (as
+ * some do) loses the answer. Such a close is a limit of the harness behind that proxy, not the target's HTTP
+ * layer closing (HTTP-LAYER-REFUSAL).
+ */
+export function unansweredThroughProxy(r: PreparedRequest, a: Answer): Answer {
+  const proxy =
+    a.status === undefined && a.fault?.kind === CLOSED_UNANSWERED ? targetConnection().proxyOf(r.url) : undefined;
+  if (!proxy) return a;
+  return {
+    ...a,
+    fault: {
+      kind: 'unanswered-through-proxy',
+      message: `${a.fault!.message}; through the proxy at ${proxy.host} the close may be the proxy's (a tunnel closed on the half-close that ends the body), so the target is not judged on it`,
+    },
+  };
 }
 
 export class ApiClient {
@@ -160,7 +185,7 @@ export class ApiClient {
       const waitMs = retryAfterMs(exchange.headers['retry-after']);
       if (waitMs === undefined || performance.now() - first + waitMs >= timeoutMs) break;
       this.writer.write(exchange.record);
-      this.contract.judge(exchange, { credit: false, ...openPointOf(request, exchange.status), judgeFaults: false });
+      this.contract.judge(exchange, { credit: false, ...openPointOf(request, exchange), judgeFaults: false });
       this.contract.rateLimited(exchange, waitMs);
       await new Promise((r) => setTimeout(r, waitMs));
       exchange = await this.exchange(request);
@@ -168,7 +193,7 @@ export class ApiClient {
     this.writer.write(exchange.record);
     this.contract.judge(exchange, {
       credit: true,
-      ...openPointOf(request, exchange.status),
+      ...openPointOf(request, exchange),
       judgeFaults: spec.judgeFaults,
     });
     if (request.remembers && exchange.fault) exchange.faulted = this.remember(exchange, timeoutMs);
@@ -196,7 +221,9 @@ export class ApiClient {
       ...(r.remembers && operation ? { giveUpWhen: () => faultsSeen(evidenceDir).find(operation, 'call') } : {}),
     };
     // Broken framing is written on a socket of its own (Node's client frames every body itself).
-    const sent: Answer = r.spec.framing ? await sendFramed(r, r.spec.framing, wire) : await sendOnce(r, wire);
+    const sent: Answer = r.spec.framing
+      ? unansweredThroughProxy(r, await sendFramed(r, r.spec.framing, wire))
+      : await sendOnce(r, wire);
     // A refusal whose body the server's close cut short is judged by its status alone; nothing else of it.
     const bodyNotJudged = bodyCutAfterRefusal(sent);
     const { fault: _, ...whole } = sent;

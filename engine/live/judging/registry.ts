@@ -4,6 +4,7 @@
  * and each judge of a suite's clauses. The catalogue test (judges.test.ts) holds every must and should
  * clause to exactly one judge here; a judge not listed here is a judge no test holds to that.
  */
+import { certificate } from './certificate.ts';
 import { contract, openPoints } from './contract.ts';
 import { upload, unusedUploads } from './files.ts';
 import { generation } from './generate.ts';
@@ -46,4 +47,5 @@ export const JUDGES: readonly Declaration[] = [
   upload,
   unusedUploads,
   generation,
+  certificate,
 ];

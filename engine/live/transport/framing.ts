@@ -19,8 +19,9 @@
  * Either way such a close is a fault of no one (`closed-unanswered`), recorded under HTTP-LAYER-REFUSAL; a
  * 5xx is still the operation's failure.
  */
-import net from 'node:net';
-import tls from 'node:tls';
+import type net from 'node:net';
+import { targetConnection } from '../../../foundation/environment/connection.ts';
+import { tlsFailureLine, tlsFailureOf } from '../../../foundation/environment/tls-failure.ts';
 import type { Framing, TransportFaultInfo } from './exchange.ts';
 import { decodeBody, type Answer, type WireOptions } from './http.ts';
 import type { PreparedRequest } from './request.ts';
@@ -153,7 +154,7 @@ class FramedCall {
   private settled = false;
   /** Whether the request reached the server: an error before that is no answer of the server's at all. */
   private connected = false;
-  private readonly socket: net.Socket;
+  private socket?: net.Socket;
   private readonly deadline: NodeJS.Timeout;
 
   constructor(
@@ -162,25 +163,42 @@ class FramedCall {
     private readonly opts: WireOptions,
     private readonly resolve: (a: Answer) => void,
   ) {
-    const port = Number(r.url.port) || (r.url.protocol === 'https:' ? 443 : 80);
-    const host = r.url.hostname.replace(/^\[|\]$/g, '');
-    this.socket =
-      r.url.protocol === 'https:'
-        ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host })
-        : net.connect({ host, port, allowHalfOpen: true });
     this.deadline = setTimeout(
       () => this.finish({ kind: 'timeout', message: `no complete response within ${r.timeoutMs} ms` }),
       r.timeoutMs,
     );
-    this.socket.once(r.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
-      this.connected = true;
-      const bytes = framedBytes(r, framing);
-      if (incomplete(framing)) this.socket.end(bytes);
-      else this.socket.write(bytes);
-    });
-    this.socket.on('data', (chunk: Buffer) => this.read(chunk));
-    this.socket.on('end', () => this.closed());
-    this.socket.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
+    // The connection of the settings: TLS with their trust and client certificate, direct or through the
+    // egress proxy's tunnel; the bytes are written once it is ready.
+    targetConnection()
+      .open(r.url, { timeoutMs: r.timeoutMs })
+      .then(
+        (socket) => this.opened(socket, r),
+        (err: NodeJS.ErrnoException) => this.notOpened(err),
+      );
+  }
+
+  private opened(socket: net.Socket, r: PreparedRequest): void {
+    this.socket = socket;
+    if (this.settled) {
+      socket.destroy();
+      return;
+    }
+    socket.on('data', (chunk: Buffer) => this.read(chunk));
+    socket.on('end', () => this.closed());
+    socket.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
+    this.connected = true;
+    const bytes = framedBytes(r, this.framing);
+    if (incomplete(this.framing)) socket.end(bytes);
+    else socket.write(bytes);
+  }
+
+  /** No connection to write on: the proxy's refusal and a TLS failure are the harness's limits, said with their fix. */
+  private notOpened(err: NodeJS.ErrnoException): void {
+    const tls = tlsFailureOf(`${err.code ?? ''} ${err.message}`);
+    if (err.code === 'EPROXY') this.finish({ kind: 'proxy-error', message: err.message });
+    else if (tls) this.finish({ kind: 'tls-error', message: `${tlsFailureLine(tls)} (${err.code ?? err.message})` });
+    else if (err.name === 'TimeoutError') this.finish({ kind: 'timeout', message: err.message });
+    else this.failed(err);
   }
 
   private read(chunk: Buffer): void {
@@ -250,7 +268,7 @@ class FramedCall {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.deadline);
-    this.socket.destroy();
+    this.socket?.destroy();
     const all = Buffer.concat(this.chunks);
     const head = this.headSafe();
     const raw = head ? (bodyOf(head, all, true) ?? all.subarray(head.at)) : Buffer.alloc(0);

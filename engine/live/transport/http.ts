@@ -13,9 +13,10 @@
  * body fails, even when the answer is already in (write EPIPE after an early 401), and it cannot send a
  * header twice.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { targetConnection } from '../../../foundation/environment/connection.ts';
+import { tlsFailureLine, tlsFailureOf } from '../../../foundation/environment/tls-failure.ts';
 import type { TransportFaultInfo } from './exchange.ts';
 import type { PreparedRequest } from './request.ts';
 
@@ -61,11 +62,6 @@ const WATCH_MS = 250;
  */
 const HEAD_FIRST_WAIT_MS = 1_000;
 
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
-};
-
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function classify(err: NodeJS.ErrnoException, timeoutMs: number): TransportFaultInfo {
@@ -77,6 +73,10 @@ function classify(err: NodeJS.ErrnoException, timeoutMs: number): TransportFault
     return { kind: 'connection-reset', message: `connection reset or closed mid-response (${code}: ${detail})` };
   if (code.startsWith('HPE_'))
     return { kind: 'protocol-error', message: `malformed HTTP response (${code}: ${detail})` };
+  // The harness's way to the target, not the target's answer: named with the setting that fixes it.
+  if (code === 'EPROXY') return { kind: 'proxy-error', message: detail };
+  const tls = tlsFailureOf(`${code} ${detail}`);
+  if (tls) return { kind: 'tls-error', message: `${tlsFailureLine(tls)} (${code || detail})` };
   return { kind: 'network-error', message: `${code ? `${code}: ` : ''}${detail}` };
 }
 
@@ -196,12 +196,13 @@ class Call {
     this.expect = !this.headFirst && (r.body?.length ?? 0) >= EXPECT_CONTINUE_FROM;
     if (r.body) headers['content-length'] = String(r.body.length);
     if (this.expect) headers.expect = '100-continue';
-    const client = r.url.protocol === 'https:' ? https : http;
-    this.req = client.request(r.url, {
+    // Direct or through the egress proxy, with the trust and client certificate of the settings; the second
+    // try goes on a connection of its own: none the first one's server may have closed.
+    const route = targetConnection().route(r.url, sending === 'head-first');
+    this.req = route.client.request({
+      ...route.options,
       method: r.spec.method,
-      headers,
-      // The second try goes on a connection of its own: none the first one's server may have closed.
-      agent: sending === 'head-first' ? false : agents[r.url.protocol as 'http:' | 'https:'],
+      headers: { ...headers, ...route.headers },
     });
   }
 
