@@ -44,10 +44,13 @@ test('routed by every stack: ordinary, unicode, markup-looking, spaced and long 
     expect(httpLayerRefusalOf(search(query)), query).toBeUndefined();
 });
 
-test("a 414 or 431 to a request target over 2,048 octets is the HTTP layer's limit; to a short one, or another status, it is not", () => {
+test("a refusal of a request target over 2,048 octets is the HTTP layer's limit, whichever 4xx; of a short one, or a 5xx, it is not", () => {
   const long = detail('w'.repeat(4_500));
   expect(httpLayerLimitOf(long, 414)).toMatch(/4\d{3} octets/);
   expect(httpLayerLimitOf(long, 431)).toBeDefined();
-  expect(httpLayerLimitOf(long, 400)).toBeUndefined();
+  // Tomcat and gunicorn answer a request line over their limit with a plain 400.
+  expect(httpLayerLimitOf(long, 400)).toBeDefined();
+  expect(httpLayerLimitOf(long, 500)).toBeUndefined();
+  expect(httpLayerLimitOf(long, 200)).toBeUndefined();
   expect(httpLayerLimitOf(detail('c_acme_hello'), 414)).toBeUndefined();
 });
