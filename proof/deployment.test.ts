@@ -15,7 +15,7 @@
  * One nginx, one target and one proxy serve every case of the file.
  */
 import { createPrivateKey } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startConnectProxy, type ConnectProxy } from '../fixtures/deployment/connect-proxy.ts';
@@ -195,7 +195,8 @@ test('the client key, as given and as decrypted, and its passphrase appear in no
   const sources = [...filesUnder(scratch).flatMap(textsOf), ...printed];
   // Not vacuous: the runs wrote their reports, and the search finds what it looks for.
   expect(sources.filter((s) => s.where.endsWith('report.json')).length).toBeGreaterThanOrEqual(4);
-  expect(existsSync(join(scratch, 'conformance', 'evidence'))).toBe(true);
+  // The run's own place keeps its evidence (runs/<run id>/evidence), which the search reads too.
+  expect(sources.some((s) => /conformance\/runs\/[^/]+\/evidence\//.test(s.where))).toBe(true);
   const leaks = (texts: { where: string; text: string }[]) =>
     texts.flatMap((s) => needles.filter((n) => s.text.includes(n)).map((n) => `${s.where}: ${n.slice(0, 12)}…`));
   expect(leaks([{ where: 'probe', text: `a ${needles[1]} b` }])).not.toEqual([]);

@@ -40,7 +40,7 @@ import {
 import { DEFAULT_TRIAL_BUDGET, describeOutcome, trialOptions } from './trial.ts';
 import { tryWorkflows } from './trial-driver.ts';
 import { unfilledWhy } from './summary.ts';
-import { makeMissing, type Made } from './make.ts';
+import { makeMissing, shapeHeld, type Making } from './make.ts';
 import { dataOf, type SearchItem, type WorkflowPlan } from '../judging/judging.ts';
 import { byRunTime, type Discovery, type DiscoverySummary, type Tried, type Workflow } from './workflows.ts';
 
@@ -314,14 +314,14 @@ interface Searched {
   sample: Sample;
   keywordProbes: string[];
   trials: Trials;
-  made: Made[];
+  making: Making;
 }
 
 const NOT_SEARCHED: Searched = {
   sample: { items: [], pagesRead: 0, capped: false, first: 1 },
   keywordProbes: [],
   trials: NO_TRIAL,
-  made: [],
+  making: { made: [], asked: [] },
 };
 
 /** Steps 3 to 5: the listing sampled and read, the trial, and what the account lacks made. */
@@ -330,15 +330,16 @@ async function search(found: Found, config: RunConfig, options: DiscoverOptions)
   const sample = await sampleListing(found);
   await readLazily(found, await prioritise(found, sample.items, keywordProbes, sample.first));
   const trials = options.trial !== false ? await tryForBehaviours(found, sample.items, config) : NO_TRIAL;
-  const made =
+  const making =
     (options.make ?? options.trial) !== false && found.missingFromPlans().length > 0
       ? await makeMissing(
           found.api,
           () => found.missing(),
           (id) => found.read(id, '', 'discovery: the workflow made'),
+          () => found.byId.values(),
         )
-      : [];
-  return { sample, keywordProbes, trials, made };
+      : NOT_SEARCHED.making;
+  return { sample, keywordProbes, trials, making };
 }
 
 function shouldSearch(missing: Role[], memory: DiscoveryMemory | undefined, gone: number): boolean {
@@ -418,7 +419,7 @@ export async function discoverWorkflows(
   for (const w of memory?.workflows ?? []) if (!(await found.read(w.canvasId, w.title, 'remembered canvas', w))) gone++;
 
   const searched = shouldSearch(found.missing(), memory, gone);
-  const { sample, keywordProbes, trials, made } = searched ? await search(found, config, options) : NOT_SEARCHED;
+  const { sample, keywordProbes, trials, making } = searched ? await search(found, config, options) : NOT_SEARCHED;
   const workflows = [...found.byId.values()].sort(
     (a, b) =>
       Number(!configured.includes(a.canvasId)) - Number(!configured.includes(b.canvasId)) ||
@@ -446,7 +447,7 @@ export async function discoverWorkflows(
     missingRoles,
     tried,
     trialFootprint: trials.footprint,
-    made,
+    made: making.made,
     unfilled: Object.fromEntries(
       missingRoles.map((r) => [
         r,
@@ -454,7 +455,8 @@ export async function discoverWorkflows(
           plansRead: workflows.length,
           tried,
           trialsOff: options.trial === false,
-          madeTried: searched && (options.make ?? options.trial) !== false,
+          madeTried: making.asked.includes(r),
+          shapeHeld: shapeHeld(r, workflows),
           rememberedSince: searched ? undefined : memory?.savedAt,
         }),
       ]),

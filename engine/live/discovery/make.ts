@@ -6,11 +6,13 @@
  * plain words; the plan it returns is read back from the detail endpoint and kept only where it fills a
  * role still missing. What it makes counts in the run's footprint (canvases created) and is remembered,
  * so a target that lives for months gets it made once. The roles of behaviour (disabled, failing, slow)
- * are a workflow's conduct, which no prompt promises: they are never made.
+ * are a workflow's conduct, which no prompt promises: they are never made; nor is a shape the account has,
+ * in a workflow whose conduct keeps it out of the role (one that never ends): made, it would run as the
+ * account's own do.
  */
 import type { ApiClient } from '../client/client.ts';
 import { dataOf } from '../judging/judging.ts';
-import { behaviourOfRole, rolesOf, type Role } from './roles.ts';
+import { behaviourOfRole, ROLES, rolesOf, type Role } from './roles.ts';
 import type { Workflow } from './workflows.ts';
 
 /**
@@ -35,6 +37,22 @@ export interface Made {
   roles: Role[];
 }
 
+export interface Making {
+  made: Made[];
+  /** The roles a workflow was asked of generate for. */
+  asked: Role[];
+}
+
+/**
+ * Whether some workflow open to the API has the plan a role asks for, whatever else its runs showed (slow,
+ * failing): a workflow made would run as those do. A disabled one says nothing of how a made one runs.
+ */
+export function shapeHeld(role: Role, workflows: Iterable<Workflow>): boolean {
+  for (const w of workflows)
+    if (w.plan && w.behaviour !== 'disabled' && ROLES[role]({ ...w, behaviour: 'finishes' })) return true;
+  return false;
+}
+
 /**
  * Makes a workflow for each missing plan role (several may share one prompt, and one plan may fill
  * several), reading each back with `read`; returns what was made and the roles it filled. A generate
@@ -44,14 +62,17 @@ export async function makeMissing(
   api: ApiClient,
   missing: () => Role[],
   read: (canvasId: string) => Promise<Workflow | undefined>,
-): Promise<Made[]> {
+  held: () => Iterable<Workflow>,
+): Promise<Making> {
   const made: Made[] = [];
-  const asked = new Set<string>();
+  const asked: Role[] = [];
+  const queries = new Set<string>();
   for (const role of missing()) {
-    if (behaviourOfRole(role) || !missing().includes(role)) continue;
+    if (behaviourOfRole(role) || !missing().includes(role) || shapeHeld(role, held())) continue;
     const query = MAKE_PROMPTS[role as keyof typeof MAKE_PROMPTS];
-    if (asked.has(query)) continue;
-    asked.add(query);
+    asked.push(role);
+    if (queries.has(query)) continue;
+    queries.add(query);
     const before = missing();
     const ex = await api.generate(
       { query, locale: 'en' },
@@ -65,5 +86,5 @@ export async function makeMissing(
     const filled = rolesOf(wf).filter((r) => before.includes(r));
     made.push({ canvasId, roles: filled });
   }
-  return made;
+  return { made, asked };
 }

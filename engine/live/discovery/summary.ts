@@ -16,8 +16,10 @@ export interface UnfilledContext {
   trialsOff: boolean;
   /** Set when this run searched nothing: the memory's date, from which the role has been missing. */
   rememberedSince?: string;
-  /** Workflows were asked of generate for the roles a plan fills (make.ts). */
+  /** A workflow was asked of generate for this role (make.ts). */
   madeTried?: boolean;
+  /** A plan read has the shape, in a workflow whose runs keep it out of the role (slow, failing). */
+  shapeHeld?: boolean;
 }
 
 function listTried(tried: readonly Tried[]): string {
@@ -30,6 +32,8 @@ function listTried(tried: readonly Tried[]): string {
 export function unfilledWhy(role: Role, c: UnfilledContext): string {
   if (c.rememberedSince)
     return `none was found when this target was last searched (${c.rememberedSince.slice(0, 10)}); it is searched again a week after that, or when a remembered workflow is gone`;
+  if (!behaviourOfRole(role) && c.shapeHeld)
+    return 'the plans read that have one are of workflows seen running long or failing, as a workflow made would';
   if (!behaviourOfRole(role))
     return `none of the ${c.plansRead} plan(s) read has one${c.madeTried ? ', nor the workflow generate was asked to make' : ''}`;
   if (c.trialsOff) return 'no workflow was run to see it';

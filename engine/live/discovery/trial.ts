@@ -22,7 +22,9 @@
  * With `readOutput`, the output of each execution seen to end is read once: whether it wrote files is
  * what the file clauses need, and the runs the trial makes are where a workflow that writes them is found
  * on an account where only some do. Until one is seen, a writer is sought like a behaviour: executions are
- * watched to their end, and candidates tried, within the same budget.
+ * watched to their end, and candidates tried, within the same budget, and for a short while at most once
+ * every behaviour sought was shown (FILES_AFTER_BEHAVIOURS, in slow bars): an account whose executions
+ * never end, or write no file, costs seconds for it, not the trial's budget.
  *
  * Pure (no Node built-in, no npm package): k6 loads it.
  */
@@ -92,6 +94,9 @@ export interface TrialOptions {
    */
   ranks?: readonly number[];
 }
+
+/** How long, in slow bars (slowEnoughMs), a writer of files is still sought once every behaviour was shown. */
+const FILES_AFTER_BEHAVIOURS = 5;
 
 /** The least time a slow one runs, whatever the poll interval. */
 const SLOW_FLOOR_MS = 500;
@@ -271,6 +276,8 @@ class Watch {
   private readonly sought: Set<SpecialBehaviour> | 'every';
   /** An execution that writes files is still sought (with `readOutput`, until one was seen). */
   seekingFiles: boolean;
+  /** When every behaviour sought had been shown, while a writer of files was still sought. */
+  private behavioursShownAt?: number;
 
   constructor(
     readonly candidates: readonly string[],
@@ -302,6 +309,13 @@ class Watch {
 
   shown(b: Behaviour | undefined): void {
     if (this.sought !== 'every' && b && b !== 'finishes') this.sought.delete(b);
+  }
+
+  /** The writer of files is sought only a short while once the behaviours were all shown. */
+  lookForFilesAt(at: number): void {
+    if (!this.seekingFiles || this.sought === 'every' || this.sought.size > 0) return;
+    this.behavioursShownAt ??= at;
+    if (at - this.behavioursShownAt >= FILES_AFTER_BEHAVIOURS * this.o.slowEnoughMs) this.seekingFiles = false;
   }
 
   /** Why no further candidate may start, or undefined. */
@@ -484,6 +498,8 @@ export function* trialRuns(
   let at = 0;
   for (;;) {
     // Runs to start and aborts go at once; otherwise every execution watched is read after one interval.
+    w.lookForFilesAt(at);
+    for (const e of w.open) e.cut ??= cutOf(w, e, at);
     const runs = toStart(w, at);
     // No round of reads the request budget could not also pay the aborts of.
     if (runs.length === 0 && w.footprint.requests + 2 * w.open.length > o.budget.requests)
