@@ -43,10 +43,10 @@ const SHARED_WITH_K6 = [
   '^contracts/generated/',
   '^foundation/environment/rules\\.ts$',
   '^foundation/environment/command-line\\.ts$',
-  '^engine/live/discovery/roles\\.ts$',
+  '^core/discovery/roles\\.ts$',
   '^engine/after/report/escape\\.ts$',
-  '^engine/after/report/render/junit\\.ts$',
-  '^engine/live/discovery/trial\\.ts$',
+  '^core/report/render/junit\\.ts$',
+  '^core/discovery/trial\\.ts$',
 ];
 
 /**
@@ -126,7 +126,7 @@ function wingRules(wing, floors, other) {
       [
         '^contracts/',
         '^foundation/',
-        '^engine/evidence/',
+        '^core/evidence/',
         ...floors.slice(0, i + 1).map(([f]) => `^engine/${wing}/${f}/`),
       ],
     );
@@ -137,17 +137,17 @@ function engineRules() {
   return [
     importsOnly(
       'engine-evidence-imports-only-lower-floors',
-      `engine/evidence/ is ${EVIDENCE[1]}. It may import contracts and foundation only.`,
-      '^engine/evidence/',
-      ['^contracts/', '^foundation/', '^engine/evidence/'],
+      `core/evidence/ is ${EVIDENCE[1]}. It may import contracts and foundation only.`,
+      '^core/evidence/',
+      ['^contracts/', '^foundation/', '^core/evidence/'],
     ),
     ...wingRules('live', LIVE_WING, 'after'),
     ...wingRules('after', AFTER_WING, 'live'),
     importsOnly(
       'engine-runner-imports-only-lower-floors',
-      `engine/runner/ is ${RUNNER[1]}: it may import both wings, the evidence, contracts and foundation; ` +
+      `scenarios/run/ is ${RUNNER[1]}: it may import both wings, the evidence, contracts and foundation; ` +
         'never the suites, explore, load or the proof.',
-      '^engine/runner/',
+      '^scenarios/run/',
       ['^contracts/', '^foundation/', '^engine/'],
     ),
   ];
@@ -176,10 +176,10 @@ module.exports = {
       name: 'data-imports-only-data',
       severity: 'error',
       comment:
-        'foundation/data/ builds the seeded data that both the conformance suites and the load data ' +
+        'core/data/ builds the seeded data that both the conformance suites and the load data ' +
         'preparation use; it depends only on itself and faker so that either can use it without the other.',
-      from: { path: '^foundation/data/', pathNot: TEST },
-      to: { path: [REPO, NPM_PACKAGE], pathNot: ['^foundation/data/', '(^|/)node_modules/@faker-js/faker/'] },
+      from: { path: '^core/data/', pathNot: TEST },
+      to: { path: [REPO, NPM_PACKAGE], pathNot: ['^core/data/', '(^|/)node_modules/@faker-js/faker/'] },
     },
     importsOnly(
       'fixtures-import-only-contracts',
@@ -204,15 +204,15 @@ module.exports = {
         'it sits below scenarios/ and load/, so it may use contracts, data and the target (to boot it), ' +
         'never a consumer of itself.',
       '^foundation/environment/',
-      ['^contracts/', '^foundation/data/', '^fixtures/reference/', '^foundation/environment/'],
+      ['^contracts/', '^core/data/', '^fixtures/reference/', '^foundation/environment/'],
     ),
     importsOnly(
       'history-imports-only-lower-layers',
-      'foundation/history/ (the run store, its migrations, queries and diff) is shared by the conformance ' +
+      'core/history-store/ (the run store, its migrations, queries and diff) is shared by the conformance ' +
         'run and the load run, which both record into it; it sits below both, so it may use only the ' +
         'contracts and the environment, never the suites, the load runner, the proof or a command.',
-      '^foundation/history/',
-      ['^contracts/', '^foundation/environment/', '^foundation/history/'],
+      '^core/history-store/',
+      ['^contracts/', '^foundation/environment/', '^core/history-store/'],
     ),
     ...engineRules(),
     importsOnly(
@@ -266,8 +266,8 @@ module.exports = {
       severity: 'error',
       comment:
         'contracts/check.ts (with the requirement and error-code tables and the generated validators it ' +
-        'loads), foundation/environment/rules.ts and the discovery role rules and trial protocol ' +
-        '(engine/live/discovery/roles.ts, trial.ts) run in Node and inside k6, and k6 loads everything ' +
+        'loads), core/settings/rules.ts and the discovery role rules and trial protocol ' +
+        '(core/discovery/roles.ts, trial.ts) run in Node and inside k6, and k6 loads everything ' +
         'they reach, not only their direct imports: nothing they reach may be a Node built-in or an npm ' +
         'package. Declaration files are exempt: their imports are type-only and never loaded.',
       from: { path: SHARED_WITH_K6, pathNot: '\\.d\\.ts$' },

@@ -4,7 +4,7 @@ import { defineConfig } from '@playwright/test';
 /**
  * A conformance run's test runner stops when the run that started it is gone (killed outright, so it
  * could not stop its runner itself): it would go on writing into a folder the next run now owns. The
- * runner is the leader of its own process group (engine/runner/playwright.ts), so the group goes with it.
+ * runner is the leader of its own process group (scenarios/run/playwright.ts), so the group goes with it.
  */
 const owner = Number(process.env.WFCHECK_OWNER_PID);
 if (owner > 0 && process.env.TEST_WORKER_INDEX === undefined) {
@@ -39,8 +39,9 @@ export default defineConfig({
       testMatch: [
         'contracts/**/*.test.ts',
         'fixtures/**/*.test.ts',
-        'foundation/**/*.test.ts',
-        'engine/**/*.test.ts',
+        'core/**/*.test.ts',
+        'scenarios/**/*.test.ts',
+        'history/**/*.test.ts',
         'explore/**/*.test.ts',
         'matrix/**/*.test.ts',
         'load/**/*.test.ts',

@@ -34,7 +34,7 @@ const SCRIPTS = join(PACKAGE_ROOT, 'scripts');
 
 /**
  * Subcommands, in the order `wfcheck --help` lists them. The npm script that runs one in a clone is its
- * words joined by `:` (`load compare`: `npm run load:compare`), as foundation/environment/command-line.ts
+ * words joined by `:` (`load compare`: `npm run load:compare`), as core/settings/command-line.ts
  * formats it.
  */
 const COMMANDS = [

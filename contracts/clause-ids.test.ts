@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
 import { CLAUSE_IDS } from './generated/clause-ids.ts';
 import { REQUIREMENTS } from './requirements.ts';
 

@@ -23,14 +23,14 @@ import { INPUT_CRASHES, INPUT_LEGAL } from '../fixtures/faults/input-crashes.ts'
 import type { Mutant } from '../fixtures/faults/catalogue.ts';
 import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { exploreBehind } from '../proof/explore-behind.ts';
-import { readExploreSettings } from '../foundation/environment/explore-settings.ts';
-import { ENV } from '../foundation/environment/rules.ts';
+import { readExploreSettings } from './settings.ts';
+import { ENV } from '../core/settings/rules.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
-import { anyChar, codePointAt } from './text.ts';
-import type { ExploreFinding, ExploreReport } from './report.ts';
-import { writeExploreReport } from './report-view.ts';
+import { anyChar, codePointAt } from './generate/text.ts';
+import type { ExploreFinding, ExploreReport } from './report/report.ts';
+import { writeExploreReport } from './report/report-view.ts';
 import { operationsNamed, runExplore } from './run.ts';
-import { BATTERY_EXECUTIONS, SWEEP_CANVASES } from './session.ts';
+import { BATTERY_EXECUTIONS, SWEEP_CANVASES } from './send/session.ts';
 
 const SEED = 20260101;
 

@@ -21,15 +21,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { OperationId } from '../contracts/check.ts';
-import { scopeSeed } from '../foundation/data/seeded.ts';
-import { redactSecrets, registerSecret } from '../foundation/environment/redact.ts';
-import { ENV } from '../foundation/environment/rules.ts';
-import type { Exchange } from '../engine/live/transport/exchange.ts';
-import { arbitrariesFor } from './arbitraries.ts';
-import { addFinding } from './findings.ts';
-import { prepare, type Prepared } from './inputs.ts';
-import type { Judgement } from './judge.ts';
-import type { ExploreInput } from './model.ts';
+import { scopeSeed } from '../core/data/seeded.ts';
+import { redactSecrets, registerSecret } from '../core/settings/redact.ts';
+import { ENV } from '../core/settings/rules.ts';
+import type { Exchange } from '../core/transport/exchange.ts';
+import { arbitrariesFor } from './generate/arbitraries.ts';
+import { addFinding } from './send/findings.ts';
+import { prepare, type Prepared } from './generate/inputs.ts';
+import type { Judgement } from './judge/judge.ts';
+import type { ExploreInput } from './generate/model.ts';
 import {
   exitCodeOf,
   deviationsOf,
@@ -38,7 +38,7 @@ import {
   type PropertyKind,
   type PropertySummary,
   type StopReason,
-} from './report.ts';
+} from './report/report.ts';
 import {
   probe,
   Session,
@@ -47,13 +47,13 @@ import {
   type ExploreTarget,
   type Judged,
   type PropertyRun,
-} from './session.ts';
-import { analyseSlow, isSlowAnswer, sweepRuns } from './slowness.ts';
-import { timeOf } from './timings.ts';
-import { sendBattery, type BatterySent } from './battery.ts';
-import { buildWorld, cleanup } from './world.ts';
+} from './send/session.ts';
+import { analyseSlow, isSlowAnswer, sweepRuns } from './send/slowness.ts';
+import { timeOf } from './send/timings.ts';
+import { sendBattery, type BatterySent } from './send/battery.ts';
+import { buildWorld, cleanup } from './send/world.ts';
 
-export type { ExploreOptions, ExploreTarget } from './session.ts';
+export type { ExploreOptions, ExploreTarget } from './send/session.ts';
 
 /** The order operations are explored in: uploads before the runs that use them, runs before the reads of their executions. */
 export const EXPLORE_ORDER: readonly OperationId[] = [

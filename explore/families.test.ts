@@ -8,13 +8,13 @@
  */
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { boundaryInteger, exponentEdge, pagingPair } from './edges.ts';
-import { escapeClass, ILL_FORMED_ESCAPES } from './encodings.ts';
-import { headerVariantsFor } from './headers.ts';
-import { prepare } from './inputs.ts';
-import type { ExploreInput, World } from './model.ts';
-import { runsIn } from './runs.ts';
-import { atEdge, numberTextFeatures } from './text.ts';
+import { boundaryInteger, exponentEdge, pagingPair } from './generate/edges.ts';
+import { escapeClass, ILL_FORMED_ESCAPES } from './generate/encodings.ts';
+import { headerVariantsFor } from './generate/headers.ts';
+import { prepare } from './generate/inputs.ts';
+import type { ExploreInput, World } from './generate/model.ts';
+import { runsIn } from './generate/runs.ts';
+import { atEdge, numberTextFeatures } from './generate/text.ts';
 
 const WORLD: World = { canvases: [], fileKeys: [], executions: [], keys: ['wfcheck-test-key'] };
 const features = (raw: string) => {

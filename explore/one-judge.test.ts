@@ -13,10 +13,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { checkResponse, operationFor } from '../contracts/check.ts';
-import { exchangeRecord } from '../engine/evidence/exchange-record.ts';
-import { EvidenceInMemory, type CheckRecord, type ObservationRecord } from '../engine/evidence/records.ts';
-import { Verdict } from '../engine/evidence/verdict.ts';
-import { ContractJudge } from '../engine/live/judging/contract.ts';
+import { exchangeRecord } from '../core/evidence/exchange-record.ts';
+import { EvidenceInMemory, type CheckRecord, type ObservationRecord } from '../core/evidence/records.ts';
+import { Verdict } from '../core/evidence/verdict.ts';
+import { ContractJudge } from '../core/judging/contract.ts';
 import {
   judgeInvalidParameter,
   judgeOverLimit,
@@ -27,12 +27,12 @@ import {
   type LimitClause,
   type OperationKeyClause,
   type UnkeyedClause,
-} from '../engine/live/judging/refusals.ts';
+} from '../core/judging/refusals.ts';
 import type { ObserveClauseId } from '../contracts/requirements.ts';
-import type { Exchange, RequestSpec } from '../engine/live/transport/exchange.ts';
-import { prepare, type Prepared } from './inputs.ts';
-import type { ExploreInput, World } from './model.ts';
-import { judgeAnswer } from './judge.ts';
+import type { Exchange, RequestSpec } from '../core/transport/exchange.ts';
+import { prepare, type Prepared } from './generate/inputs.ts';
+import type { ExploreInput, World } from './generate/model.ts';
+import { judgeAnswer } from './judge/judge.ts';
 
 const KEY = 'wfk_one_judge_key_0123456789abcdef';
 const BASE = 'http://127.0.0.1:9/v1';

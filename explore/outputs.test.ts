@@ -14,10 +14,10 @@ import { expect, test } from '@playwright/test';
 import { INPUT_CRASHES } from '../fixtures/faults/input-crashes.ts';
 import { type MutatingProxy, startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { type StartedTarget, startTarget } from '../fixtures/reference/server.ts';
-import { MANIFEST_FILE, readManifest } from '../foundation/environment/output-manifest.ts';
+import { MANIFEST_FILE, readManifest } from '../core/outputs/output-manifest.ts';
 import { REPO_ROOT } from '../proof/conformance-run.ts';
 import { commandEnv, hashTree, plantUserFiles, type Ran, startWfcheck } from '../proof/outputs.testkit.ts';
-import type { ExploreReport } from './report.ts';
+import type { ExploreReport } from './report/report.ts';
 
 /** An id longer than 64 characters crashes the detail lookup: one deviation, which explore finds in seconds. */
 const DEVIATION = INPUT_CRASHES.find((m) => m.id === 'crash-long-ids')!;

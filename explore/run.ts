@@ -7,23 +7,23 @@
  */
 import { relative } from 'node:path';
 import { OPERATION_IDS, operationInfo, type OperationId } from '../contracts/check.ts';
-import type { ExploreSettings } from '../foundation/environment/explore-settings.ts';
-import type { Implementation } from '../foundation/environment/history-settings.ts';
-import { commandLine } from '../foundation/environment/invocation.ts';
-import { SettingError } from '../foundation/environment/rules.ts';
-import { openOutputFolder, type OutputFolder } from '../foundation/environment/output-folder.ts';
-import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
-import { targetNamed, targetShown } from '../foundation/environment/target-settings.ts';
-import { checkConnection } from '../foundation/environment/connection-check.ts';
-import { connectionLine, insecureLine, NODE_CLIENT_SPEAKS } from '../foundation/environment/connection-facts.ts';
-import { useConnection } from '../foundation/environment/connection.ts';
-import { connectionReplayArgs } from '../foundation/environment/connection-settings.ts';
-import { recordAndClassifyExplore } from '../foundation/history/explore.ts';
-import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../foundation/history/records.ts';
-import { historyPath } from '../foundation/history/store.ts';
+import type { ExploreSettings } from './settings.ts';
+import type { Implementation } from '../core/settings/history-settings.ts';
+import { commandLine } from '../core/settings/invocation.ts';
+import { SettingError } from '../core/settings/rules.ts';
+import { openOutputFolder, type OutputFolder } from '../core/outputs/output-folder.ts';
+import { describeTarget, resolveTarget } from '../core/settings/target.ts';
+import { targetNamed, targetShown } from '../core/settings/target-settings.ts';
+import { checkConnection } from '../core/connection/connection-check.ts';
+import { connectionLine, insecureLine, NODE_CLIENT_SPEAKS } from '../core/connection/connection-facts.ts';
+import { useConnection } from '../core/connection/connection.ts';
+import { connectionReplayArgs } from '../core/connection/connection-settings.ts';
+import { recordAndClassifyExplore } from '../core/history-store/explore.ts';
+import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../core/history-store/records.ts';
+import { historyPath } from '../core/history-store/store.ts';
 import { explore, type ExploreOptions } from './explore.ts';
-import { deviationsHeadline, withRunHistory, type ExploreReport } from './report.ts';
-import { EXPLORE_NAMES, exploreConsole, writeExploreReport } from './report-view.ts';
+import { deviationsHeadline, withRunHistory, type ExploreReport } from './report/report.ts';
+import { EXPLORE_NAMES, exploreConsole, writeExploreReport } from './report/report-view.ts';
 
 export interface ExploreLog {
   info(line: string): void;

@@ -29,8 +29,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ensureTargetImage, LOCAL_BASE_IMAGE } from '../fixtures/reference/boot/image.ts';
-import { inheritedEnvironment } from '../foundation/environment/child-environment.ts';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
+import { inheritedEnvironment } from '../core/settings/child-environment.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@
  * inline SVG (no script, no library: it draws where JavaScript does not run), and the one script of the
  * grid, its filters.
  */
-import { htmlAttr as html } from '../engine/after/report/escape.ts';
+import { htmlAttr as html } from '../core/report/escape.ts';
 import type { Score } from './model.ts';
 
 /** Verdicts in words, so that the grid reads without colour. */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { openOffline } from '../proof/offline-page.testkit.ts';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../proof/browser.ts';
 import { writeSyntheticMatrix } from '../proof/demo/synthetic-matrix.ts';
 import { buildMatrixSite } from './site.ts';

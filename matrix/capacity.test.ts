@@ -7,10 +7,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { capacityByVersion, capacityTrend, recordCapacityRun } from '../foundation/history/capacity.ts';
-import type { LoadRunRecord } from '../foundation/history/records.ts';
-import { openHistory, recordConformanceRun } from '../foundation/history/store.ts';
-import { capacityTrendSection } from '../load/node/capacity-trend.ts';
+import { capacityByVersion, capacityTrend, recordCapacityRun } from '../core/history-store/capacity.ts';
+import type { LoadRunRecord } from '../core/history-store/records.ts';
+import { openHistory, recordConformanceRun } from '../core/history-store/store.ts';
+import { capacityTrendSection } from '../load/capacity/node/trend.ts';
 import { buildMatrixSite } from './site.ts';
 
 let dir: string;

@@ -4,8 +4,8 @@
  * shows the latest beside the score; an implementation's page shows every version's, with the gate that
  * broke first above it. Every text from the history is escaped (and scrubbed by the site before).
  */
-import { htmlAttr as html } from '../engine/after/report/escape.ts';
-import type { CapacityPoint } from '../foundation/history/capacity.ts';
+import { htmlAttr as html } from '../core/report/escape.ts';
+import type { CapacityPoint } from '../core/history-store/capacity.ts';
 import { when } from './assets.ts';
 
 const rate = (n: number | null) => (n === null ? 'none' : n >= 100 ? n.toFixed(0) : n.toFixed(1));

@@ -4,7 +4,7 @@
  * each implementation's verdict, the finding's title, the link to its evidence and its history (one
  * letter per run, oldest first; `letters` says which verdict each stands for).
  */
-import { distinctAnchor as anchor } from '../engine/after/report/escape.ts';
+import { distinctAnchor as anchor } from '../core/report/escape.ts';
 import { LETTER, type Column, type Matrix } from './model.ts';
 
 export const MATRIX_FORMAT = 'wfcheck-matrix';

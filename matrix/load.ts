@@ -10,10 +10,10 @@ import {
   implementations,
   runsOfImplementation,
   verdictRowsOfRuns,
-} from '../foundation/history/implementations.ts';
-import { capacityTrend } from '../foundation/history/capacity.ts';
-import { findingRowsOf } from '../foundation/history/queries.ts';
-import { harnessVersion } from '../foundation/history/records.ts';
+} from '../core/history-store/implementations.ts';
+import { capacityTrend } from '../core/history-store/capacity.ts';
+import { findingRowsOf } from '../core/history-store/queries.ts';
+import { harnessVersion } from '../core/history-store/records.ts';
 import { buildMatrix, type Clause, type ColumnInput, type Matrix } from './model.ts';
 import { specSections } from './sections.ts';
 

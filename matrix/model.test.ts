@@ -4,8 +4,8 @@
  * rows grouped by section in reading order; the interop line and the requirements nobody meets.
  */
 import { expect, test } from '@playwright/test';
-import type { FindingOutcome } from '../foundation/history/records.ts';
-import type { RunRow, VerdictRow } from '../foundation/history/queries.ts';
+import type { FindingOutcome } from '../core/history-store/records.ts';
+import type { RunRow, VerdictRow } from '../core/history-store/queries.ts';
 import { buildMatrix, scoreOf, slugsFor, type Clause, type ColumnInput } from './model.ts';
 import { compareSections, sectionOf, specSections } from './sections.ts';
 

@@ -8,13 +8,13 @@
  *
  * Pure: the history's rows in, the matrix out (load.ts reads the rows; the pages render the matrix).
  */
-import { classifyChanges, findingChanges, type VerdictChange } from '../foundation/history/diff.ts';
-import type { CapacityPoint } from '../foundation/history/capacity.ts';
-import type { VerdictEvidence } from '../foundation/history/implementations.ts';
-import type { FindingOutcome } from '../foundation/history/records.ts';
-import type { RunRow, VerdictRow } from '../foundation/history/queries.ts';
-import type { EvidenceExample } from '../foundation/history/records.ts';
-import { ABSENT } from '../foundation/history/verdicts.ts';
+import { classifyChanges, findingChanges, type VerdictChange } from '../core/history-store/diff.ts';
+import type { CapacityPoint } from '../core/history-store/capacity.ts';
+import type { VerdictEvidence } from '../core/history-store/implementations.ts';
+import type { FindingOutcome } from '../core/history-store/records.ts';
+import type { RunRow, VerdictRow } from '../core/history-store/queries.ts';
+import type { EvidenceExample } from '../core/history-store/records.ts';
+import { ABSENT } from '../core/history-store/verdicts.ts';
 import { compareSections, sectionOf, type Section } from './sections.ts';
 
 export type Level = 'must' | 'should' | 'observe';

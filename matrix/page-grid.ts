@@ -6,7 +6,7 @@
  * the implementations with their scores, trends and changes; the filters (script) work on the rows'
  * data attributes.
  */
-import { distinctAnchor as anchor, htmlAttr as html } from '../engine/after/report/escape.ts';
+import { distinctAnchor as anchor, htmlAttr as html } from '../core/report/escape.ts';
 import { FILTER_SCRIPT, head, percent, ratio, trendSvg, verdictClass, when, wordOf } from './assets.ts';
 import { capacityCell } from './capacity.ts';
 import { LETTER, type Column, type Matrix, type Row } from './model.ts';

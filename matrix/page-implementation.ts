@@ -5,10 +5,10 @@
  * finding's title, why, the evidence (the redacted request, the response, the curl reproducer) and the
  * verdict in each of its runs.
  */
-import type { VerdictChange } from '../foundation/history/diff.ts';
-import type { EvidenceExample } from '../foundation/history/records.ts';
+import type { VerdictChange } from '../core/history-store/diff.ts';
+import type { EvidenceExample } from '../core/history-store/records.ts';
 import { head, percent, ratio, trendSvg, verdictClass, when, wordOf } from './assets.ts';
-import { distinctAnchor as anchor, htmlAttr as html } from '../engine/after/report/escape.ts';
+import { distinctAnchor as anchor, htmlAttr as html } from '../core/report/escape.ts';
 import { capacitySection } from './capacity.ts';
 import { LETTER, type Cell, type Column, type Matrix, type Row } from './model.ts';
 

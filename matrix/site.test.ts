@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
 import { HOSTILE_TITLE, syntheticRun, writeSyntheticMatrix } from '../proof/demo/synthetic-matrix.ts';
-import { recordConformanceRun, withHistory } from '../foundation/history/store.ts';
+import { recordConformanceRun, withHistory } from '../core/history-store/store.ts';
 import { buildMatrixSite } from './site.ts';
 
 let dir: string;

@@ -10,9 +10,9 @@
  * keys and of whatever stands where a credential goes, and each page is checked before it is written.
  */
 import { existsSync } from 'node:fs';
-import { openOutputFolder } from '../foundation/environment/output-folder.ts';
-import { containsSecret, scrubCredentials } from '../foundation/environment/redact.ts';
-import { withHistory } from '../foundation/history/store.ts';
+import { openOutputFolder } from '../core/outputs/output-folder.ts';
+import { containsSecret, scrubCredentials } from '../core/settings/redact.ts';
+import { withHistory } from '../core/history-store/store.ts';
 import { matrixJson } from './json.ts';
 import { loadMatrix, type LoadOptions } from './load.ts';
 import type { Matrix } from './model.ts';
@@ -60,7 +60,7 @@ export function renderSite(m: Matrix): Map<string, string> {
 /**
  * What the site writes into its folder. The previous site's files are cleared by the folder's manifest;
  * anything else there (a CNAME for GitHub Pages) is left as it is, and a folder holding files of its own
- * at these names gets the site in its subfolder wfcheck-matrix/ (foundation/environment/output-folder.ts).
+ * at these names gets the site in its subfolder wfcheck-matrix/ (core/outputs/output-folder.ts).
  */
 const OWN = ['index.html', 'matrix.json', 'impl'];
 

@@ -10,9 +10,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inheritedEnvironment } from '../foundation/environment/child-environment.ts';
-import { ENV } from '../foundation/environment/rules.ts';
-import type { ConformanceReport } from '../engine/after/findings/report.ts';
+import { inheritedEnvironment } from '../core/settings/child-environment.ts';
+import { ENV } from '../core/settings/rules.ts';
+import type { ConformanceReport } from '../core/findings/report.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -4,8 +4,8 @@
  */
 import type { Mutant } from '../fixtures/faults/catalogue.ts';
 import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
-import { readExploreSettings } from '../foundation/environment/explore-settings.ts';
-import { ENV } from '../foundation/environment/rules.ts';
+import { readExploreSettings } from '../explore/settings.ts';
+import { ENV } from '../core/settings/rules.ts';
 import { explore, type ExploreOptions } from '../explore/explore.ts';
 import { exploreOptionsOf } from '../explore/run.ts';
 import { startTarget } from '../fixtures/reference/server.ts';

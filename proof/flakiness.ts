@@ -15,10 +15,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REQUIREMENTS } from '../contracts/requirements.ts';
-import { commandLine } from '../foundation/environment/invocation.ts';
-import { heading, listOf, paragraph } from '../engine/after/report/document.ts';
-import { renderMarkdown } from '../engine/after/report/render/markdown.ts';
-import { idsWhere, verdictSeries, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
+import { commandLine } from '../core/settings/invocation.ts';
+import { heading, listOf, paragraph } from '../core/report/document.ts';
+import { renderMarkdown } from '../core/report/render/markdown.ts';
+import { idsWhere, verdictSeries, verdictsOf, type Verdicts } from '../core/history-store/verdicts.ts';
 import {
   scratchOutDir,
   REFERENCE_BEHIND_PROXY_ENV,

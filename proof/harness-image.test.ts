@@ -13,8 +13,8 @@ import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
-import type { ConformanceReport } from '../engine/after/findings/report.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
+import type { ConformanceReport } from '../core/findings/report.ts';
 import { loadSeed } from '../fixtures/reference/seed.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
 

@@ -8,8 +8,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { RunChange } from '../foundation/history/diff.ts';
-import { idsWhere, verdictsOf } from '../foundation/history/verdicts.ts';
+import type { RunChange } from '../core/history-store/diff.ts';
+import { idsWhere, verdictsOf } from '../core/history-store/verdicts.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
 import {
   REFERENCE_BEHIND_PROXY_ENV,

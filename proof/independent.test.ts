@@ -22,8 +22,8 @@ import {
 } from '../fixtures/independent/launch.ts';
 import { explore } from '../explore/explore.ts';
 import { exploreOptionsOf } from '../explore/run.ts';
-import { readExploreSettings } from '../foundation/environment/explore-settings.ts';
-import { ENV } from '../foundation/environment/rules.ts';
+import { readExploreSettings } from '../explore/settings.ts';
+import { ENV } from '../core/settings/rules.ts';
 import { runConformance } from './conformance-run.ts';
 
 /**

@@ -2,7 +2,7 @@
  * Every clause is decided in one place, the engine's judges, and proved there by the fault catalogue:
  * (a) the suites (scenarios/) judge no clause — no clause ID appears in their code but in the titles that
  *     cite it, and they record nothing on the verdict themselves;
- * (b) every must and should clause has exactly one judge declaring it (engine/live/judging/registry.ts;
+ * (b) every must and should clause has exactly one judge declaring it (core/judging/registry.ts;
  *     the contract checks' covers() are the contract judge's declaration);
  * (c) every must and should clause has an entry of the fault catalogue that breaks it (a must) or warns
  *     of it (a should), so the mutation run (`npm run mutation`) shows its judge killing a realistic bug.
@@ -16,9 +16,9 @@ import { hasRequirement, REQUIREMENTS, type ClauseId, type Requirement } from '.
 import { matchesAny, MUTANTS, type Mutant } from '../fixtures/faults/catalogue.ts';
 import { EDGE_ENTRIES } from '../fixtures/faults/edge-crashes.ts';
 import { INPUT_ENTRIES } from '../fixtures/faults/input-crashes.ts';
-import type { Declaration } from '../engine/live/judging/judge.ts';
-import { JUDGES } from '../engine/live/judging/registry.ts';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
+import type { Declaration } from '../core/judging/judge.ts';
+import { JUDGES } from '../core/judging/registry.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
 
 // ---- (a) the suites judge nothing ------------------------------------------------------------------------
 
@@ -86,7 +86,7 @@ test('(a) no clause is judged in scenarios/: clause IDs only cited in test title
   const files = suiteFiles(dir);
   expect(files.length).toBeGreaterThan(8);
   const offences = files.flatMap((f) => judgedInSuite(relative(PACKAGE_ROOT, f), readFileSync(f, 'utf8')));
-  expect(offences, 'judge these in engine/live/judging/ and call the judge from the suite').toEqual([]);
+  expect(offences, 'judge these in core/judging/ and call the judge from the suite').toEqual([]);
 });
 
 test('(a) the parse finds a clause judged in a suite, and lets a cited one be', () => {
@@ -155,7 +155,7 @@ const NO_FAULT_CAN_SHOW: Partial<Record<ClauseId, string>> = {
  */
 const PROVED_BY_A_TEST_OF_ITS_OWN: Partial<Record<ClauseId, { test: string; why: string }>> = {
   'TLS-CERT-NOT-EXPIRING': {
-    test: 'engine/live/judging/certificate.test.ts',
+    test: 'core/judging/certificate.test.ts',
     why: "a certificate is the TLS layer's: the test serves one expiring within the horizon and one beyond it",
   },
 };

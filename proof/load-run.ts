@@ -6,9 +6,9 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { inheritedEnvironment } from '../foundation/environment/child-environment.ts';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
-import { ENV } from '../foundation/environment/rules.ts';
+import { inheritedEnvironment } from '../core/settings/child-environment.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
+import { ENV } from '../core/settings/rules.ts';
 
 export interface LoadCliRun {
   code: number | null;

@@ -7,13 +7,13 @@
  */
 import { seedWithPreload } from '../fixtures/reference/crowded.ts';
 import { rmSync } from 'node:fs';
-import { ABSENT, compareVerdicts, idsWhere, verdictsOf, type Verdicts } from '../foundation/history/verdicts.ts';
+import { ABSENT, compareVerdicts, idsWhere, verdictsOf, type Verdicts } from '../core/history-store/verdicts.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
-import type { ConformanceReport } from '../engine/after/findings/report.ts';
-import { heading, paragraph } from '../engine/after/report/document.ts';
-import { footprintText } from '../engine/after/report/index.ts';
-import { renderMarkdown } from '../engine/after/report/render/markdown.ts';
+import type { ConformanceReport } from '../core/findings/report.ts';
+import { heading, paragraph } from '../core/report/document.ts';
+import { footprintText } from '../scenarios/report/index.ts';
+import { renderMarkdown } from '../core/report/render/markdown.ts';
 import { seedSequence } from './flakiness.ts';
 
 export interface SameTargetOptions {

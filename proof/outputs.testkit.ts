@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { inheritedEnvironment } from '../foundation/environment/child-environment.ts';
+import { inheritedEnvironment } from '../core/settings/child-environment.ts';
 import { REPO_ROOT } from './conformance-run.ts';
 
 export const WFCHECK = join(REPO_ROOT, 'bin', 'wfcheck.mjs');

@@ -15,9 +15,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
-import type { ConformanceReport } from '../engine/after/findings/report.ts';
-import { DEFAULT_PROFILE } from '../load/lib/profiles.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
+import type { ConformanceReport } from '../core/findings/report.ts';
+import { DEFAULT_PROFILE } from '../load/k6/lib/profiles.ts';
 
 interface Ran {
   code: number | null;

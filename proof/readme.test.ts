@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
 
 const MAX_LINES = 300;
 const MAX_LINE_CHARS = 400;

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { verdictsOf } from '../foundation/history/verdicts.ts';
-import { mergeShards } from '../engine/runner/merge.ts';
-import type { ConformanceReport } from '../engine/after/findings/report.ts';
+import { verdictsOf } from '../core/history-store/verdicts.ts';
+import { mergeShards } from '../scenarios/run/merge.ts';
+import type { ConformanceReport } from '../core/findings/report.ts';
 import { REPO_ROOT, scratchOutDir } from './conformance-run.ts';
 
 const SEED = 4242;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const projects = ['tsconfig.json', 'load/tsconfig.json', 'load/tsconfig.node.json'].filter((p) =>
+const projects = ['tsconfig.json', 'load/k6/tsconfig.json', 'load/tsconfig.node.json'].filter((p) =>
   existsSync(join(root, p)),
 );
 

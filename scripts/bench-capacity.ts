@@ -12,8 +12,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { positiveInt, SettingError, wholeNumber } from '../foundation/environment/rules.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { positiveInt, SettingError, wholeNumber } from '../core/settings/rules.ts';
 import { benchCapacity, NAMES, type Name } from '../proof/bench/capacity.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

@@ -10,8 +10,8 @@
  * Env: BENCH_MS (per cell, default 1500).
  */
 import { readFileSync } from 'node:fs';
-import { printedHelp, runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { readBenchSettings } from '../foundation/environment/bench-settings.ts';
+import { printedHelp, runCommand, usageFromSource } from '../core/settings/command.ts';
+import { readBenchSettings } from '../proof/bench/settings.ts';
 import { benchContracts } from '../proof/bench/contracts.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

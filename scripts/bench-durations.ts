@@ -10,8 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { list, number, positiveInt, SettingError, wholeNumber } from '../foundation/environment/rules.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { list, number, positiveInt, SettingError, wholeNumber } from '../core/settings/rules.ts';
 import {
   DEFAULT_SPEEDS,
   durationsExitCode,

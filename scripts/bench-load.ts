@@ -18,8 +18,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { positiveInt } from '../foundation/environment/rules.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { positiveInt } from '../core/settings/rules.ts';
 import { benchLoad } from '../proof/bench/load.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

@@ -8,8 +8,8 @@
  * Env: BENCH_MATRIX_IMPLEMENTATIONS (default 20), BENCH_MATRIX_NIGHTS (30), BENCH_MATRIX_BUILDS (5).
  */
 import { readFileSync } from 'node:fs';
-import { printedHelp, runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { readBenchSettings } from '../foundation/environment/bench-settings.ts';
+import { printedHelp, runCommand, usageFromSource } from '../core/settings/command.ts';
+import { readBenchSettings } from '../proof/bench/settings.ts';
 import { benchMatrix } from '../proof/bench/matrix.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

@@ -9,8 +9,8 @@
  *
  * Env: BENCH_SECONDS (per wrk run, default 5), BENCH_CONNECTIONS (default 50), BENCH_EXECUTIONS (default 100000).
  */
-import { printedHelp, runCommand } from '../foundation/environment/command.ts';
-import { readBenchSettings } from '../foundation/environment/bench-settings.ts';
+import { printedHelp, runCommand } from '../core/settings/command.ts';
+import { readBenchSettings } from '../proof/bench/settings.ts';
 import { benchTarget } from '../proof/bench/target.ts';
 
 const USAGE =

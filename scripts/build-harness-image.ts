@@ -12,9 +12,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { inheritedEnvironment } from '../foundation/environment/child-environment.ts';
-import { text } from '../foundation/environment/rules.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { inheritedEnvironment } from '../core/settings/child-environment.ts';
+import { text } from '../core/settings/rules.ts';
 import { ensureHarnessImage } from '../image/build.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
 

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
 import {
   INDEPENDENT_KINDS,
   independentMissing,

@@ -1,5 +1,5 @@
 /** `wfcheck target image` (`npm run target:image` in a clone): builds (or reuses) the reference target's container image. */
-import { printedHelp, runCommand, usageText } from '../foundation/environment/command.ts';
+import { printedHelp, runCommand, usageText } from '../core/settings/command.ts';
 import { ensureTargetImage } from '../fixtures/reference/boot/image.ts';
 
 const USAGE = usageText(

@@ -3,7 +3,7 @@
  * (between its markers); `npm run clause-table -- --check` fails when the page's copy is stale.
  */
 import { CLAUSE_PAGE, clauseTableIsFresh, withClauseTable } from '../contracts/clause-table.ts';
-import { refreshGeneratedPart } from '../foundation/environment/generated-page.ts';
+import { refreshGeneratedPart } from '../core/settings/generated-page.ts';
 
 try {
   process.exit(

@@ -1,6 +1,6 @@
 /**
  * `wfcheck conformance` (`npm run conformance` in a clone): runs the conformance suites (scenarios/)
- * against a target and writes a verdict for people and CI (the run itself: engine/runner/run.ts).
+ * against a target and writes a verdict for people and CI (the run itself: scenarios/run/run.ts).
  *
  * - Without BASE_URL the reference target is booted hermetically (container when a Docker engine
  *   is reachable, else a local process) and its two tenants' keys are used.
@@ -17,14 +17,14 @@
  * incomplete (deadline hit, runner crashed, nothing ran, target unreachable) or could not start.
  */
 import { parseArgs } from 'node:util';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
-import { readConformanceSettings } from '../foundation/environment/conformance-settings.ts';
-import { WORK_DIR } from '../foundation/environment/roots.ts';
-import { runCommand, splitAtTerminator, usageText } from '../foundation/environment/command.ts';
-import { SettingError } from '../foundation/environment/rules.ts';
-import { BootError } from '../foundation/environment/target.ts';
-import { conformanceConsole } from '../engine/after/report/index.ts';
-import { runConformanceSuite, type RunLog } from '../engine/runner/run.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/connection/connection-settings.ts';
+import { readConformanceSettings } from '../core/settings/run-config.ts';
+import { WORK_DIR } from '../core/settings/roots.ts';
+import { runCommand, splitAtTerminator, usageText } from '../core/settings/command.ts';
+import { SettingError } from '../core/settings/rules.ts';
+import { BootError } from '../core/settings/target.ts';
+import { conformanceConsole } from '../scenarios/report/index.ts';
+import { runConformanceSuite, type RunLog } from '../scenarios/run/run.ts';
 
 const USAGE = usageText(`usage: wfcheck conformance [options] [-- <extra playwright args>]
 

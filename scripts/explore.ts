@@ -22,10 +22,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
-import { readExploreSettings } from '../foundation/environment/explore-settings.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { BootError } from '../foundation/environment/target.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/connection/connection-settings.ts';
+import { readExploreSettings } from '../explore/settings.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { BootError } from '../core/settings/target.ts';
 import { runExplore } from '../explore/run.ts';
 
 const USAGE = `${usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'))}

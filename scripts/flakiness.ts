@@ -22,8 +22,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { number, oneOf, positiveInt, wholeNumber } from '../foundation/environment/rules.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { number, oneOf, positiveInt, wholeNumber } from '../core/settings/rules.ts';
 import {
   FLAKINESS_OUT,
   FLAKINESS_TARGETS,

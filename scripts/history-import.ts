@@ -12,10 +12,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readHistoryPath } from '../foundation/environment/history-settings.ts';
-import { refuseOut, runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { SettingError } from '../foundation/environment/rules.ts';
-import { importReport, readReportFile } from '../engine/runner/import.ts';
+import { readHistoryPath } from '../core/settings/history-settings.ts';
+import { refuseOut, runCommand, usageFromSource } from '../core/settings/command.ts';
+import { SettingError } from '../core/settings/rules.ts';
+import { importReport, readReportFile } from '../history/import.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

@@ -16,10 +16,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { refuseOut, runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
-import { runChange } from '../foundation/history/diff.ts';
-import { historyOfExploreRun } from '../foundation/history/explore.ts';
+import { refuseOut, runCommand, usageFromSource } from '../core/settings/command.ts';
+import { positiveInt, SettingError } from '../core/settings/rules.ts';
+import { runChange } from '../core/history-store/diff.ts';
+import { historyOfExploreRun } from '../core/history-store/explore.ts';
 import {
   exploreFindingRowsOf,
   exploreRunById,
@@ -29,10 +29,10 @@ import {
   recentExploreRuns,
   recentRuns,
   requirementTimeline,
-} from '../foundation/history/queries.ts';
-import { historyPath, withHistory } from '../foundation/history/store.ts';
-import { exploreChangeText, exploreRunsText, fingerprintTimelineText } from '../explore/history-text.ts';
-import { changeText } from '../engine/after/report/history-view.ts';
+} from '../core/history-store/queries.ts';
+import { historyPath, withHistory } from '../core/history-store/store.ts';
+import { exploreChangeText, exploreRunsText, fingerprintTimelineText } from '../explore/report/history-text.ts';
+import { changeText } from '../core/report/history-view.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

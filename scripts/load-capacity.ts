@@ -7,7 +7,7 @@
  * Finds the highest arrival rate of the workflow lifecycle (run → poll → output, with the file and abort
  * shares of the load profile --profile, default average), the read mix at --reads-per-lifecycle reads per
  * lifecycle (default 2), at which every gate of a load run holds (failed requests, p95/p99 per operation,
- * contract violations 0, workflow completion; load/lib/thresholds.ts): a coarse ramp of arrival rates
+ * contract violations 0, workflow completion; load/k6/lib/thresholds.ts): a coarse ramp of arrival rates
  * stopped at its first break brackets the knee, bisection narrows it to --precision (default 5 %) with
  * steps long enough to be steady (their warm-up left out of their figures), and a longer step at the rate
  * found confirms it — all within --budget (default 3m). Each step is printed as it ends.
@@ -35,20 +35,20 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { readImplementation } from '../foundation/environment/history-settings.ts';
-import { readK6ScriptSettings, readLoadRunSettings } from '../foundation/environment/load-settings.ts';
-import { pathFromWorkDir } from '../foundation/environment/roots.ts';
-import { number, positiveInt, SettingError } from '../foundation/environment/rules.ts';
-import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
-import { targetNamed } from '../foundation/environment/target-settings.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { readImplementation } from '../core/settings/history-settings.ts';
+import { readK6ScriptSettings, readLoadRunSettings } from '../load/settings.ts';
+import { pathFromWorkDir } from '../core/settings/roots.ts';
+import { number, positiveInt, SettingError } from '../core/settings/rules.ts';
+import { describeTarget, resolveTarget, type Target } from '../core/settings/target.ts';
+import { targetNamed } from '../core/settings/target-settings.ts';
 import {
   CONNECTION_OPTIONS,
   CONNECTION_USAGE,
   readConnectionSettings,
-} from '../foundation/environment/connection-settings.ts';
-import type { ConnectionFacts } from '../foundation/environment/connection-facts.ts';
-import { useConnection } from '../foundation/environment/connection.ts';
+} from '../core/connection/connection-settings.ts';
+import type { ConnectionFacts } from '../core/connection/connection-facts.ts';
+import { useConnection } from '../core/connection/connection.ts';
 import { loadConnection } from '../load/node/connection-view.ts';
 import { k8sTlsSteps } from '../load/node/k6-tls.ts';
 import { checkWay } from '../load/node/preflight.ts';
@@ -57,19 +57,25 @@ import { type CapacityMeta, type CapacityReport, capacityText, headline } from '
 import type { SearchSettings } from '../load/capacity/search.ts';
 import { roundRate } from '../load/capacity/plan.ts';
 import { DEFAULT_LIFECYCLE_S, DEFAULT_READS_PER_LIFECYCLE } from '../load/capacity/settings.ts';
-import { describeMix, durationSeconds, LOAD_PROFILES, PROFILE_NAMES, type ProfileName } from '../load/lib/profiles.ts';
-import { sloFromEnv } from '../load/lib/thresholds.ts';
-import { buildCapacityArchive, type CapacityArchive } from '../load/node/capacity-archive.ts';
-import { compareCapacity, DEFAULT_CAPACITY_TOLERANCE, readCapacityBaseline } from '../load/node/capacity-baseline.ts';
-import { measureGeneratorCeiling } from '../load/node/capacity-ceiling.ts';
-import { lastCapacity, recordCapacityHistory } from '../load/node/capacity-history.ts';
+import {
+  describeMix,
+  durationSeconds,
+  LOAD_PROFILES,
+  PROFILE_NAMES,
+  type ProfileName,
+} from '../load/k6/lib/profiles.ts';
+import { sloFromEnv } from '../load/k6/lib/thresholds.ts';
+import { buildCapacityArchive, type CapacityArchive } from '../load/capacity/node/archive.ts';
+import { compareCapacity, DEFAULT_CAPACITY_TOLERANCE, readCapacityBaseline } from '../load/capacity/node/baseline.ts';
+import { measureGeneratorCeiling } from '../load/capacity/node/ceiling.ts';
+import { lastCapacity, recordCapacityHistory } from '../load/capacity/node/history.ts';
 import {
   buildCapacityReport,
   CAPACITY_REPORT_FILES,
   type ReportInput,
   writeCapacityReport,
-} from '../load/node/capacity-report-files.ts';
-import { searchCapacity } from '../load/node/capacity-search.ts';
+} from '../load/capacity/node/report-files.ts';
+import { searchCapacity } from '../load/capacity/node/search.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';
 import { openRunFolder } from '../load/node/run-dir.ts';

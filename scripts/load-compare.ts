@@ -12,11 +12,11 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { commandLine } from '../foundation/environment/invocation.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { number } from '../foundation/environment/rules.ts';
-import { REPORT_FORMATS } from '../engine/after/report/formats.ts';
-import type { RunReport } from '../load/lib/report.ts';
+import { commandLine } from '../core/settings/invocation.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { number } from '../core/settings/rules.ts';
+import { REPORT_FORMATS } from '../core/report/formats.ts';
+import type { RunReport } from '../load/k6/lib/report.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
 import { REPORTS_ROOT } from '../load/node/run-dir.ts';
 

@@ -15,25 +15,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  readK6ScriptSettings,
-  readLoadRunSettings,
-  type LoadRunSettings,
-} from '../foundation/environment/load-settings.ts';
-import { pathFromWorkDir } from '../foundation/environment/roots.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
-import { describeTarget, resolveTarget, type Target } from '../foundation/environment/target.ts';
-import { targetNamed } from '../foundation/environment/target-settings.ts';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
-import type { ConnectionFacts } from '../foundation/environment/connection-facts.ts';
-import { useConnection } from '../foundation/environment/connection.ts';
+import { readK6ScriptSettings, readLoadRunSettings, type LoadRunSettings } from '../load/settings.ts';
+import { pathFromWorkDir } from '../core/settings/roots.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { positiveInt, SettingError } from '../core/settings/rules.ts';
+import { describeTarget, resolveTarget, type Target } from '../core/settings/target.ts';
+import { targetNamed } from '../core/settings/target-settings.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/connection/connection-settings.ts';
+import type { ConnectionFacts } from '../core/connection/connection-facts.ts';
+import { useConnection } from '../core/connection/connection.ts';
 import { loadConnection } from '../load/node/connection-view.ts';
 import { checkWay } from '../load/node/preflight.ts';
-import { SCENARIO_OPERATIONS } from '../load/lib/operations.ts';
-import { parseScenarioList, PROFILE_CHOICE, profileByName, type ScenarioName } from '../load/lib/profiles.ts';
-import { loadReportText, type RunReport } from '../load/lib/report.ts';
-import { buildThresholds, sloFromEnv } from '../load/lib/thresholds.ts';
+import { SCENARIO_OPERATIONS } from '../load/k6/lib/operations.ts';
+import { parseScenarioList, PROFILE_CHOICE, profileByName, type ScenarioName } from '../load/k6/lib/profiles.ts';
+import { loadReportText, type RunReport } from '../load/k6/lib/report.ts';
+import { buildThresholds, sloFromEnv } from '../load/k6/lib/thresholds.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
 import { runShape, type RunShape } from '../load/node/k6-env.ts';
 import { evaluateMerged, executionSegments, mergeK6Json } from '../load/node/merge.ts';

@@ -28,25 +28,21 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  readK6ScriptSettings,
-  readLoadRunSettings,
-  type LoadRunSettings,
-} from '../foundation/environment/load-settings.ts';
-import { pathFromWorkDir } from '../foundation/environment/roots.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { ENV, number } from '../foundation/environment/rules.ts';
-import { describeTarget, resolveTarget } from '../foundation/environment/target.ts';
-import { targetNamed } from '../foundation/environment/target-settings.ts';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../foundation/environment/connection-settings.ts';
-import { useConnection } from '../foundation/environment/connection.ts';
-import { tlsFailureLine, tlsFailureOf } from '../foundation/environment/tls-failure.ts';
-import { PROFILE_CHOICE } from '../load/lib/profiles.ts';
-import type { RunReport } from '../load/lib/report.ts';
+import { readK6ScriptSettings, readLoadRunSettings, type LoadRunSettings } from '../load/settings.ts';
+import { pathFromWorkDir } from '../core/settings/roots.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { ENV, number } from '../core/settings/rules.ts';
+import { describeTarget, resolveTarget } from '../core/settings/target.ts';
+import { targetNamed } from '../core/settings/target-settings.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/connection/connection-settings.ts';
+import { useConnection } from '../core/connection/connection.ts';
+import { tlsFailureLine, tlsFailureOf } from '../core/connection/tls-failure.ts';
+import { PROFILE_CHOICE } from '../load/k6/lib/profiles.ts';
+import type { RunReport } from '../load/k6/lib/report.ts';
 import { buildArchive } from '../load/node/archive.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from '../load/node/compare.ts';
 import { ensureK6 } from '../load/node/ensure-k6.ts';
-import { REPORT_FORMATS } from '../engine/after/report/formats.ts';
+import { REPORT_FORMATS } from '../core/report/formats.ts';
 import { runShape } from '../load/node/k6-env.ts';
 import { recordLoadHistory } from '../load/node/history.ts';
 import { prepareRunData } from '../load/node/prepare-data.ts';

@@ -12,9 +12,9 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WORK_DIR } from '../foundation/environment/roots.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { positiveInt, wholeNumber } from '../foundation/environment/rules.ts';
+import { WORK_DIR } from '../core/settings/roots.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { positiveInt, wholeNumber } from '../core/settings/rules.ts';
 import { DEMO_IMPLEMENTATIONS, matrixDemo } from '../proof/matrix-demo.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

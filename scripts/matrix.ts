@@ -14,10 +14,10 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readHistoryPath } from '../foundation/environment/history-settings.ts';
-import { WORK_DIR } from '../foundation/environment/roots.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { list, positiveInt } from '../foundation/environment/rules.ts';
+import { readHistoryPath } from '../core/settings/history-settings.ts';
+import { WORK_DIR } from '../core/settings/roots.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { list, positiveInt } from '../core/settings/rules.ts';
 import { DEFAULT_RUNS } from '../matrix/load.ts';
 import { buildMatrixSite } from '../matrix/site.ts';
 

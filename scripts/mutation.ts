@@ -31,9 +31,9 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PACKAGE_ROOT } from '../foundation/environment/roots.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { number, positiveInt, SettingError, wholeNumber } from '../foundation/environment/rules.ts';
+import { PACKAGE_ROOT } from '../core/settings/roots.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { number, positiveInt, SettingError, wholeNumber } from '../core/settings/rules.ts';
 import { kindOf } from '../fixtures/faults/catalogue.ts';
 import {
   CONTROL_ID,

@@ -1,8 +1,8 @@
 /**
- * `npm run profile-table` writes the profile table of docs/load.md from load/lib/profiles.ts (between its
+ * `npm run profile-table` writes the profile table of docs/load.md from load/k6/lib/profiles.ts (between its
  * markers); `npm run profile-table -- --check` fails when the page's copy is stale.
  */
-import { refreshGeneratedPart } from '../foundation/environment/generated-page.ts';
+import { refreshGeneratedPart } from '../core/settings/generated-page.ts';
 import { PROFILE_PAGE, profileTableIsFresh, withProfileTable } from '../load/node/profile-table.ts';
 
 try {
@@ -11,7 +11,7 @@ try {
       {
         page: PROFILE_PAGE,
         part: 'profile table',
-        source: 'load/lib/profiles.ts',
+        source: 'load/k6/lib/profiles.ts',
         script: 'profile-table',
         isFresh: profileTableIsFresh,
         written: withProfileTable,

@@ -13,11 +13,11 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readMergeOutDir } from '../foundation/environment/conformance-settings.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { SettingError } from '../foundation/environment/rules.ts';
-import { mergeShards } from '../engine/runner/merge.ts';
-import { conformanceConsole } from '../engine/after/report/index.ts';
+import { readMergeOutDir } from '../core/settings/run-config.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { SettingError } from '../core/settings/rules.ts';
+import { mergeShards } from '../scenarios/run/merge.ts';
+import { conformanceConsole } from '../scenarios/report/index.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 

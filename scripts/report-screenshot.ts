@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CONFORMANCE_OUT_DIR } from '../foundation/environment/conformance-settings.ts';
-import { commandLine } from '../foundation/environment/invocation.ts';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { positiveInt, SettingError } from '../foundation/environment/rules.ts';
+import { CONFORMANCE_OUT_DIR } from '../core/settings/run-config.ts';
+import { commandLine } from '../core/settings/invocation.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { positiveInt, SettingError } from '../core/settings/rules.ts';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../proof/browser.ts';
 import { demoReportHtml } from '../proof/demo/history-demo.ts';
 

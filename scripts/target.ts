@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { refuseOut, runCommand, usageFromSource } from '../foundation/environment/command.ts';
-import { oneOf, wholeNumber } from '../foundation/environment/rules.ts';
+import { refuseOut, runCommand, usageFromSource } from '../core/settings/command.ts';
+import { oneOf, wholeNumber } from '../core/settings/rules.ts';
 import { bootTarget, type BootedTarget, type BootOptions } from '../fixtures/reference/boot/boot.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));

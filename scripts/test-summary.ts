@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runCommand, usageFromSource } from '../foundation/environment/command.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
 
 interface Stats {
   expected: number;

@@ -1,5 +1,5 @@
 /**
- * The gates of a capacity step: the load run's own (load/lib/thresholds.ts buildThresholds, every gate of
+ * The gates of a capacity step: the load run's own (load/k6/lib/thresholds.ts buildThresholds, every gate of
  * a release: failed requests, p95/p99 per operation, contract violations, workflow completion), each
  * applied to one step's steady window, plus the one a search adds: the offered rate was held.
  *
@@ -8,9 +8,9 @@
  *
  * Pure, no k6 imports.
  */
-import type { OperationId } from '../lib/operations.ts';
-import { compare, parseThresholdExpression, parseThresholdKey, type SloSettings } from '../lib/thresholds.ts';
-import { buildThresholds } from '../lib/thresholds.ts';
+import type { OperationId } from '../k6/lib/operations.ts';
+import { compare, parseThresholdExpression, parseThresholdKey, type SloSettings } from '../k6/lib/thresholds.ts';
+import { buildThresholds } from '../k6/lib/thresholds.ts';
 import { type CapacityPlan, steadyEndMs, steadyWindow, WINDOW_TAG } from './plan.ts';
 
 /** Lifecycles started in a steady window, per step (a Counter the capacity entry adds to at each start). */

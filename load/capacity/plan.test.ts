@@ -3,8 +3,8 @@
  * the Node side reads back must name the same windows and the load run's own gates.
  */
 import { expect, test } from '@playwright/test';
-import { DEFAULT_SLO } from '../lib/thresholds.ts';
-import type { MetricSummary } from '../lib/report.ts';
+import { DEFAULT_SLO } from '../k6/lib/thresholds.ts';
+import type { MetricSummary } from '../k6/lib/report.ts';
 import { readStep } from './figures.ts';
 import { describeBreak, judgeGate, k6Thresholds, stepGates, windowedKey, worstBreak } from './gates.ts';
 import { arrivalStages, type CapacityPlan, lifecycleOf, steadyEndMs, timeline, windowAt } from './plan.ts';

@@ -3,7 +3,7 @@
  * lifecycles held for a warm-up and then a steady window, with the read mix at its share of that rate.
  * The coarse ramp is several steps in one process; a bisection or confirmation step is one.
  *
- * Pure, no k6 imports: the k6 entry (load/capacity/main.ts) turns a plan into `options.scenarios` and
+ * Pure, no k6 imports: the k6 entry (load/capacity/k6/main.ts) turns a plan into `options.scenarios` and
  * tags every request with the window it is sent in; the Node side (load/node/capacity-*.ts) writes the
  * plan and reads each step's figures back by the same window names.
  */
@@ -49,7 +49,7 @@ export interface TimeWindow {
 export const WARMUP = 'warmup';
 /** Requests of lifecycles still running after the last step: they judge nothing either. */
 export const DRAIN = 'drain';
-/** The metric tag that carries the window (k6 VU tag, set per request by load/capacity/main.ts). */
+/** The metric tag that carries the window (k6 VU tag, set per request by load/capacity/k6/main.ts). */
 export const WINDOW_TAG = 'window';
 
 /** The steady window's name of a step (0-based index): `s1`, `s2`, … */

@@ -1,14 +1,14 @@
 /**
  * The result of a capacity search and its views: the headline ("capacity: N lifecycles/s (M requests/s)
  * with every gate held; first gate to break above it: …"), the text with the table of steps, and the
- * JUnit document; the report kit's table of formats (engine/after/report/formats.ts) renders them, with the
- * model as JSON and the page of load/node/capacity-page.ts.
+ * JUnit document; the report kit's table of formats (core/report/formats.ts) renders them, with the
+ * model as JSON and the page of load/capacity/node/page.ts.
  *
  * Pure, no k6 or Node imports.
  */
-import type { JunitDocument } from '../../engine/after/report/render/junit.ts';
-import { table, type LoadConnection } from '../lib/report.ts';
-import type { SloSettings } from '../lib/thresholds.ts';
+import type { JunitDocument } from '../../core/report/render/junit.ts';
+import { table, type LoadConnection } from '../k6/lib/report.ts';
+import type { SloSettings } from '../k6/lib/thresholds.ts';
 import type { StepFigures } from './figures.ts';
 import { ARRIVALS_METRIC, describeBreak, type GateResult } from './gates.ts';
 import { bracket, confirmed } from './search.ts';

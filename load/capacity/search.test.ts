@@ -8,7 +8,7 @@ import type { StepFigures, StepPurpose } from './figures.ts';
 import { type CapacityPlan, planSeconds } from './plan.ts';
 import { headline, resultOf } from './report.ts';
 import { nextRun, type SearchSettings } from './search.ts';
-import { exampleStep } from './step-examples.ts';
+import { exampleStep } from './k6/step-examples.ts';
 
 const SETTINGS: SearchSettings = {
   budgetS: 180,

@@ -5,7 +5,7 @@
  * it with steps long enough to be steady; a longer step at the rate found confirms it. Everything is
  * bounded by the budget: a step that would not fit is not started.
  *
- * Pure: decisions only (load/node/capacity-search.ts runs them), so a fake target can test the search.
+ * Pure: decisions only (load/capacity/node/search.ts runs them), so a fake target can test the search.
  */
 import type { StepFigures } from './figures.ts';
 import { type CapacityPlan, plannedVus, roundRate } from './plan.ts';
@@ -83,7 +83,7 @@ function plan(
 
 /**
  * A ramp that continues above a rate that held pre-allocates its VUs for its top step, and a high rate
- * costs hundreds of VUs to start (load/node/capacity-search.ts): its pool may grow to this multiple of
+ * costs hundreds of VUs to start (load/capacity/node/search.ts): its pool may grow to this multiple of
  * the held rate's, or to RAMP_VU_ROOM, whichever is more. Two doublings above 724/s once asked for 4,000
  * VUs, half a minute of a 3-minute budget that bisection then lacked; a low rate still climbs several.
  */

@@ -1,12 +1,12 @@
 /**
- * The settings only the capacity entry (load/capacity/main.ts) reads, besides the suite's own
- * (load/lib/config.ts, K6_SCRIPT_ENV): the plan of the process and where setup's findings are kept.
- * The Node side passes them with `k6 run -e` (load/node/capacity-process.ts), so they never mix with the
+ * The settings only the capacity entry (load/capacity/k6/main.ts) reads, besides the suite's own
+ * (load/k6/lib/config.ts, K6_SCRIPT_ENV): the plan of the process and where setup's findings are kept.
+ * The Node side passes them with `k6 run -e` (load/capacity/node/process.ts), so they never mix with the
  * suite's names; a k6 archive bakes them the same way.
  *
- * Pure: the rules of foundation/environment/rules.ts, so a bad value is refused naming its variable.
+ * Pure: the rules of core/settings/rules.ts, so a bad value is refused naming its variable.
  */
-import { positiveInt, SettingError, text, type EnvLike } from '../../foundation/environment/rules.ts';
+import { positiveInt, SettingError, text, type EnvLike } from '../../core/settings/rules.ts';
 import type { CapacityPlan } from './plan.ts';
 
 export const CAPACITY_K6_ENV = {
@@ -37,11 +37,11 @@ export interface CeilingSettings {
   out: string;
 }
 
-/** bare-loop.ts's settings: all four are set by load/node/capacity-ceiling.ts. */
+/** bare-loop.ts's settings: all four are set by load/capacity/node/ceiling.ts. */
 export function readCeilingSettings(env: EnvLike): CeilingSettings {
   const required = (name: string) => {
     const v = text(env[name]);
-    if (v === undefined) throw new SettingError(`${name} is not set; load/node/capacity-ceiling.ts sets it`);
+    if (v === undefined) throw new SettingError(`${name} is not set; load/capacity/node/ceiling.ts sets it`);
     return v;
   };
   return {

@@ -8,7 +8,7 @@
  * at run time (from a Kubernetes Secret) and never stored in the archive.
  */
 import { execFileSync } from 'node:child_process';
-import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
+import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
 import { k6ScriptEnv, type K6ScriptSettings } from './k6-env.ts';
 import { K6_ENTRY } from './run-k6.ts';
 

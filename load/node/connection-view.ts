@@ -10,8 +10,8 @@ import {
   connectionLine,
   insecureLine,
   type ConnectionFacts,
-} from '../../foundation/environment/connection-facts.ts';
-import type { LoadConnection } from '../lib/report.ts';
+} from '../../core/connection/connection-facts.ts';
+import type { LoadConnection } from '../k6/lib/report.ts';
 
 /** What k6 spoke, in words: "k6 spoke HTTP/2.0 over tls1.3". */
 function spoke(k6: LoadConnection['k6']): string | undefined {

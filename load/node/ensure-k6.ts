@@ -3,7 +3,7 @@
  * `k6/x/wfcheck` (load/xk6), every Go module pinned to what the k6 release requires, into
  * <repo>/.tools/bin (an installed package: $XDG_CACHE_HOME/wfcheck/bin, else ~/.cache/wfcheck/bin),
  * when Go is there; a k6 on PATH otherwise. Any k6 runs the suite; the suite's build
- * also hands offload mode's responses over in Go (load/main-native.ts), which a saturated generator needs
+ * also hands offload mode's responses over in Go (load/k6/main-native.ts), which a saturated generator needs
  * to keep up (`npm run bench:load`).
  *
  *   npx tsx scripts/ensure-k6.ts      (its command) prints the path of the k6 binary
@@ -12,10 +12,10 @@ import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join, relative, resolve } from 'node:path';
-import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
-import { readK6Lookup, readToolsBin } from '../../foundation/environment/load-settings.ts';
-import { PACKAGE_ROOT } from '../../foundation/environment/roots.ts';
-import type { EnvLike } from '../../foundation/environment/rules.ts';
+import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
+import { readK6Lookup, readToolsBin } from '../settings.ts';
+import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
+import type { EnvLike } from '../../core/settings/rules.ts';
 
 export const K6_VERSION = 'v1.8.1';
 export const K6_MODULE = 'go.k6.io/k6';
@@ -44,7 +44,7 @@ function versionOf(binary: string): string | undefined {
 
 const withExtension = new Map<string, boolean>();
 
-/** Whether a k6 binary has the suite's extension (it then runs load/main-native.ts). */
+/** Whether a k6 binary has the suite's extension (it then runs load/k6/main-native.ts). */
 export function hasWfcheckExtension(binary: string): boolean {
   let known = withExtension.get(binary);
   if (known === undefined) {

@@ -5,16 +5,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTrend } from '../../foundation/history/queries.ts';
-import { harnessVersion, targetFingerprint, type LoadRunRecord } from '../../foundation/history/records.ts';
-import { historyPath, recordLoadRun, withHistory } from '../../foundation/history/store.ts';
-import { readK6ScriptSettings } from '../../foundation/environment/load-settings.ts';
-import type { Target } from '../../foundation/environment/target.ts';
-import { apiRequestRate, apiResponses, operationRows, type RunReport } from '../lib/report.ts';
-import { sloFromEnv } from '../lib/thresholds.ts';
+import { loadTrend } from '../../core/history-store/queries.ts';
+import { harnessVersion, targetFingerprint, type LoadRunRecord } from '../../core/history-store/records.ts';
+import { historyPath, recordLoadRun, withHistory } from '../../core/history-store/store.ts';
+import { readK6ScriptSettings } from '../settings.ts';
+import type { Target } from '../../core/settings/target.ts';
+import { apiRequestRate, apiResponses, operationRows, type RunReport } from '../k6/lib/report.ts';
+import { sloFromEnv } from '../k6/lib/thresholds.ts';
 import { renderLoadTrendPage } from './trend-page.ts';
-import { capacityTrendSection } from './capacity-trend.ts';
-import { capacityByVersion, capacityTrend } from '../../foundation/history/capacity.ts';
+import { capacityTrendSection } from '../capacity/node/trend.ts';
+import { capacityByVersion, capacityTrend } from '../../core/history-store/capacity.ts';
 
 /** Runs the trend page shows. */
 export const LOAD_TREND_RUNS = 30;

@@ -1,12 +1,12 @@
 /**
  * What Node hands to k6 is written by k6ScriptEnv alone, with the names of K6_SCRIPT_ENV: the list the
- * k6 reader (load/lib/config.ts) reads, as load/lib/config.test.ts shows.
+ * k6 reader (load/k6/lib/config.ts) reads, as load/k6/lib/config.test.ts shows.
  */
 import { test, expect } from '@playwright/test';
 import { resolve } from 'node:path';
-import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
-import { readK6ScriptSettings } from '../../foundation/environment/load-settings.ts';
-import { ENV, K6_SCRIPT_ENV, type K6ScriptValues } from '../../foundation/environment/rules.ts';
+import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
+import { readK6ScriptSettings } from '../settings.ts';
+import { ENV, K6_SCRIPT_ENV, type K6ScriptValues } from '../../core/settings/rules.ts';
 import { k6RunnerEnv, k6ScriptEnv } from './k6-env.ts';
 
 const required = {

@@ -1,14 +1,14 @@
 /**
- * Everything a k6 run of load/main.ts gets through its environment, written in one place for every way
+ * Everything a k6 run of load/k6/main.ts gets through its environment, written in one place for every way
  * the suite is started: a k6 child process (run-k6.ts) and a k6 archive (archive.ts).
  *
- * The script's settings use the names of K6_SCRIPT_ENV (foundation/environment/rules.ts), the list its
- * one reader, load/lib/config.ts, reads from `__ENV`: each name is spelled once, for writer and reader.
+ * The script's settings use the names of K6_SCRIPT_ENV (core/settings/rules.ts), the list its
+ * one reader, load/k6/lib/config.ts, reads from `__ENV`: each name is spelled once, for writer and reader.
  */
 import { join, resolve } from 'node:path';
-import type { LoadRunSettings } from '../../foundation/environment/load-settings.ts';
-import { ENV, K6_SCRIPT_ENV, type K6ScriptValues } from '../../foundation/environment/rules.ts';
-import { durationSeconds, profileByName } from '../lib/profiles.ts';
+import type { LoadRunSettings } from '../settings.ts';
+import { ENV, K6_SCRIPT_ENV, type K6ScriptValues } from '../../core/settings/rules.ts';
+import { durationSeconds, profileByName } from '../k6/lib/profiles.ts';
 import { dashboardPeriod } from './run-dir.ts';
 
 export interface K6ScriptSettings {

@@ -7,8 +7,8 @@ import { createReadStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { privateCa, type PrivateCa } from '../../fixtures/deployment/private-ca.ts';
-import { readConnectionSettings } from '../../foundation/environment/connection-settings.ts';
-import { TargetConnection } from '../../foundation/environment/connection.ts';
+import { readConnectionSettings } from '../../core/connection/connection-settings.ts';
+import { TargetConnection } from '../../core/connection/connection.ts';
 import { GO_ROOT_FILES, k6CaBundle, k6TlsFor, k8sTlsSteps } from './k6-tls.ts';
 
 let ca: PrivateCa;

@@ -23,8 +23,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import type { TargetConnection } from '../../foundation/environment/connection.ts';
-import { certificatesIn } from '../../foundation/environment/tls-material.ts';
+import type { TargetConnection } from '../../core/connection/connection.ts';
+import { certificatesIn } from '../../core/connection/tls-material.ts';
 
 /** Where Go looks for the system's roots on Linux (crypto/x509 root_linux.go), in its order. */
 export const GO_ROOT_FILES = [

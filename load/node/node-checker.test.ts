@@ -7,10 +7,10 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { batchText, parseFrames, pushFrame, type BatchVerdict } from '../lib/check-batch.ts';
-import type { OperationId } from '../lib/operations.ts';
+import { batchText, parseFrames, pushFrame, type BatchVerdict } from '../k6/lib/check-batch.ts';
+import type { OperationId } from '../k6/lib/operations.ts';
 import { startNodeChecker } from './node-checker.ts';
-import { registerSecret } from '../../foundation/environment/redact.ts';
+import { registerSecret } from '../../core/settings/redact.ts';
 
 const STATUS_OK = JSON.stringify({
   success: true,

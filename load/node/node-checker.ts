@@ -6,7 +6,7 @@
  * Why: JSON.parse and schema validation are costly in k6's interpreter, about as costly as k6's own work
  * for a request, so checking inside the VU loop cuts what a generator can send; Node runs the same check
  * far faster. The VUs send their responses in batches (one POST of up to CONTRACT_CHECK_BATCH responses,
- * in the format of load/lib/check-batch.ts); this server checks each with the same checking API
+ * in the format of load/k6/lib/check-batch.ts); this server checks each with the same checking API
  * (contracts/check.ts) and answers, per operation, how many it checked, how many break a `must` clause
  * and how many carry warnings (the VU records these counts in contract_checked, contract_violations and
  * contract_warnings, so the same gates judge both places). It keeps a redacted example of the first
@@ -16,8 +16,8 @@ import http from 'node:http';
 import { appendFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { checkResponse } from '../../contracts/check.ts';
-import { parseFrames, type BatchVerdict, type BatchedResponse } from '../lib/check-batch.ts';
-import { redactSecrets } from '../../foundation/environment/redact.ts';
+import { parseFrames, type BatchVerdict, type BatchedResponse } from '../k6/lib/check-batch.ts';
+import { redactSecrets } from '../../core/settings/redact.ts';
 
 export interface NodeChecker {
   /** Where the VUs POST their batches. */

@@ -1,5 +1,5 @@
 /**
- * The two batchers of offloaded checks — the VUs' JavaScript (load/lib/contract.ts, any k6) and the suite's
+ * The two batchers of offloaded checks — the VUs' JavaScript (load/k6/lib/contract.ts, any k6) and the suite's
  * extension (load/xk6, `k6/x/wfcheck`) — deliver to the Node checker exactly what the VU saw of each
  * response, whatever it holds: tabs and newlines, non-ASCII text, bytes that are not UTF-8, no body, no
  * content type, a content type with a tab.
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { ensureK6, hasWfcheckExtension } from './ensure-k6.ts';
 import { startNodeChecker } from './node-checker.ts';
 import { LOAD_DIR } from './run-k6.ts';
-import type { BatchedResponse } from '../lib/check-batch.ts';
+import type { BatchedResponse } from '../k6/lib/check-batch.ts';
 
 interface Case {
   status: number;

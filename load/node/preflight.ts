@@ -3,8 +3,8 @@
  * target as the settings give it, said in the log; a TLS or proxy failure ends the command in one line
  * naming the setting that fixes it, the same line the other modes print, before k6 costs a second.
  */
-import { checkConnection } from '../../foundation/environment/connection-check.ts';
-import { connectionLine, insecureLine, type ConnectionFacts } from '../../foundation/environment/connection-facts.ts';
+import { checkConnection } from '../../core/connection/connection-check.ts';
+import { connectionLine, insecureLine, type ConnectionFacts } from '../../core/connection/connection-facts.ts';
 
 /** The way failed: the command ends with this message (exit 2). */
 export class UnreachableTarget extends Error {

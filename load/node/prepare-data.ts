@@ -4,8 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildFileSet, seededFaker, textValue } from '../../foundation/data/index.ts';
-import type { LoadData } from '../lib/data-shape.ts';
+import { buildFileSet, seededFaker, textValue } from '../../core/data/index.ts';
+import type { LoadData } from '../k6/lib/data-shape.ts';
 
 const STRING_COUNT = 200;
 const KEYWORD_COUNT = 50;

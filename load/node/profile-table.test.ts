@@ -1,12 +1,12 @@
 /**
- * The profile table of docs/load.md is the one load/lib/profiles.ts generates: a profile added, renamed or
+ * The profile table of docs/load.md is the one load/k6/lib/profiles.ts generates: a profile added, renamed or
  * made the default without `npm run profile-table` fails here.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { PACKAGE_ROOT } from '../../foundation/environment/roots.ts';
-import { DEFAULT_PROFILE, PROFILE_NAMES } from '../lib/profiles.ts';
+import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
+import { DEFAULT_PROFILE, PROFILE_NAMES } from '../k6/lib/profiles.ts';
 import { PROFILE_PAGE, profileTableIsFresh, renderProfileTable, withProfileTable } from './profile-table.ts';
 
 test(`the profile table of ${PROFILE_PAGE} is fresh (npm run profile-table)`, () => {

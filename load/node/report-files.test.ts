@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { REPORT_FORMATS } from '../../engine/after/report/formats.ts';
-import { REPORT_HANDOVER_FILE, type RunReport } from '../lib/report.ts';
+import { REPORT_FORMATS } from '../../core/report/formats.ts';
+import { REPORT_HANDOVER_FILE, type RunReport } from '../k6/lib/report.ts';
 import { LOAD_REPORT_FILES, loadViews } from './report-files.ts';
-import { renderReport } from '../../engine/after/report/formats.ts';
+import { renderReport } from '../../core/report/formats.ts';
 
 const REPORT: RunReport = {
   meta: {

@@ -1,8 +1,8 @@
 /**
- * A load run's report written in its formats, from the report kit's one table (engine/after/report/formats.ts):
+ * A load run's report written in its formats, from the report kit's one table (core/report/formats.ts):
  * the model as JSON, its text (as k6 printed it) and its gates as JUnit test cases. Written on the Node side,
  * for a single run, each segment and the merged verdict of a distributed run alike: k6 only hands its
- * report over (load/lib/report.ts REPORT_HANDOVER_FILE).
+ * report over (load/k6/lib/report.ts REPORT_HANDOVER_FILE).
  */
 import { join } from 'node:path';
 import {
@@ -11,9 +11,9 @@ import {
   REPORT_FORMATS,
   renderReport,
   type ReportViews,
-} from '../../engine/after/report/formats.ts';
-import { writeWhole } from '../../foundation/environment/output-folder.ts';
-import { loadJunitDocument, loadReportText, type RunReport } from '../lib/report.ts';
+} from '../../core/report/formats.ts';
+import { writeWhole } from '../../core/outputs/output-folder.ts';
+import { loadJunitDocument, loadReportText, type RunReport } from '../k6/lib/report.ts';
 
 /** The formats a load run writes. */
 const LOAD_FORMATS = ['json', 'junit', 'text'] as const satisfies readonly FormatName[];

@@ -2,14 +2,14 @@
  * A load run owns its folder and nothing else, on the installed command as users run it: `wfcheck load
  * --out .` in a folder holding the user's files (a report.json and a k6.log of their own among them)
  * leaves each byte-identical and writes the run's reports into its subfolder, whose manifest names each
- * file the run wrote (what the next run there clears: foundation/environment/output-folder.test.ts).
+ * file the run wrote (what the next run there clears: core/outputs/output-folder.test.ts).
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type StartedTarget, startTarget } from '../../fixtures/reference/server.ts';
-import { MANIFEST_FILE, readManifest } from '../../foundation/environment/output-manifest.ts';
+import { MANIFEST_FILE, readManifest } from '../../core/outputs/output-manifest.ts';
 import { commandEnv, hashTree, plantUserFiles, startWfcheck } from '../../proof/outputs.testkit.ts';
 import { ensureK6 } from './ensure-k6.ts';
 import { LOAD_REPORT_FILES } from './report-files.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openOutputFolder, type OutputFolder } from '../../foundation/environment/output-folder.ts';
-import { WORK_DIR } from '../../foundation/environment/roots.ts';
+import { openOutputFolder, type OutputFolder } from '../../core/outputs/output-folder.ts';
+import { WORK_DIR } from '../../core/settings/roots.ts';
 
 /** Under the directory the command was started in, never in the harness's own files. */
 export const REPORTS_ROOT = join(WORK_DIR, 'reports', 'load');
@@ -34,7 +34,7 @@ function freshRunDir(profile: string): string {
  * The folder of a load run or capacity search, the run's whole while it goes (k6 and its helpers write
  * many files into it): --out DIR or --run NAME, else a fresh one under reports/load/. A folder holding
  * files the harness did not write gets the run in its subfolder `wfcheck-<mode>/`; one another run holds
- * is refused (foundation/environment/output-folder.ts).
+ * is refused (core/outputs/output-folder.ts).
  */
 export function openRunFolder(
   settings: { outDir?: string; run?: string },

@@ -1,5 +1,5 @@
 /**
- * Runs the k6 entry (load/main.ts) as a child process: passes configuration
+ * Runs the k6 entry (load/k6/main.ts) as a child process: passes configuration
  * through env (written by k6-env.ts), streams its output with secrets redacted, collects contract
  * violation lines into the report folder, samples its memory, and writes the report k6 handed over in
  * every format (report-files.ts).
@@ -9,13 +9,13 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { redactSecrets, registerSecret } from '../../foundation/environment/redact.ts';
-import { REPORT_HANDOVER_FILE, WIRE_MARKER, type RunReport } from '../lib/report.ts';
-import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
-import { readK6ScriptSettings } from '../../foundation/environment/load-settings.ts';
-import { K6_SCRIPT_ENV, type K6ScriptValues } from '../../foundation/environment/rules.ts';
-import { targetConnection } from '../../foundation/environment/connection.ts';
-import type { ConnectionFacts } from '../../foundation/environment/connection-facts.ts';
+import { redactSecrets, registerSecret } from '../../core/settings/redact.ts';
+import { REPORT_HANDOVER_FILE, WIRE_MARKER, type RunReport } from '../k6/lib/report.ts';
+import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
+import { readK6ScriptSettings } from '../settings.ts';
+import { K6_SCRIPT_ENV, type K6ScriptValues } from '../../core/settings/rules.ts';
+import { targetConnection } from '../../core/connection/connection.ts';
+import type { ConnectionFacts } from '../../core/connection/connection-facts.ts';
 import { loadConnection } from './connection-view.ts';
 import { k6TlsFor, type K6Tls } from './k6-tls.ts';
 import { k6RunnerEnv, k6ScriptEnv } from './k6-env.ts';
@@ -65,7 +65,7 @@ export interface K6RunOptions {
    */
   contractMode?: 'vu' | 'offload';
   /**
-   * Run load/main.ts even on a k6 with the suite's extension: offloaded checks are then batched in the
+   * Run load/k6/main.ts even on a k6 with the suite's extension: offloaded checks are then batched in the
    * VUs' JavaScript, as they are on a stock k6 (the suite's tests run both ways).
    */
   portableEntry?: boolean;

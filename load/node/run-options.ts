@@ -1,12 +1,12 @@
 /**
  * Command-line options that shape a load run, shared by `wfcheck load` and `wfcheck load distributed`
- * so both take the same names; foundation/environment/load-settings.ts readLoadRunSettings reads them, with
+ * so both take the same names; load/settings.ts readLoadRunSettings reads them, with
  * the environment (PROFILE, SCENARIOS, DURATION, VUS_SCALE, SEED) for what is not given.
  */
-import { connectionReplayArgs } from '../../foundation/environment/connection-settings.ts';
-import { commandLine } from '../../foundation/environment/invocation.ts';
-import type { LoadRunSettings } from '../../foundation/environment/load-settings.ts';
-import { profileLines } from '../lib/profiles.ts';
+import { connectionReplayArgs } from '../../core/connection/connection-settings.ts';
+import { commandLine } from '../../core/settings/invocation.ts';
+import type { LoadRunSettings } from '../settings.ts';
+import { profileLines } from '../k6/lib/profiles.ts';
 
 export const RUN_SHAPE_OPTIONS = {
   profile: { type: 'string' },

@@ -1,13 +1,13 @@
 /**
  * The trend page of a load run (reports/load/<run>/trend.html): p95 and p99 of each operation and the
- * throughput over the last runs of the target, with the release gates of load/lib/thresholds.ts drawn
+ * throughput over the last runs of the target, with the release gates of load/k6/lib/thresholds.ts drawn
  * as lines, so a creeping latency is seen long before it breaches a gate. chart.js is inlined: the
  * page opens offline, from an artifact archive.
  */
-import { htmlAttr, htmlText } from '../../engine/after/report/escape.ts';
-import { chartBlock, inlineChartJs } from '../../foundation/history/chart-asset.ts';
-import type { LoadRunFigures } from '../../foundation/history/queries.ts';
-import { LATENCY_BUDGETS_MS, type SloSettings } from '../lib/thresholds.ts';
+import { htmlAttr, htmlText } from '../../core/report/escape.ts';
+import { chartBlock, inlineChartJs } from '../../core/history-store/chart-asset.ts';
+import type { LoadRunFigures } from '../../core/history-store/queries.ts';
+import { LATENCY_BUDGETS_MS, type SloSettings } from '../k6/lib/thresholds.ts';
 
 const line = (label: string, data: (number | null)[], colour: string, dashed = false) => ({
   type: 'line',
@@ -67,7 +67,7 @@ function operationChart(op: string, runs: LoadRunFigures[], labels: string[], sl
   };
 }
 
-/** `capacity`: the section of load/node/capacity-trend.ts (empty when no capacity was searched). */
+/** `capacity`: the section of load/capacity/node/trend.ts (empty when no capacity was searched). */
 export function renderLoadTrendPage(runs: LoadRunFigures[], slo: SloSettings, capacity = ''): string {
   const labels = runs.map((r) => `#${r.run.id} ${r.run.startedAt.slice(0, 10)} ${r.profile}`);
   const operations = [...new Set(runs.flatMap((r) => r.operations.map((o) => o.operation)))].sort();
@@ -101,7 +101,7 @@ export function renderLoadTrendPage(runs: LoadRunFigures[], slo: SloSettings, ca
 ${inlineChartJs()}
 </head><body>
 <h1>wfcheck load trend — last ${runs.length} run(s) of this target</h1>
-<p>Dashed lines are the release gates (load/lib/thresholds.ts, latency scale ${htmlText(String(slo.latencyScale))}).</p>
+<p>Dashed lines are the release gates (load/k6/lib/thresholds.ts, latency scale ${htmlText(String(slo.latencyScale))}).</p>
 <table><tr>${verdicts}</tr></table>
 ${chartBlock('throughput-chart', throughput, 260)}
 ${capacity}

@@ -13,13 +13,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
-import { PACKAGE_ROOT } from '../../foundation/environment/roots.ts';
-import { resolveTarget, type Target } from '../../foundation/environment/target.ts';
+import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
+import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
+import { resolveTarget, type Target } from '../../core/settings/target.ts';
 import { startWorkerPool, type WorkerPool } from '../../fixtures/hostile/worker-pool.ts';
 import type { CapacityReport } from '../../load/capacity/report.ts';
-import { table } from '../../load/lib/report.ts';
-import { measureGeneratorCeiling } from '../../load/node/capacity-ceiling.ts';
+import { table } from '../../load/k6/lib/report.ts';
+import { measureGeneratorCeiling } from '../../load/capacity/node/ceiling.ts';
 import { ensureK6 } from '../../load/node/ensure-k6.ts';
 import { REPORTS_ROOT } from '../../load/node/run-dir.ts';
 import { loadAverage, median } from './load-figures.ts';

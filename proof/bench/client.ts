@@ -1,20 +1,20 @@
 /**
  * The benchmarks' requests from Node (finding what to drive, starting the executions a measurement reads)
- * go through the harness's own contract-checked client (engine/live/client/client.ts), addressed by
+ * go through the harness's own contract-checked client (core/client/client.ts), addressed by
  * operation id: method and path come from the generated operation table, payloads and request bodies are
  * typed by the generated contract types. A benchmark thus reaches a target exactly as the suites do, and
  * a setup answer that breaks the contract is recorded as theirs would be, not read as a figure.
  */
 import type { operations } from '../../contracts/generated/api-types.ts';
 import { OPERATIONS, type OperationId } from '../../contracts/generated/operations.ts';
-import type { FileSpec } from '../../foundation/data/files.ts';
-import { loadRunConfig } from '../../foundation/environment/conformance-settings.ts';
-import { ENV } from '../../foundation/environment/rules.ts';
-import { ApiClient } from '../../engine/live/client/client.ts';
-import type { Exchange } from '../../engine/live/transport/exchange.ts';
-import { dataOf } from '../../engine/live/judging/judging.ts';
-import { EvidenceWriter } from '../../engine/evidence/records.ts';
-import { Verdict } from '../../engine/evidence/verdict.ts';
+import type { FileSpec } from '../../core/data/files.ts';
+import { loadRunConfig } from '../../core/settings/run-config.ts';
+import { ENV } from '../../core/settings/rules.ts';
+import { ApiClient } from '../../core/client/client.ts';
+import type { Exchange } from '../../core/transport/exchange.ts';
+import { dataOf } from '../../core/judging/judging.ts';
+import { EvidenceWriter } from '../../core/evidence/records.ts';
+import { Verdict } from '../../core/evidence/verdict.ts';
 import { pathBuilder } from './k6/paths.ts';
 
 type Operation<Op extends OperationId> = operations[Op];
@@ -61,7 +61,7 @@ export function operationPath<Op extends OperationId>(operation: Op, params: Pat
 }
 
 export class BenchClient {
-  /** The harness's client itself, for the harness's listing code (engine/live/discovery/listing.ts). */
+  /** The harness's client itself, for the harness's listing code (core/discovery/listing.ts). */
   readonly harness: ApiClient;
 
   /** `evidenceDir`: where the exchanges are recorded (a benchmark's scratch folder). */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../fixtures/reference/config.ts';
 import { startTarget } from '../../fixtures/reference/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from '../conformance-run.ts';
-import { compareVerdicts, verdictsOf, type Verdicts } from '../../foundation/history/verdicts.ts';
+import { compareVerdicts, verdictsOf, type Verdicts } from '../../core/history-store/verdicts.ts';
 
 export const DEFAULT_SPEEDS: readonly number[] = [DEFAULT_CONFIG.nodeDurationMs, 1000];
 

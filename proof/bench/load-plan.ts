@@ -1,13 +1,13 @@
 /**
  * What `npm run bench:load` drives: executions for the status reads, and the workflows of the bare
  * lifecycle loop (proof/bench/k6/bare-lifecycle.ts). Found through the typed client and the harness's
- * own listing code, the way the load suite's discovery finds them (load/lib/discovery.ts: the listing in
+ * own listing code, the way the load suite's discovery finds them (load/k6/lib/discovery.ts: the listing in
  * its order, required variables filled, a file variable with an upload's key, one trial run each, only
  * the workflows whose trial run finished), so that the bare loop and the suite walk the same mix.
  */
-import { searchAll } from '../../engine/live/discovery/listing.ts';
+import { searchAll } from '../../core/discovery/listing.ts';
 import type { components } from '../../contracts/generated/api-types.ts';
-import type { SearchItem } from '../../engine/live/judging/judging.ts';
+import type { SearchItem } from '../../core/judging/judging.ts';
 import type { BenchClient } from './client.ts';
 import type { BenchPlan } from './k6/bare-lifecycle.ts';
 

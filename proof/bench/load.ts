@@ -9,12 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkResponse } from '../../contracts/check.ts';
-import { inheritedEnvironment } from '../../foundation/environment/child-environment.ts';
-import { PACKAGE_ROOT } from '../../foundation/environment/roots.ts';
-import { ENV } from '../../foundation/environment/rules.ts';
-import { resolveTarget } from '../../foundation/environment/target.ts';
-import { LOAD_PROFILES } from '../../load/lib/profiles.ts';
-import { operationRows } from '../../load/lib/report.ts';
+import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
+import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
+import { ENV } from '../../core/settings/rules.ts';
+import { resolveTarget } from '../../core/settings/target.ts';
+import { LOAD_PROFILES } from '../../load/k6/lib/profiles.ts';
+import { operationRows } from '../../load/k6/lib/report.ts';
 import { ensureK6 } from '../../load/node/ensure-k6.ts';
 import { writeLoadData } from '../../load/node/prepare-data.ts';
 import { runK6 } from '../../load/node/run-k6.ts';
@@ -126,11 +126,11 @@ interface SuiteRun {
   vusScale?: number;
   scenarios?: string;
   contractMode?: 'vu' | 'offload';
-  /** load/main.ts even on the suite's k6 build: offloaded checks batched in the VUs' JavaScript, as on a stock k6. */
+  /** load/k6/main.ts even on the suite's k6 build: offloaded checks batched in the VUs' JavaScript, as on a stock k6. */
   portableEntry?: boolean;
 }
 
-/** The suite itself (load/main.ts through the load runner), under the throughput profile. */
+/** The suite itself (load/k6/main.ts through the load runner), under the throughput profile. */
 async function k6Suite(b: Bench, name: string, env: Record<string, string>, run: SuiteRun = {}): Promise<K6Figures> {
   const reportDir = join(b.dir, name);
   const r = await runK6({

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import type { BenchSettings } from '../../foundation/environment/bench-settings.ts';
+import type { BenchSettings } from './settings.ts';
 import { DEFAULT_CONFIG } from '../../fixtures/reference/config.ts';
 import { seedFrom } from '../../fixtures/reference/seed.ts';
 import { startTarget } from '../../fixtures/reference/server.ts';

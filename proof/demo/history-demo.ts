@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
-import { historyOfRun } from '../../foundation/history/conformance.ts';
-import { recordConformanceRun, withHistory } from '../../foundation/history/store.ts';
+import { historyOfRun } from '../../core/history-store/conformance.ts';
+import { recordConformanceRun, withHistory } from '../../core/history-store/store.ts';
 import { SYNTHETIC_TARGET, syntheticRuns } from './synthetic-history.ts';
-import { conformanceHtml } from '../../engine/after/report/index.ts';
-import { buildReport } from '../../engine/after/findings/report.ts';
-import { emptyWaivers } from '../../engine/after/findings/waivers.ts';
+import { conformanceHtml } from '../../scenarios/report/index.ts';
+import { buildReport } from '../../core/findings/report.ts';
+import { emptyWaivers } from '../../core/findings/waivers.ts';
 
 export function demoReportHtml(nights = 10): string {
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-history-demo-'));

@@ -3,7 +3,7 @@
  * screenshot reviewers get (`npm run report:screenshot -- --demo`): deterministic, with a few
  * requirements that fail for a while, one that flips every night, and wall times that drift.
  */
-import type { ConformanceRunRecord } from '../../foundation/history/records.ts';
+import type { ConformanceRunRecord } from '../../core/history-store/records.ts';
 
 export const SYNTHETIC_TARGET = 'reference:synthetic';
 

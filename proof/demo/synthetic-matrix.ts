@@ -7,11 +7,11 @@
  */
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
-import type { ConformanceRunRecord, FindingOutcome, RequirementOutcome } from '../../foundation/history/records.ts';
-import { recordConformanceRun, withHistory } from '../../foundation/history/store.ts';
-import type { EvidenceRecord } from '../../engine/evidence/records.ts';
-import { buildReport, type ConformanceReport } from '../../engine/after/findings/report.ts';
-import { emptyWaivers } from '../../engine/after/findings/waivers.ts';
+import type { ConformanceRunRecord, FindingOutcome, RequirementOutcome } from '../../core/history-store/records.ts';
+import { recordConformanceRun, withHistory } from '../../core/history-store/store.ts';
+import type { EvidenceRecord } from '../../core/evidence/records.ts';
+import { buildReport, type ConformanceReport } from '../../core/findings/report.ts';
+import { emptyWaivers } from '../../core/findings/waivers.ts';
 
 export interface SyntheticMatrixOptions {
   implementations: number;

@@ -12,11 +12,11 @@ import {
   paragraph,
   type Inlines,
   withCode,
-} from '../../engine/after/report/document.ts';
-import { consoleText } from '../../engine/after/report/escape.ts';
-import { REPORT_FORMATS, renderReport } from '../../engine/after/report/formats.ts';
-import { renderConsole } from '../../engine/after/report/render/console.ts';
-import { renderMarkdown } from '../../engine/after/report/render/markdown.ts';
+} from '../../core/report/document.ts';
+import { consoleText } from '../../core/report/escape.ts';
+import { REPORT_FORMATS, renderReport } from '../../core/report/formats.ts';
+import { renderConsole } from '../../core/report/render/console.ts';
+import { renderMarkdown } from '../../core/report/render/markdown.ts';
 import { SUITES_CAUGHT } from './judge.ts';
 import {
   MUTATION_OUT,

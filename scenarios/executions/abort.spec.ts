@@ -11,19 +11,13 @@
  * An execution found ended with every node finish right after the abort may
  * have ended before the abort reached it: that attempt judges nothing, and the
  * next candidate is tried. The suite runs, aborts and polls; its judges decide
- * (engine/live/judging/state.ts, limits.ts).
+ * (core/judging/state.ts, limits.ts).
  */
-import { test } from '../fixtures.ts';
-import type { ApiClient } from '../../engine/live/client/client.ts';
-import { pollExecution, PollStopped, type Snapshot } from '../../engine/live/execution/poll.ts';
-import {
-  followTogether,
-  quickestFirst,
-  sequentialSteps,
-  startRun,
-  type Followed,
-} from '../../engine/live/execution/runs.ts';
-import { dataOf, type StatusData, type Stop } from '../../engine/live/judging/judging.ts';
+import { test } from '../suite.ts';
+import type { ApiClient } from '../../core/client/client.ts';
+import { pollExecution, PollStopped, type Snapshot } from '../../core/execution/poll.ts';
+import { followTogether, quickestFirst, sequentialSteps, startRun, type Followed } from '../../core/execution/runs.ts';
+import { dataOf, type StatusData, type Stop } from '../../core/judging/judging.ts';
 import {
   abortNotExercised,
   endedAbortNotReached,
@@ -31,16 +25,10 @@ import {
   judgeAfterAbort,
   observeAbortOfEnded,
   SETTLE_MS,
-} from '../../engine/live/judging/state.ts';
-import { judgeNotFound } from '../../engine/live/judging/limits.ts';
-import { workflowMissing } from '../../engine/live/discovery/roles.ts';
-import {
-  runnable,
-  unfilledReason,
-  withRole,
-  type Discovery,
-  type Workflow,
-} from '../../engine/live/discovery/workflows.ts';
+} from '../../core/judging/state.ts';
+import { judgeNotFound } from '../../core/judging/limits.ts';
+import { workflowMissing } from '../../core/discovery/roles.ts';
+import { runnable, unfilledReason, withRole, type Discovery, type Workflow } from '../../core/discovery/workflows.ts';
 
 /** Executions tried: slow ones, then quick ones of several tasks. */
 const MAX_SLOW = 2;

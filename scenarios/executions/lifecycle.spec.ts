@@ -11,11 +11,11 @@
  * The suites that wait for executions live in executions/, the first folder by
  * name, so the runner, which starts files in path order, starts them first; inside, the longest waits come first, and
  * each test starts the executions it needs before following them together.
- * The suite runs and reads; its judges decide (engine/live/judging/lifecycle.ts, relations.ts, state.ts).
+ * The suite runs and reads; its judges decide (core/judging/lifecycle.ts, relations.ts, state.ts).
  */
-import { test } from '../fixtures.ts';
-import { buildFile } from '../../foundation/data/files.ts';
-import { variableValues } from '../../foundation/data/variables.ts';
+import { test } from '../suite.ts';
+import { buildFile } from '../../core/data/files.ts';
+import { variableValues } from '../../core/data/variables.ts';
 import {
   abortQuietly,
   executionIdIn,
@@ -24,7 +24,7 @@ import {
   quickestFirst,
   startRun,
   type Started,
-} from '../../engine/live/execution/runs.ts';
+} from '../../core/execution/runs.ts';
 import {
   fileUrls,
   fileVariableNotExercised,
@@ -35,10 +35,10 @@ import {
   runNotMade,
   type FileRead,
   type Followed,
-} from '../../engine/live/judging/lifecycle.ts';
-import { judgeRunToEnd } from '../../engine/live/judging/state.ts';
-import type { OutputFile } from '../../engine/live/judging/judging.ts';
-import { workflowMissing } from '../../engine/live/discovery/roles.ts';
+} from '../../core/judging/lifecycle.ts';
+import { judgeRunToEnd } from '../../core/judging/state.ts';
+import type { OutputFile } from '../../core/judging/judging.ts';
+import { workflowMissing } from '../../core/discovery/roles.ts';
 import {
   acceptedUpload,
   hasVariableType,
@@ -48,7 +48,7 @@ import {
   unfilledReason,
   unlistedVariableTypes,
   type Workflow,
-} from '../../engine/live/discovery/workflows.ts';
+} from '../../core/discovery/workflows.ts';
 
 type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 

@@ -8,19 +8,14 @@
  * check depends on how many polls there were (the terminal snapshot and two more
  * after it are always read). In executions/ to start early: its tests wait for
  * whole executions (see lifecycle.spec.ts). The suite runs and polls; its judges decide
- * (engine/live/judging/state.ts, relations.ts, visibility.ts).
+ * (core/judging/state.ts, relations.ts, visibility.ts).
  */
-import { test } from '../fixtures.ts';
-import type { ExecutionFacts } from '../../engine/live/judging/relations.ts';
-import {
-  judgeFailingEnd,
-  judgeMultiNodeEnd,
-  judgeStateMachine,
-  STATE_MACHINE,
-} from '../../engine/live/judging/state.ts';
-import { followTogether, startRun } from '../../engine/live/execution/runs.ts';
-import { runnable, unfilledReason, withRole, type Workflow } from '../../engine/live/discovery/workflows.ts';
-import { workflowMissing } from '../../engine/live/discovery/roles.ts';
+import { test } from '../suite.ts';
+import type { ExecutionFacts } from '../../core/judging/relations.ts';
+import { judgeFailingEnd, judgeMultiNodeEnd, judgeStateMachine, STATE_MACHINE } from '../../core/judging/state.ts';
+import { followTogether, startRun } from '../../core/execution/runs.ts';
+import { runnable, unfilledReason, withRole, type Workflow } from '../../core/discovery/workflows.ts';
+import { workflowMissing } from '../../core/discovery/roles.ts';
 
 /** The titles cite what the state-machine judge judges on one execution. */
 const CITED = STATE_MACHINE.map((id) => `[${id}]`).join(' ');

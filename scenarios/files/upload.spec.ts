@@ -2,8 +2,8 @@
  * Upload (§4.7, §2.6): one and many files, several types and sizes (seeded),
  * and the error cases.
  */
-import { test } from '../fixtures.ts';
-import { buildFile, buildFileSet, FILE_KINDS } from '../../foundation/data/files.ts';
+import { test } from '../suite.ts';
+import { buildFile, buildFileSet, FILE_KINDS } from '../../core/data/files.ts';
 import {
   judgeUpload,
   judgeUploadNotMultipart,
@@ -11,7 +11,7 @@ import {
   observeOtherField,
   retentionNotObservable,
   UPLOAD_PROBES,
-} from '../../engine/live/judging/files.ts';
+} from '../../core/judging/files.ts';
 
 test('one file of each type gets one key [UPLOAD-KEY-PER-FILE] [UPLOAD-NAMES-ECHO] [UPLOAD-CONTENT-TYPE]', async ({
   api,

@@ -2,11 +2,11 @@
  * Errors and limits (§4, §7, §8): the 400/403/404 of §4, the E2004/E2005
  * limits, unknown ids, and odd ids (very long, unicode, traversal-looking)
  * that must never be answered with a 5xx. The suite sends; its judges decide
- * (engine/live/judging/limits.ts, refusals.ts).
+ * (core/judging/limits.ts, refusals.ts).
  */
-import { test } from '../fixtures.ts';
-import { abortQuietly } from '../../engine/live/execution/runs.ts';
-import { dataOf, type Attempt, type RunData, type Stop } from '../../engine/live/judging/judging.ts';
+import { test } from '../suite.ts';
+import { abortQuietly } from '../../core/execution/runs.ts';
+import { dataOf, type Attempt, type RunData, type Stop } from '../../core/judging/judging.ts';
 import {
   contentLimitNotProbedOnRun,
   decidesApiDisabled,
@@ -23,7 +23,7 @@ import {
   serverFault,
   type DisabledRun,
   type OperationOnId,
-} from '../../engine/live/judging/limits.ts';
+} from '../../core/judging/limits.ts';
 import {
   hasVariableType,
   prepareRun,
@@ -33,12 +33,12 @@ import {
   withRole,
   type Discovery,
   type Workflow,
-} from '../../engine/live/discovery/workflows.ts';
-import type { ApiClient } from '../../engine/live/client/client.ts';
-import type { Verdict } from '../../engine/evidence/verdict.ts';
-import type { Exchange } from '../../engine/live/transport/exchange.ts';
+} from '../../core/discovery/workflows.ts';
+import type { ApiClient } from '../../core/client/client.ts';
+import type { Verdict } from '../../core/evidence/verdict.ts';
+import type { Exchange } from '../../core/transport/exchange.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
-import { howToSupply, workflowMissing } from '../../engine/live/discovery/roles.ts';
+import { howToSupply, workflowMissing } from '../../core/discovery/roles.ts';
 
 type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
 

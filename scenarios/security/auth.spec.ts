@@ -10,18 +10,18 @@
  * Real ids are used where an operation takes one, so a 404 can never stand in
  * for the missing 401; the run names a workflow with a required variable when
  * there is one, so the keyed answer is a 400 that starts nothing. The suite sends
- * every operation of the contract's table; its judges decide (engine/live/judging/security.ts, refusals.ts).
+ * every operation of the contract's table; its judges decide (core/judging/security.ts, refusals.ts).
  */
-import { test } from '../fixtures.ts';
-import { buildFile } from '../../foundation/data/files.ts';
+import { test } from '../suite.ts';
+import { buildFile } from '../../core/data/files.ts';
 import { OPERATION_IDS, type OperationId } from '../../contracts/check.ts';
 import { OPERATIONS, type PathParams } from '../../contracts/generated/operations.ts';
-import type { ApiClient, CallOptions } from '../../engine/live/client/client.ts';
-import type { AuthMode, Exchange } from '../../engine/live/transport/exchange.ts';
-import { abortQuietly, executionIdIn, startRun } from '../../engine/live/execution/runs.ts';
-import { served } from '../../engine/live/judging/judging.ts';
-import { judgeUnkeyed, observeSpelling, SPELLINGS, UNKEYED } from '../../engine/live/judging/security.ts';
-import { runnable } from '../../engine/live/discovery/workflows.ts';
+import type { ApiClient, CallOptions } from '../../core/client/client.ts';
+import type { AuthMode, Exchange } from '../../core/transport/exchange.ts';
+import { abortQuietly, executionIdIn, startRun } from '../../core/execution/runs.ts';
+import { served } from '../../core/judging/judging.ts';
+import { judgeUnkeyed, observeSpelling, SPELLINGS, UNKEYED } from '../../core/judging/security.ts';
+import { runnable } from '../../core/discovery/workflows.ts';
 import { OPERATION_PREFIX } from '../../contracts/requirements.ts';
 import type { Faker } from '@faker-js/faker';
 

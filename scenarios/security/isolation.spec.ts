@@ -7,12 +7,12 @@
  * one failure. Where both keys list one workspace, what B holds is not known
  * to be B's alone: an exposure there is SEARCH-TENANT-SCOPED's one finding
  * and blocks the probe's clauses. Without API_KEY_B these clauses are "not run".
- * The suite sends as both tenants; its judges decide (engine/live/judging/security.ts).
+ * The suite sends as both tenants; its judges decide (core/judging/security.ts).
  */
-import { test } from '../fixtures.ts';
-import { buildFile } from '../../foundation/data/files.ts';
-import { abortQuietly, executionIdIn, startRun } from '../../engine/live/execution/runs.ts';
-import { dataOf, type Stop, type WorkflowPlan } from '../../engine/live/judging/judging.ts';
+import { test } from '../suite.ts';
+import { buildFile } from '../../core/data/files.ts';
+import { abortQuietly, executionIdIn, startRun } from '../../core/execution/runs.ts';
+import { dataOf, type Stop, type WorkflowPlan } from '../../core/judging/judging.ts';
 import {
   executionProbesNotMade,
   exposes,
@@ -22,8 +22,8 @@ import {
   judgeListingsApart,
   judgeProbe,
   oneWorkspace,
-} from '../../engine/live/judging/security.ts';
-import type { OperationOnId } from '../../engine/live/judging/limits.ts';
+} from '../../core/judging/security.ts';
+import type { OperationOnId } from '../../core/judging/limits.ts';
 import {
   acceptedUpload,
   hasVariableType,
@@ -33,11 +33,11 @@ import {
   unfilledReason,
   type Discovery,
   type Workflow,
-} from '../../engine/live/discovery/workflows.ts';
-import { searchAll } from '../../engine/live/discovery/listing.ts';
-import { mayBe } from '../../engine/live/discovery/roles.ts';
-import { discoverWorkflows } from '../../engine/live/discovery/discovery.ts';
-import type { ApiClient } from '../../engine/live/client/client.ts';
+} from '../../core/discovery/workflows.ts';
+import { searchAll } from '../../core/discovery/listing.ts';
+import { mayBe } from '../../core/discovery/roles.ts';
+import { discoverWorkflows } from '../../core/discovery/discovery.ts';
+import type { ApiClient } from '../../core/client/client.ts';
 
 const NEEDS_B = 'isolation needs a second tenant: set API_KEY_B to a key of another account';
 

@@ -2,16 +2,16 @@
  * Generate (§4.8): plan shape, every listed locale, prompts in several
  * languages, the 400 body, unknown canvas, and overwrite — only when the user
  * opted in (it replaces a workflow irreversibly). The suite sends; its judges decide
- * (engine/live/judging/generate.ts).
+ * (core/judging/generate.ts).
  */
 import type { Faker } from '@faker-js/faker';
-import { test } from '../fixtures.ts';
-import type { RunConfig } from '../../foundation/environment/conformance-settings.ts';
-import type { ApiClient } from '../../engine/live/client/client.ts';
-import { generatePrompt } from '../../foundation/data/prompts.ts';
-import { LOCALES, localesForRun } from '../../engine/live/discovery/locales.ts';
-import { dataOf, type GenerateData } from '../../engine/live/judging/judging.ts';
-import { judgeNotFound } from '../../engine/live/judging/limits.ts';
+import { test } from '../suite.ts';
+import type { RunConfig } from '../../core/settings/run-config.ts';
+import type { ApiClient } from '../../core/client/client.ts';
+import { generatePrompt } from '../../core/data/prompts.ts';
+import { LOCALES, localesForRun } from '../../core/discovery/locales.ts';
+import { dataOf, type GenerateData } from '../../core/judging/judging.ts';
+import { judgeNotFound } from '../../core/judging/limits.ts';
 import {
   acceptedPlan,
   judgeGeneratedPlan,
@@ -22,8 +22,8 @@ import {
   observeUnlistedLocale,
   overwriteNotGenerated,
   WITHOUT_QUERY,
-} from '../../engine/live/judging/generate.ts';
-import type { Exchange } from '../../engine/live/transport/exchange.ts';
+} from '../../core/judging/generate.ts';
+import type { Exchange } from '../../core/transport/exchange.ts';
 
 /**
  * Every generation without a canvasId creates a canvas on the target, and a nightly run against a

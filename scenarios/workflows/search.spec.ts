@@ -3,17 +3,17 @@
  * 1-based pages, pageSize honoured, pages disjoint and stable; the values of the
  * open points (order, default and maximum page size, page 0) are observed — those
  * probes name their open point, so no answer to them fails a status clause.
- * The suite sends the requests and reads the listing; its judges decide (engine/live/judging/search.ts).
+ * The suite sends the requests and reads the listing; its judges decide (core/judging/search.ts).
  *
  * The listing is not ours: canvases are created (by this run's generate tests, by anyone) while
  * these tests read it. A verdict that compares reads taken at different times is only given on
  * reads during which the listing held still; otherwise the clause is "not run", never failed.
  */
 import type { Faker } from '@faker-js/faker';
-import { test } from '../fixtures.ts';
-import type { SearchItem, Stop } from '../../engine/live/judging/judging.ts';
-import { listOf, searchAll } from '../../engine/live/discovery/listing.ts';
-import type { Workflow } from '../../engine/live/discovery/workflows.ts';
+import { test } from '../suite.ts';
+import type { SearchItem, Stop } from '../../core/judging/judging.ts';
+import { listOf, searchAll } from '../../core/discovery/listing.ts';
+import type { Workflow } from '../../core/discovery/workflows.ts';
 import {
   detailsUnusable,
   findingsOf,
@@ -42,9 +42,9 @@ import {
   type Walk,
   type Walked,
   type Window,
-} from '../../engine/live/judging/search.ts';
-import type { ApiClient } from '../../engine/live/client/client.ts';
-import type { Verdict } from '../../engine/evidence/verdict.ts';
+} from '../../core/judging/search.ts';
+import type { ApiClient } from '../../core/client/client.ts';
+import type { Verdict } from '../../core/evidence/verdict.ts';
 
 const same = (a: readonly string[], b: readonly string[]) => JSON.stringify(a) === JSON.stringify(b);
 

@@ -1,7 +1,7 @@
 /**
  * k6 side of `npm run bench:load`: the lifecycle mix as a bare request loop (no suite code: no checks,
  * no custom metrics, no tags), the reference the suite's lifecycle scenario is measured against. It walks
- * the same paths as load/flows/lifecycle.ts under the throughput profile — every 10th iteration aborts
+ * the same paths as load/k6/flows/lifecycle.ts under the throughput profile — every 10th iteration aborts
  * mid-run, every 3rd uploads a file for a file variable — over the workflows the bench found runnable
  * (BENCH_PLAN, a JSON file written by proof/bench/load.ts, in the order the suite's discovery lists
  * them), and picks each iteration's workflow with the suite's seeded source (lib/seeded.ts, same SEED,
@@ -13,7 +13,7 @@
 import http from 'k6/http';
 import exec from 'k6/execution';
 import { sleep } from 'k6';
-import { pick, vuRandom } from '../../../load/lib/seeded.ts';
+import { pick, vuRandom } from '../../../load/k6/lib/seeded.ts';
 import { pathBuilder } from './paths.ts';
 import { readBareLifecycleSettings } from './settings.ts';
 

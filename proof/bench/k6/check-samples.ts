@@ -3,7 +3,7 @@
  * (check-cost.ts) and the Node side (proof/bench/load.ts, proof/bench/contracts.ts), so both time the same inputs.
  * Shapes follow what the reference target answers under load.
  */
-import type { OperationId } from '../../../load/lib/operations.ts';
+import type { OperationId } from '../../../load/k6/lib/operations.ts';
 
 const NOW = '2026-11-22T09:00:00.000Z';
 const nodes = (status: string) =>

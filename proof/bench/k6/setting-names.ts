@@ -1,6 +1,6 @@
 /**
  * The names of the settings only the benchmark's k6 scripts read (settings.ts, their reader), besides the
- * suite's own (BASE_URL, API_KEY, SEED, DURATION: foundation/environment/rules.ts ENV). Pure: the Node side
+ * suite's own (BASE_URL, API_KEY, SEED, DURATION: core/settings/rules.ts ENV). Pure: the Node side
  * of the benchmark (proof/bench/load.ts) writes them under the same names.
  */
 export const BENCH_K6_ENV = {

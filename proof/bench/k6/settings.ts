@@ -1,7 +1,7 @@
 /**
  * The one reader of k6's `__ENV` for the benchmark's k6 scripts (bare-status.ts, bare-lifecycle.ts,
- * check-cost.ts), by the rules of foundation/environment/rules.ts, so that a value means what it means to
- * the suite and a bad one is refused naming its variable. The suite's own scripts read load/lib/config.ts.
+ * check-cost.ts), by the rules of core/settings/rules.ts, so that a value means what it means to
+ * the suite and a bad one is refused naming its variable. The suite's own scripts read load/k6/lib/config.ts.
  */
 import {
   baseUrl,
@@ -12,7 +12,7 @@ import {
   text,
   wholeNumber,
   type EnvLike,
-} from '../../../foundation/environment/rules.ts';
+} from '../../../core/settings/rules.ts';
 import { BENCH_K6_ENV } from './setting-names.ts';
 
 /** What every bare loop reads. */

@@ -1,0 +1,68 @@
+/**
+ * --baseline without k6: a search whose capacity fell by more than the tolerance fails, and its text and
+ * JUnit name the fall and the gate that broke first above the new capacity; within the tolerance it passes.
+ */
+import { expect, test } from '@playwright/test';
+import { type CapacityMeta, capacityJunit, capacityText, type CapacityReport } from '../report.ts';
+import { exampleStep as step } from '../k6/step-examples.ts';
+import { DEFAULT_SLO } from '../../k6/lib/thresholds.ts';
+import { compareCapacity } from './baseline.ts';
+import { buildCapacityReport } from './report-files.ts';
+
+const META: CapacityMeta = {
+  startedAt: '2026-01-01T00:00:00.000Z',
+  wallMs: 170_000,
+  seed: 1,
+  baseUrl: 'http://127.0.0.1:4010/v1',
+  mixProfile: 'average',
+  mix: 'lifecycle',
+  readsPerLifecycle: 2,
+  budgetS: 180,
+  precision: 0.05,
+  instances: 1,
+  slo: DEFAULT_SLO,
+};
+
+/** A search that held `capacity` (confirmed) and broke a little above it. */
+function searched(capacity: number, baseline?: (r: CapacityReport) => ReturnType<typeof compareCapacity>) {
+  const steps = [step(1, capacity, true), step(2, capacity * 1.1, false), step(3, capacity, true, 'confirm')];
+  return buildCapacityReport(
+    { meta: META, steps, ended: 'confirmed', ceiling: { requestsPerS: 10_000, source: 'given' } },
+    baseline,
+  );
+}
+
+test('a capacity fallen past the tolerance fails the search, naming the fall and the gate that broke first', () => {
+  const base = searched(32);
+  const fallen = searched(16, (r) => compareCapacity(base, r, 'baseline.json', 0.1));
+  expect(fallen.baseline).toMatchObject({ lifecyclesPerS: 32, change: -0.5, regressed: true });
+  expect(fallen.passed).toBe(false);
+  const text = capacityText(fallen);
+  expect(text).toContain("REGRESSED: capacity -50.0% against the baseline's 32.0 lifecycles/s");
+  expect(text).toContain(
+    'capacity: 16.0 lifecycles/s (96.0 requests/s) with every gate held; first gate to break above it: p99 of getExecutionStatus (912 ms > 800 ms) at 17.6/s',
+  );
+  expect(text).toMatch(/VERDICT: FAIL\n$/);
+  const junit = capacityJunit(fallen).suites[0]!.cases.find((c) => c.name === 'capacity against the baseline');
+  expect(junit?.failure?.message).toMatch(/REGRESSED.*first gate to break above it: p99 of getExecutionStatus/);
+});
+
+test('a capacity within the tolerance, or above the baseline, passes', () => {
+  const base = searched(32);
+  expect(searched(30, (r) => compareCapacity(base, r, 'baseline.json', 0.1)).passed).toBe(true);
+  expect(searched(40, (r) => compareCapacity(base, r, 'baseline.json', 0.1)).baseline?.change).toBe(0.25);
+  // No capacity at all where the baseline had one is the largest fall there is.
+  const none = buildCapacityReport(
+    {
+      meta: META,
+      steps: [step(1, 2, false)],
+      ended: 'even 2/s broke a gate',
+      ceiling: { requestsPerS: null, source: 'off' },
+    },
+    (r) => compareCapacity(base, r, 'baseline.json', 0.1),
+  );
+  expect(none.baseline).toMatchObject({ change: -1, regressed: true });
+  expect(capacityText(none)).toMatch(
+    /capacity: none — p99 of getExecutionStatus \(912 ms > 800 ms\) already at 2\.00\/s/,
+  );
+});
