@@ -18,7 +18,7 @@ const TEST = '\\.test(kit)?\\.ts$';
 
 /** Repository code a layer rule speaks about; npm packages and Node built-ins are outside it. */
 const REPO =
-  '^(contracts|fixtures|foundation|engine|explore|matrix|scenarios|load|proof|image|bin|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
+  '^(contracts|fixtures|core|explore|history|matrix|scenarios|load|proof|image|bin|scripts)/|^[^/]+\\.(ts|mts|cts|js|mjs|cjs)$';
 
 /** Node's built-in modules as they appear in the graph (depcruise drops the `node:` prefix). */
 const NODE_BUILTIN = `^(node:)?(${builtinModules.join('|')})$`;
@@ -29,24 +29,26 @@ const NPM_PACKAGE = '(^|/)node_modules/(?!@types/k6/)';
 const PLAYWRIGHT = '(^|/)node_modules/(@playwright/test|playwright|playwright-core)/';
 
 /** Code that runs inside k6: its module loader knows k6's own modules and plain files, nothing of Node or npm. */
-const K6_CODE = '^(load/(main(-native)?\\.ts$|lib/|flows/|capacity/)|proof/bench/k6/)';
+const K6_CODE = '^(load/k6/|load/capacity/k6/|proof/bench/k6/)';
 
 /**
  * Modules k6 code may import besides its own: the contract checks with their generated validators
- * (bundled into check.k6.js, also imported as source for their types), the pure environment rules, the
- * command lines hints name, the discovery role rules, and the report kit's escapers and JUnit renderer
- * (one per format in the tree).
+ * (bundled into check.k6.js, also imported as source for their types), the pure setting rules, the
+ * command lines hints name, the discovery role rules and trial protocol, the report kit's escapers and
+ * JUnit renderer, and the capacity search's plan, gates, figures and settings.
  * They run in Node too, which makes them the place a Node-only import would slip into k6 unnoticed.
  */
 const SHARED_WITH_K6 = [
   '^contracts/check\\.ts$',
+  '^contracts/operation-facts\\.ts$',
   '^contracts/generated/',
-  '^foundation/environment/rules\\.ts$',
-  '^foundation/environment/command-line\\.ts$',
+  '^core/settings/rules\\.ts$',
+  '^core/settings/command-line\\.ts$',
   '^core/discovery/roles\\.ts$',
-  '^engine/after/report/escape\\.ts$',
-  '^core/report/render/junit\\.ts$',
   '^core/discovery/trial\\.ts$',
+  '^core/report/escape\\.ts$',
+  '^core/report/render/junit\\.ts$',
+  '^load/capacity/(plan|gates|figures|settings)\\.ts$',
 ];
 
 /**
@@ -58,6 +60,7 @@ const K6_SAFE = ['^k6(/|$)', '(^|/)node_modules/@types/k6/', K6_CODE, ...SHARED_
 /**
  * A layer rule: the layer's code (its tests aside) may import, of the repository's code, only what
  * `allowed` names. Which npm packages and built-ins a layer may use is left to the runtime rules.
+ * Dynamic imports (`await import('…')`) are imports like the others: the rules see them.
  */
 function importsOnly(name, comment, layer, allowed) {
   return {
@@ -69,18 +72,18 @@ function importsOnly(name, comment, layer, allowed) {
   };
 }
 
+/** A folder of core/ by its name, for the allowed lists. */
+const core = (...folders) => folders.map((f) => `^core/${f}/`);
+
+/** What every part of the core may stand on: the contract, the settings, the seeded data. */
+const CORE_GROUND = ['^contracts/', ...core('settings', 'data')];
+
 /**
- * The engine is a Y: two wings that never import each other, both standing on the evidence, joined at
- * the top by the runner. The live wing talks to a target while a run goes (the wire, what an answer
- * means, the client, finding workflows, following executions); the after wing reads what was written
- * (findings, the report kit). Within a wing each floor imports only the floors below it, lowest first.
+ * The core's folders that take part in sending requests and judging the answers while a run goes, in
+ * order: each may import the ones before it (and the ground, the connection and the evidence), never
+ * one after it nor the folders that read a run afterwards.
  */
-const EVIDENCE = [
-  'evidence',
-  'what is written while a run goes (exchange, check and observation records, the recorder of clause results, ' +
-    'reproducers): both wings write or read it, so it depends on nothing of the engine',
-];
-const LIVE_WING = [
+const SENDING = [
   [
     'transport',
     'the wire: requests prepared, sent under one deadline with a size cap, faults classified and remembered ' +
@@ -99,56 +102,94 @@ const LIVE_WING = [
   ],
   ['execution', 'runs started and followed across polls (runs, polling): they use discovered workflows'],
 ];
-const AFTER_WING = [
+
+/** The core's folders that read a run afterwards, in order; they never send a request. */
+const READING = [
   [
     'findings',
-    "the run's verdict read back from the evidence (findings, requirements, waivers): it judges nothing anew " +
-      'and sends nothing',
+    "the run's verdict read back from the evidence (findings, requirements, waivers, the history's record of " +
+      'it): it judges nothing anew and sends nothing',
   ],
   ['report', 'the rendering kit: one renderer per format over the findings, one escaper per format'],
 ];
-const RUNNER = [
-  'runner',
-  'the orchestration of a conformance run (Playwright, probe, outputs, history): where the two wings join',
-];
 
-/** One wing's floors: each may import the evidence and the floors below it in its own wing, never the other wing. */
-function wingRules(wing, floors, other) {
-  return floors.map(([floor, why], i) => {
-    const below = floors.slice(0, i).map(([f]) => f);
+/** One sequence's folders: each may import those before it in the sequence, never after it, nor the other sequence. */
+function sequenceRules(sequence, below, what, other) {
+  return sequence.map(([folder, why], i) => {
+    const before = sequence.slice(0, i).map(([f]) => f);
     return importsOnly(
-      `engine-${floor}-imports-only-lower-floors`,
-      `engine/${wing}/${floor}/ is ${why}. It may import the evidence${
-        below.length ? `, ${below.join(', ')} (below it in the ${wing} wing)` : ''
-      }, contracts and foundation; never a floor above it, the ${other} wing, the runner, the suites, explore, ` +
-        'load or the proof.',
-      `^engine/${wing}/${floor}/`,
-      [
-        '^contracts/',
-        '^foundation/',
-        '^core/evidence/',
-        ...floors.slice(0, i + 1).map(([f]) => `^engine/${wing}/${f}/`),
-      ],
+      `core-${folder}-imports-only-what-comes-before`,
+      `core/${folder}/ is ${why}. It may import ${[...below, ...before].join(', ')} of the core, and contracts; ` +
+        `never a folder after it in ${what}, ${other}, a mode or a fixture.`,
+      `^core/${folder}/`,
+      [...CORE_GROUND, ...core(...below, ...sequence.slice(0, i + 1).map(([f]) => f))],
     );
   });
 }
 
-function engineRules() {
+/** A mode: one folder holding its orchestration, settings and report views, standing on the core alone. */
+function modeRule(mode, folder, what) {
+  return importsOnly(
+    `${mode}-stands-on-the-core`,
+    `${folder}/ is ${what}. A mode imports the contracts, the core and itself; never another mode, the ` +
+      'reference target or a fixture, the proof or a command: the command that needs a target hands in its booter.',
+    `^${folder}/`,
+    ['^contracts/', '^core/', `^${folder}/`],
+  );
+}
+
+function coreRules() {
   return [
     importsOnly(
-      'engine-evidence-imports-only-lower-floors',
-      `core/evidence/ is ${EVIDENCE[1]}. It may import contracts and foundation only.`,
-      '^core/evidence/',
-      ['^contracts/', '^foundation/', '^core/evidence/'],
+      'core-imports-only-core',
+      'core/ is shared by every mode (conformance, explore, load, capacity, matrix, history) and imports none of ' +
+        'them, nor a fixture (the reference target is handed in by the command that boots it), the proof or a command.',
+      '^core/',
+      ['^contracts/', '^core/'],
     ),
-    ...wingRules('live', LIVE_WING, 'after'),
-    ...wingRules('after', AFTER_WING, 'live'),
     importsOnly(
-      'engine-runner-imports-only-lower-floors',
-      `scenarios/run/ is ${RUNNER[1]}: it may import both wings, the evidence, contracts and foundation; ` +
-        'never the suites, explore, load or the proof.',
-      '^scenarios/run/',
-      ['^contracts/', '^foundation/', '^engine/'],
+      'core-settings-imports-only-the-ground',
+      'core/settings/ reads the settings of every command (the environment, the command line, the target, the ' +
+        'way to it) and its pure rules: every other part of the core stands on it, so it may use only contracts and ' +
+        'the seeded data.',
+      '^core/settings/',
+      CORE_GROUND,
+    ),
+    importsOnly(
+      'core-connection-imports-only-the-ground',
+      'core/connection/ is the way to the target (trust, client certificate, proxy tunnel, what a connection ' +
+        'showed): below the wire, so it may use only the settings, data and contracts.',
+      '^core/connection/',
+      [...CORE_GROUND, ...core('connection')],
+    ),
+    importsOnly(
+      'core-outputs-imports-only-the-ground',
+      "core/outputs/ is a run's own folder (its lock, its manifest, the key scrub of what it wrote): every mode " +
+        'writes through it, so it may use only the settings, data and contracts.',
+      '^core/outputs/',
+      [...CORE_GROUND, ...core('outputs')],
+    ),
+    importsOnly(
+      'core-history-store-imports-only-the-ground',
+      'core/history-store/ (the run store, its migrations, queries and diff) is recorded into by every mode ' +
+        'and read by the matrix: it may use only the settings, data and contracts.',
+      '^core/history-store/',
+      [...CORE_GROUND, ...core('history-store')],
+    ),
+    importsOnly(
+      'core-evidence-imports-only-the-ground',
+      'core/evidence/ is what is written while a run goes (exchange, check and observation records, the recorder ' +
+        'of clause results, reproducers): what sends writes it and what reads a run reads it, so it may use only ' +
+        'the settings, data, connection and contracts.',
+      '^core/evidence/',
+      [...CORE_GROUND, ...core('connection', 'evidence')],
+    ),
+    ...sequenceRules(SENDING, ['connection', 'evidence'], 'sending and judging', 'the folders that read a run'),
+    ...sequenceRules(
+      READING,
+      ['connection', 'evidence', 'history-store'],
+      'reading a run',
+      'the folders that send and judge',
     ),
   ];
 }
@@ -198,49 +239,36 @@ module.exports = {
       '^fixtures/reference/',
       ['^fixtures/reference/', '^contracts/'],
     ),
-    importsOnly(
-      'environment-imports-only-lower-layers',
-      'foundation/environment/ (configuration, target resolution, redaction) is shared by every command; ' +
-        'it sits below scenarios/ and load/, so it may use contracts, data and the target (to boot it), ' +
-        'never a consumer of itself.',
-      '^foundation/environment/',
-      ['^contracts/', '^core/data/', '^fixtures/reference/', '^foundation/environment/'],
+    ...coreRules(),
+    modeRule(
+      'conformance',
+      'scenarios',
+      'the conformance mode: the suites, their Playwright fixtures, the run that starts them and its report views',
     ),
     importsOnly(
-      'history-imports-only-lower-layers',
-      'core/history-store/ (the run store, its migrations, queries and diff) is shared by the conformance ' +
-        'run and the load run, which both record into it; it sits below both, so it may use only the ' +
-        'contracts and the environment, never the suites, the load runner, the proof or a command.',
-      '^core/history-store/',
-      ['^contracts/', '^foundation/environment/', '^core/history-store/'],
+      'suites-do-not-start-runs',
+      "The suites (scenarios/ outside run/ and report/) reach a target only through the core's client " +
+        '(BASE_URL or the booted reference target), so that they test every implementation alike; the run that ' +
+        'starts them and the report made after them are not theirs to use.',
+      '^scenarios/(?!run/|report/)',
+      ['^contracts/', '^core/', '^scenarios/(?!run/|report/)'],
     ),
-    ...engineRules(),
-    importsOnly(
-      'suites-stand-on-the-engine',
-      'scenarios/ holds the suites and their Playwright fixtures alone: they reach a target only through ' +
-        "the engine's client (BASE_URL or the booted reference target), so that they test every " +
-        "implementation alike; never the load runner, the proof drivers, explore, the reference target's " +
-        'internals, or the engine runner that starts them.',
-      '^scenarios/',
-      ['^contracts/', '^foundation/', '^engine/(?!runner/)', '^scenarios/'],
-    ),
-    importsOnly(
-      'explore-stands-on-the-engine',
-      'explore/ is a third way of exercising a target beside the suites and load: it produces exchanges and ' +
-        'the engine judges them, so it may use the engine below its runner, contracts and foundation; never ' +
-        'the suites, load, the proof or the reference target.',
-      '^explore/',
-      ['^contracts/', '^foundation/', '^engine/(?!runner/)', '^explore/'],
+    modeRule('explore', 'explore', 'the explore mode: it produces exchanges (generate, send) and the core judges them'),
+    modeRule(
+      'load',
+      'load',
+      'the load mode and its capacity search: k6 scripts, the Node side that runs them, their settings and reports',
     ),
     importsOnly(
       'matrix-builds-from-the-history',
       'matrix/ builds the implementation matrix (a static site) from the run history alone: it reads the ' +
-        'history, the requirement catalogue and the specification, never a target, so it may use foundation ' +
-        "and contracts (and the report kit's escaper); never the engine that runs and judges, the suites, " +
-        'explore, load, the proof or a double, so that a site can be built anywhere a history is.',
+        'history, the requirement catalogue and the specification, never a target, so it may use the settings, ' +
+        "outputs, history store and report kit of the core and the contracts; never the core's sending and " +
+        'judging, another mode, the proof or a fixture, so that a site can be built anywhere a history is.',
       '^matrix/',
-      ['^matrix/', '^foundation/', '^contracts/', '^engine/after/report/escape'],
+      ['^matrix/', '^contracts/', ...core('settings', 'data', 'outputs', 'history-store', 'findings', 'report')],
     ),
+    modeRule('history', 'history', 'the history mode: importing a report made elsewhere into the run history'),
     {
       name: 'k6-no-node-builtins',
       severity: 'error',
@@ -255,8 +283,8 @@ module.exports = {
       severity: 'error',
       comment:
         'k6 loads only its own modules and plain files: k6 code may import k6, other k6 code, ' +
-        'contracts/check.ts with the generated validators, the pure environment rules, the discovery role rules and ' +
-        "trial protocol, and the report kit's escapers and JUnit renderer; npm packages " +
+        'contracts/check.ts with the generated validators, the pure setting rules, the discovery role rules and ' +
+        "trial protocol, the report kit's escapers and JUnit renderer and the capacity search's pure modules; npm packages " +
         '(Playwright included) and Node-only harness code would fail inside k6.',
       from: { path: K6_CODE, pathNot: TEST },
       to: { pathNot: K6_SAFE, dependencyTypesNot: ['core'] },
@@ -273,24 +301,15 @@ module.exports = {
       from: { path: SHARED_WITH_K6, pathNot: '\\.d\\.ts$' },
       to: { path: [NODE_BUILTIN, NPM_PACKAGE], reachable: true },
     },
-    importsOnly(
-      'load-node-imports-only-lower-layers',
-      'load/node/ orchestrates k6 from Node: it may use the k6 library (profiles, thresholds, report ' +
-        'shapes, the capacity search of load/capacity/), contracts, data and the environment, and of the engine its discovery rules and report kit. It reaches a target through foundation/environment, ' +
-        'as the conformance run does, so that both resolve and boot it alike; and the load run must not ' +
-        'depend on the conformance suites or on the proof drivers.',
-      '^load/node/',
-      ['^load/(lib|node|capacity)/', '^contracts/', '^foundation/', '^engine/(live/discovery|after/report)/'],
-    ),
     {
       name: 'playwright-only-in-suites-and-tests',
       severity: 'error',
       comment:
         '@playwright/test is the runner of the conformance suites and of the harness tests; anything ' +
-        'else importing it (the verdict engine, the run orchestration, load, the target, commands) could ' +
+        'else importing it (the core, the run orchestration, load, the target, commands) could ' +
         'only run inside a Playwright worker, and could not be reused by a command or by k6.',
       from: {
-        pathNot: ['^scenarios/(fixtures\\.ts$|.+\\.spec\\.ts$)', TEST, '^playwright\\.config\\.ts$'],
+        pathNot: ['^scenarios/(suite\\.ts$|.+\\.spec\\.ts$)', TEST, '^playwright\\.config\\.ts$'],
       },
       to: { path: PLAYWRIGHT },
     },

@@ -14,19 +14,19 @@ import { REQUIREMENTS } from './requirements.ts';
 
 const tsc = join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-/** Files that use clause IDs as the engine does: on a verdict, and inside a judge that declares one clause. */
+/** Files that use clause IDs as the core does: on a verdict, and inside a judge that declares one clause. */
 const FILES: Record<string, string> = {
-  'right.ts': `import type { Recorder } from '../../engine/evidence/verdict.ts';
-import { judge } from '../../engine/live/judging/judge.ts';
+  'right.ts': `import type { Recorder } from '../../core/evidence/verdict.ts';
+import { judge } from '../../core/judging/judge.ts';
 declare const verdict: Recorder;
 verdict.check('SEARCH-PAGE-1-BASED', true, { message: 'page 1 holds the first items' });
 export const pages = judge('pages', ['SEARCH-PAGE-1-BASED']).judges((v) => v.check('SEARCH-PAGE-1-BASED', true, { message: 'm' }));
 `,
-  'mistyped.ts': `import type { Recorder } from '../../engine/evidence/verdict.ts';
+  'mistyped.ts': `import type { Recorder } from '../../core/evidence/verdict.ts';
 declare const verdict: Recorder;
 verdict.check('SEARCH-PAGE-1-BASD', true, { message: 'page 1 holds the first items' });
 `,
-  'undeclared.ts': `import { judge } from '../../engine/live/judging/judge.ts';
+  'undeclared.ts': `import { judge } from '../../core/judging/judge.ts';
 export const pages = judge('pages', ['SEARCH-PAGE-1-BASED']).judges((v) => v.check('SEARCH-PAGES-STABLE', true, { message: 'm' }));
 `,
 };

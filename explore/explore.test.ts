@@ -361,7 +361,12 @@ test('the same crash on the next run is seen before, with the date it was first 
       { seed: String(seed), only: 'SEARCH', out },
       { [ENV.baseUrl]: proxy.baseUrl, [ENV.apiKey]: a!.apiKey },
     );
-    const code = await runExplore(settings, { info: (l) => lines.push(l), error: (l) => lines.push(l) }, history);
+    const code = await runExplore(
+      settings,
+      { info: (l) => lines.push(l), error: (l) => lines.push(l) },
+      undefined,
+      history,
+    );
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as ExploreReport;
     return { code, report, markdown: readFileSync(join(out, 'report.md'), 'utf8') };
   };

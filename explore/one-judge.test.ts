@@ -294,7 +294,7 @@ test('a long value under a variable the workflow does not declare is no content 
   expect(limitOver({ operation: 'runWorkflow', payloadBytes: bytes, longestContent: 0 })).toBeUndefined();
 });
 
-test('explore states no clause result of its own: every verdict it reads comes from the engine', () => {
+test('explore states no clause result of its own: every verdict it reads comes from the core', () => {
   const dir = dirname(fileURLToPath(import.meta.url));
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
     const text = readFileSync(join(dir, file), 'utf8');

@@ -12,12 +12,12 @@ import type { Implementation } from '../core/settings/history-settings.ts';
 import { commandLine } from '../core/settings/invocation.ts';
 import { SettingError } from '../core/settings/rules.ts';
 import { openOutputFolder, type OutputFolder } from '../core/outputs/output-folder.ts';
-import { describeTarget, resolveTarget } from '../core/settings/target.ts';
+import { describeTarget, type ReferenceBooter, resolveTarget } from '../core/settings/target.ts';
 import { targetNamed, targetShown } from '../core/settings/target-settings.ts';
 import { checkConnection } from '../core/connection/connection-check.ts';
 import { connectionLine, insecureLine, NODE_CLIENT_SPEAKS } from '../core/connection/connection-facts.ts';
 import { useConnection } from '../core/connection/connection.ts';
-import { connectionReplayArgs } from '../core/connection/connection-settings.ts';
+import { connectionReplayArgs } from '../core/settings/connection-settings.ts';
 import { recordAndClassifyExplore } from '../core/history-store/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../core/history-store/records.ts';
 import { historyPath } from '../core/history-store/store.ts';
@@ -112,6 +112,7 @@ function replayCommand(s: ExploreSettings): string {
 export async function runExplore(
   settings: ExploreSettings,
   log: ExploreLog,
+  booter: ReferenceBooter | undefined,
   historyFile: string = historyPath(),
 ): Promise<number> {
   const operations = operationsNamed(settings.only);
@@ -125,7 +126,7 @@ export async function runExplore(
     log: log.info,
   });
   try {
-    return await exploreInto(folder, settings, operations, log, historyFile);
+    return await exploreInto(folder, settings, operations, log, booter, historyFile);
   } finally {
     folder.release();
   }
@@ -136,9 +137,10 @@ async function exploreInto(
   settings: ExploreSettings,
   operations: OperationId[],
   log: ExploreLog,
+  booter: ReferenceBooter | undefined,
   historyFile: string,
 ): Promise<number> {
-  const target = await resolveTarget(settings.target);
+  const target = await resolveTarget(settings.target, booter);
   try {
     folder.describe({ target: targetShown(target) });
     log.info(describeTarget(target));

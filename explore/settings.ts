@@ -5,7 +5,7 @@ import {
   readConnectionSettings,
   type ConnectionArgs,
   type ConnectionSettings,
-} from '../core/connection/connection-settings.ts';
+} from '../core/settings/connection-settings.ts';
 import { readImplementation, type Implementation, type ImplementationArgs } from '../core/settings/history-settings.ts';
 import { optionOrEnv } from '../core/settings/option-or-env.ts';
 import { WORK_DIR } from '../core/settings/roots.ts';

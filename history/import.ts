@@ -17,7 +17,7 @@ import { label, SettingError } from '../core/settings/rules.ts';
 import { sameRun } from '../core/history-store/implementations.ts';
 import { recordConformanceRun, withHistory } from '../core/history-store/store.ts';
 import type { ConformanceReport } from '../core/findings/report.ts';
-import { historyRecord } from '../scenarios/run/history.ts';
+import { historyRecord } from '../core/findings/history-record.ts';
 
 /** A report.json is a few MB at most; a file far bigger is not one. */
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;

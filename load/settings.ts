@@ -9,7 +9,7 @@ import {
   readConnectionSettings,
   type ConnectionArgs,
   type ConnectionSettings,
-} from '../core/connection/connection-settings.ts';
+} from '../core/settings/connection-settings.ts';
 import { optionOrEnv, optionOrEnvText } from '../core/settings/option-or-env.ts';
 import { PACKAGE_INSTALLED, PACKAGE_ROOT, WORK_DIR } from '../core/settings/roots.ts';
 import {

@@ -1,5 +1,5 @@
 /**
- * Every clause is decided in one place, the engine's judges, and proved there by the fault catalogue:
+ * Every clause is decided in one place, the core's judges, and proved there by the fault catalogue:
  * (a) the suites (scenarios/) judge no clause — no clause ID appears in their code but in the titles that
  *     cite it, and they record nothing on the verdict themselves;
  * (b) every must and should clause has exactly one judge declaring it (core/judging/registry.ts;
@@ -65,7 +65,7 @@ export function judgedInSuite(file: string, source: string): string[] {
     }
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
-      const fixtureStop = file.endsWith('fixtures.ts') && FIXTURE_STOPS.has(method);
+      const fixtureStop = file.endsWith('scenarios/suite.ts') && FIXTURE_STOPS.has(method);
       if (RECORDING.has(method) && /verdict$/i.test(node.expression.expression.getText()) && !fixtureStop)
         found.push(`${at(node)} records ${node.expression.getText()}`);
     }
@@ -75,10 +75,15 @@ export function judgedInSuite(file: string, source: string): string[] {
   return found;
 }
 
+/** The suites and their Playwright fixtures: scenarios/ but the run that starts them and its report views (run/, report/). */
+const NOT_SUITES = new Set([join(PACKAGE_ROOT, 'scenarios/run'), join(PACKAGE_ROOT, 'scenarios/report')]);
+
 function suiteFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? suiteFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return NOT_SUITES.has(path) ? [] : suiteFiles(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path] : [];
+  });
 }
 
 test('(a) no clause is judged in scenarios/: clause IDs only cited in test titles, no result recorded there', () => {

@@ -67,7 +67,7 @@ function longFunctions(file: string, text: string): string[] {
 
 test(`no hand-written source file is over ${MAX_FILE_LINES} lines, no function over ${MAX_FUNCTION_LINES}`, () => {
   const files = sources(PACKAGE_ROOT);
-  // Measured where it matters: the engine and the suites must be among what was read.
+  // Measured where it matters: the core and the suites must be among what was read.
   expect(files.some((f) => f.startsWith('core/client/'))).toBe(true);
   const long: string[] = [];
   const longer: string[] = [];

@@ -17,13 +17,14 @@
  * incomplete (deadline hit, runner crashed, nothing ran, target unreachable) or could not start.
  */
 import { parseArgs } from 'node:util';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/connection/connection-settings.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/settings/connection-settings.ts';
 import { readConformanceSettings } from '../core/settings/run-config.ts';
 import { WORK_DIR } from '../core/settings/roots.ts';
 import { runCommand, splitAtTerminator, usageText } from '../core/settings/command.ts';
 import { SettingError } from '../core/settings/rules.ts';
 import { BootError } from '../core/settings/target.ts';
 import { conformanceConsole } from '../scenarios/report/index.ts';
+import { referenceBooter } from '../fixtures/reference/boot/booter.ts';
 import { runConformanceSuite, type RunLog } from '../scenarios/run/run.ts';
 
 const USAGE = usageText(`usage: wfcheck conformance [options] [-- <extra playwright args>]
@@ -87,7 +88,7 @@ async function main(): Promise<number> {
   // A shard (i/n) runs every n-th test and writes a blob report for `wfcheck report merge`.
   const settings = readConformanceSettings(values, values.shard ? [`--shard=${values.shard}`, ...passed] : passed);
 
-  const { report, paths, scrubbed } = await runConformanceSuite(settings, log);
+  const { report, paths, scrubbed } = await runConformanceSuite(settings, log, referenceBooter);
   if (scrubbed.length) log.error(`removed API keys found in ${scrubbed.length} artifact(s): ${scrubbed.join(', ')}`);
   // Outputs under the directory the command was started in are named from there.
   const rel = (p: string) => p.replace(`${WORK_DIR}/`, '');

@@ -22,10 +22,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/connection/connection-settings.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/settings/connection-settings.ts';
 import { readExploreSettings } from '../explore/settings.ts';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
 import { BootError } from '../core/settings/target.ts';
+import { referenceBooter } from '../fixtures/reference/boot/booter.ts';
 import { runExplore } from '../explore/run.ts';
 
 const USAGE = `${usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'))}
@@ -55,10 +56,14 @@ runCommand(
       console.log(USAGE);
       return 0;
     }
-    return runExplore(readExploreSettings(values), {
-      info: (line) => console.log(`explore: ${line}`),
-      error: (line) => console.error(`explore: ${line}`),
-    });
+    return runExplore(
+      readExploreSettings(values),
+      {
+        info: (line) => console.log(`explore: ${line}`),
+        error: (line) => console.error(`explore: ${line}`),
+      },
+      referenceBooter,
+    );
   },
   {
     usage: USAGE,

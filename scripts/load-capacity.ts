@@ -40,13 +40,10 @@ import { readImplementation } from '../core/settings/history-settings.ts';
 import { readK6ScriptSettings, readLoadRunSettings } from '../load/settings.ts';
 import { pathFromWorkDir } from '../core/settings/roots.ts';
 import { number, positiveInt, SettingError } from '../core/settings/rules.ts';
+import { referenceBooter } from '../fixtures/reference/boot/booter.ts';
 import { describeTarget, resolveTarget, type Target } from '../core/settings/target.ts';
 import { targetNamed } from '../core/settings/target-settings.ts';
-import {
-  CONNECTION_OPTIONS,
-  CONNECTION_USAGE,
-  readConnectionSettings,
-} from '../core/connection/connection-settings.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, readConnectionSettings } from '../core/settings/connection-settings.ts';
 import type { ConnectionFacts } from '../core/connection/connection-facts.ts';
 import { useConnection } from '../core/connection/connection.ts';
 import { loadConnection } from '../load/node/connection-view.ts';
@@ -232,7 +229,7 @@ async function searchInto(c: Settings, v: Values): Promise<number> {
   }
   console.error(`seed ${c.settings.seed}; budget ${c.search.budgetS}s; reports in ${rel(c.dir)}/`);
   const generator = await ceilingOf(k6, c.ceiling);
-  const target = await resolveTarget(c.settings.target);
+  const target = await resolveTarget(c.settings.target, referenceBooter);
   console.error(describeTarget(target));
   if (v['start-rate'] === undefined) c.search.startRate = startRateFor(target, c.implementation?.name);
   try {

@@ -19,9 +19,10 @@ import { readK6ScriptSettings, readLoadRunSettings, type LoadRunSettings } from 
 import { pathFromWorkDir } from '../core/settings/roots.ts';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
 import { positiveInt, SettingError } from '../core/settings/rules.ts';
+import { referenceBooter } from '../fixtures/reference/boot/booter.ts';
 import { describeTarget, resolveTarget, type Target } from '../core/settings/target.ts';
 import { targetNamed } from '../core/settings/target-settings.ts';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/connection/connection-settings.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/settings/connection-settings.ts';
 import type { ConnectionFacts } from '../core/connection/connection-facts.ts';
 import { useConnection } from '../core/connection/connection.ts';
 import { loadConnection } from '../load/node/connection-view.ts';
@@ -103,7 +104,7 @@ async function distributedInto(
   );
 
   const k6 = await ensureK6();
-  const target = await resolveTarget(settings.target);
+  const target = await resolveTarget(settings.target, referenceBooter);
   console.error(describeTarget(target));
   let results: K6RunResult[];
   let connection: ConnectionFacts | undefined;

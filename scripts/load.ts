@@ -32,9 +32,10 @@ import { readK6ScriptSettings, readLoadRunSettings, type LoadRunSettings } from 
 import { pathFromWorkDir } from '../core/settings/roots.ts';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
 import { ENV, number } from '../core/settings/rules.ts';
+import { referenceBooter } from '../fixtures/reference/boot/booter.ts';
 import { describeTarget, resolveTarget } from '../core/settings/target.ts';
 import { targetNamed } from '../core/settings/target-settings.ts';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/connection/connection-settings.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/settings/connection-settings.ts';
 import { useConnection } from '../core/connection/connection.ts';
 import { tlsFailureLine, tlsFailureOf } from '../core/connection/tls-failure.ts';
 import { PROFILE_CHOICE } from '../load/k6/lib/profiles.ts';
@@ -156,7 +157,7 @@ async function runAgainstTarget(
   settings: LoadRunSettings,
   run: { k6: string; dir: string; dataFile: string; dashboard: boolean; contractMode: 'vu' | 'offload' },
 ): Promise<K6RunResult> {
-  const target = await resolveTarget(settings.target);
+  const target = await resolveTarget(settings.target, referenceBooter);
   console.error(describeTarget(target));
   try {
     const connection = await checkWay(target.baseUrl, (line) => console.error(line));

@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 import { privateCa, type Issued, type PrivateCa } from '../../fixtures/deployment/private-ca.ts';
 import { checkConnection } from './connection-check.ts';
 import { connectionLine, insecureLine } from './connection-facts.ts';
-import { readConnectionSettings } from './connection-settings.ts';
+import { readConnectionSettings } from '../settings/connection-settings.ts';
 import { useConnection } from './connection.ts';
 
 let ca: PrivateCa;

@@ -11,7 +11,7 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import type { ConnectionSettings } from './connection-settings.ts';
+import type { ConnectionSettings } from '../settings/connection-settings.ts';
 import { registerSecret } from '../settings/redact.ts';
 import { ENV, SettingError } from '../settings/rules.ts';
 

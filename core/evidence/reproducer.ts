@@ -5,7 +5,7 @@
  * target from any shell that exports those variables.
  */
 import { redactSecrets } from '../settings/redact.ts';
-import { curlConnectionArgs } from '../connection/connection-settings.ts';
+import { curlConnectionArgs } from '../settings/connection-settings.ts';
 import { connectionInUse } from '../connection/connection.ts';
 
 export type ReproBody =

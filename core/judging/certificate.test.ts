@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { privateCa, type PrivateCa } from '../../fixtures/deployment/private-ca.ts';
 import { checkConnection } from '../connection/connection-check.ts';
-import { readConnectionSettings } from '../connection/connection-settings.ts';
+import { readConnectionSettings } from '../settings/connection-settings.ts';
 import { useConnection } from '../connection/connection.ts';
 import type { EvidenceRecord, CheckRecord } from '../evidence/records.ts';
 import { Verdict } from '../evidence/verdict.ts';

@@ -1,7 +1,7 @@
 /**
  * The judges of an execution's life (§1, §4.1–4.4): a run is accepted (a 2xx carrying an executionId,
  * whichever 2xx) in each form and with each kind of value, and returns an id the status endpoint knows;
- * the files its output lists serve themselves from their url. The execution floor (core/execution/)
+ * the files its output lists serve themselves from their url. The execution folder (core/execution/)
  * sends the runs and reads, and hands each answer here.
  *
  * When a step deviates, what depends on it is "blocked by" the clause that failed first, never failed a

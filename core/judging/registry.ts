@@ -1,5 +1,5 @@
 /**
- * Every judge of the engine, with the clauses it declares: the contract's (what the automatic checks of
+ * Every judge of the core, with the clauses it declares: the contract's (what the automatic checks of
  * contracts/response-checks.ts cover, their `covers()` over every operation, and the key never echoed)
  * and each judge of a suite's clauses. The catalogue test (judges.test.ts) holds every must and should
  * clause to exactly one judge here; a judge not listed here is a judge no test holds to that.

@@ -28,6 +28,7 @@ import {
 } from './output-manifest.ts';
 import { containsSecret, redactSecrets } from '../settings/redact.ts';
 import { pathFromWorkDir } from '../settings/roots.ts';
+import { Refusal } from '../settings/rules.ts';
 
 /** The families of outputs: a folder holding one family's outputs is not reused by another. */
 export type OutputMode = 'conformance' | 'explore' | 'load' | 'capacity' | 'matrix';
@@ -47,7 +48,7 @@ export interface FolderOptions {
 }
 
 /** A run that cannot write where it was told: the folder is in use, or no folder there can be the run's alone. */
-export class OutputRefused extends Error {}
+export class OutputRefused extends Refusal {}
 
 /** Texts the key scrub reads and rewrites; other files (archives, images) are left as they were written. */
 const TEXT_ARTIFACT = /\.(json|jsonl|ndjson|md|html|xml|txt|log|yaml|csv)$/;

@@ -11,7 +11,7 @@ import {
   insecureLine,
   type ConnectionFacts,
 } from '../connection/connection-facts.ts';
-import { verdictMark } from '../../scenarios/report/common.ts';
+import { verdictMark } from './verdict-marks.ts';
 import { type Block, paragraph } from './document.ts';
 
 export function connectionBlocks(

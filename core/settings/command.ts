@@ -7,9 +7,8 @@
 import { parseArgs } from 'node:util';
 import { inInvocationForm, type Subcommand } from './command-line.ts';
 import { commandLine, readInvocation } from './invocation.ts';
-import { OutputRefused } from '../outputs/output-folder.ts';
 import { redactSecrets } from './redact.ts';
-import { SettingError } from './rules.ts';
+import { Refusal, SettingError } from './rules.ts';
 
 export interface CommandOptions {
   /** Printed after a refused command line or setting. */
@@ -46,7 +45,7 @@ export function runCommand(
           process.exit(2);
         }
         // A folder in use, or none that can be the run's alone: the message says what to do, no stack.
-        if (err instanceof OutputRefused) {
+        if (err instanceof Refusal) {
           console.error(redactSecrets(`${name}: ${err.message}`));
           process.exit(2);
         }

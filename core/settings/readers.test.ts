@@ -1,6 +1,6 @@
 /**
- * Every setting is read through one reader: in Node, the settings modules of foundation/environment/, one
- * per mode (the only modules that touch `process.env`); in k6, load/k6/lib/config.ts (the only module of the suite that touches `__ENV`;
+ * Every setting is read through one reader: in Node, the settings modules of core/settings/ and one
+ * settings.ts per mode (the only modules that touch `process.env`); in k6, load/k6/lib/config.ts (the only module of the suite that touches `__ENV`;
  * the benchmark's k6 scripts have proof/bench/k6/settings.ts).
  *
  * The source tree is parsed, not searched as text, so a comment or a string naming `process.env` is
@@ -14,26 +14,22 @@ import { PACKAGE_ROOT } from './roots.ts';
 
 /** The Node side's readers, one per mode (and what every mode shares): each reads only its own settings. */
 const NODE_READERS: Record<string, string> = {
-  'target-settings.ts': 'the target every mode drives (BASE_URL, API_KEY, API_KEY_B) and its keys',
-  'conformance-settings.ts': "`wfcheck conformance`'s settings and those the suites read in every worker",
-  'explore-settings.ts': "`wfcheck explore`'s settings",
-  'load-settings.ts': "the load run's settings, where its k6 is, and the k6 scripts' settings handed on unparsed",
-  'history-settings.ts': 'the run history and the implementation a run is recorded under (the matrix)',
-  'bench-settings.ts': "the benchmarks' settings",
-  'invocation.ts': 'how the harness was started (WFCHECK_INVOKED_AS), for the command lines its hints print',
-  'child-environment.ts': 'what a child process inherits, passed on unread',
-  'connection-settings.ts':
+  'core/settings/target-settings.ts': 'the target every mode drives (BASE_URL, API_KEY, API_KEY_B) and its keys',
+  'core/settings/run-config.ts': "`wfcheck conformance`'s settings and those the suites read in every worker",
+  'explore/settings.ts': "`wfcheck explore`'s settings",
+  'load/settings.ts': "the load run's settings, where its k6 is, and the k6 scripts' settings handed on unparsed",
+  'core/settings/history-settings.ts': 'the run history and the implementation a run is recorded under (the matrix)',
+  'proof/bench/settings.ts': "the benchmarks' settings",
+  'core/settings/invocation.ts':
+    'how the harness was started (WFCHECK_INVOKED_AS), for the command lines its hints print',
+  'core/settings/child-environment.ts': 'what a child process inherits, passed on unread',
+  'core/settings/connection-settings.ts':
     'the way to the target in every mode: the CA, the client certificate and its passphrase, --insecure, the proxies',
 };
 
 /** Where the environment may be read, and why. */
 const READERS: Record<string, string> = {
-  ...Object.fromEntries(
-    Object.entries(NODE_READERS).map(([module, what]) => [
-      `foundation/environment/${module}`,
-      `the Node reader of ${what}`,
-    ]),
-  ),
+  ...Object.fromEntries(Object.entries(NODE_READERS).map(([module, what]) => [module, `the Node reader of ${what}`])),
   'load/k6/lib/config.ts': "the k6 scripts' reader: every name of K6_SCRIPT_ENV, nothing else",
   'proof/bench/k6/settings.ts':
     "the benchmark's k6 scripts' reader (bare loops, check cost): their own settings, which the suite's " +
@@ -138,13 +134,10 @@ test('the environment is read only by the readers', () => {
     .map(([file, lines]) => `${file}:${lines.join(',')}`);
   expect(
     outside,
-    'read through a settings module of foundation/environment/ (Node) or load/k6/lib/config.ts (k6)',
+    "read through a settings module (Node: core/settings/ or a mode's settings.ts) or load/k6/lib/config.ts (k6)",
   ).toEqual([]);
   const moved = Object.keys(NOT_YET_MOVED).filter((file) => !reads.has(file));
   expect(moved, 'no longer reads the environment: remove it from NOT_YET_MOVED').toEqual([]);
-  for (const reader of [
-    ...Object.keys(NODE_READERS).map((m) => `foundation/environment/${m}`),
-    'load/k6/lib/config.ts',
-  ])
+  for (const reader of [...Object.keys(NODE_READERS), 'load/k6/lib/config.ts'])
     expect(reads.has(reader), `${reader} is the reader`).toBe(true);
 });

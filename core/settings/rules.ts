@@ -147,7 +147,10 @@ export function k6ScriptSettingsOf(env: EnvLike): K6ScriptValues {
 }
 
 /** A setting that cannot be used as given; the message names where it came from. Commands exit 2 on it. */
-export class SettingError extends Error {
+/** A command refused with a message that says what to do (no stack): a folder in use, a setting refused, … */
+export class Refusal extends Error {}
+
+export class SettingError extends Refusal {
   constructor(message: string) {
     super(message);
     this.name = 'SettingError';

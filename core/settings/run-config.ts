@@ -5,11 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { randomSeed } from '../data/seeded.ts';
-import {
-  readConnectionSettings,
-  type ConnectionArgs,
-  type ConnectionSettings,
-} from '../connection/connection-settings.ts';
+import { readConnectionSettings, type ConnectionArgs, type ConnectionSettings } from './connection-settings.ts';
 import { readImplementation, type Implementation, type ImplementationArgs } from './history-settings.ts';
 import { commandLine } from './invocation.ts';
 import { optionOrEnv, optionOrEnvText } from './option-or-env.ts';

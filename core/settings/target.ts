@@ -1,11 +1,11 @@
 /**
  * The target a command drives, resolved the same way for every command: the implementation named
  * by BASE_URL + API_KEY (+ API_KEY_B), or — BASE_URL unset — the reference target booted hermetically
- * (fixtures/reference/boot/: a container when a Docker engine is reachable, else a local process;
- * WFCHECK_TARGET_BOOT=inprocess serves it from this process; TARGET_SEED_FILE is its seed file).
+ * by the booter the command hands in (a container when a Docker engine is reachable, else a local
+ * process; WFCHECK_TARGET_BOOT=inprocess serves it from this process; TARGET_SEED_FILE is its seed file).
  */
 import { inheritedEnvironment } from './child-environment.ts';
-import { readTargetSettings, type TargetSettings } from './target-settings.ts';
+import type { TargetSettings } from './target-settings.ts';
 
 export interface Target {
   /** Ends in /v1. */
@@ -30,50 +30,50 @@ export class BootError extends Error {
   }
 }
 
-export async function resolveTarget(settings: TargetSettings = readTargetSettings()): Promise<Target> {
+/** A reference target up and serving: its base URL (ends in /v1), its tenants' keys, how it runs. */
+export interface BootedReference {
+  baseUrl: string;
+  tenants: { apiKey: string }[];
+  how: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the reference target. The command that needs one hands it in (fixtures/reference/boot/booter.ts),
+ * so that the core never imports a target.
+ */
+export interface ReferenceBooter {
+  /** In a container when a Docker engine is reachable, else a local process. */
+  boot(seedFile: string | undefined): Promise<BootedReference>;
+  /** Served from this process, its knobs read from `env`. */
+  serve(seedFile: string | undefined, env: Record<string, string>): Promise<BootedReference>;
+}
+
+export async function resolveTarget(settings: TargetSettings, booter: ReferenceBooter | undefined): Promise<Target> {
   if (settings.kind === 'external') {
     return { ...settings, how: 'given by BASE_URL', stop: async () => undefined };
   }
+  if (!booter) throw new BootError(new Error('this command drives a given target only: set BASE_URL and API_KEY'));
   try {
-    const booted = settings.inProcess ? await startInProcess(settings.seedFile) : await boot(settings.seedFile);
-    if (!booted.apiKey) {
+    // The commands that serve it from this process only wait on child processes, so it costs them nothing.
+    const booted = settings.inProcess
+      ? await booter.serve(settings.seedFile, inheritedEnvironment())
+      : await withDeadline(booter.boot(settings.seedFile), BOOT_DEADLINE_MS, 'booting the reference target');
+    if (!booted.tenants[0]?.apiKey) {
       await booted.stop();
       throw new Error('the reference target reported no tenants');
     }
-    return booted;
+    return {
+      baseUrl: booted.baseUrl,
+      apiKey: booted.tenants[0].apiKey,
+      apiKeyB: booted.tenants[1]?.apiKey,
+      kind: 'reference',
+      how: booted.how,
+      stop: () => booted.stop(),
+    };
   } catch (err) {
     throw new BootError(err);
   }
-}
-
-async function boot(seedFile: string | undefined): Promise<Target> {
-  const { bootTarget } = await import('../../fixtures/reference/boot/boot.ts');
-  // A custom seed file (tenants, keys, workflows) reaches the booted target, e.g. for canary-key runs.
-  const booting = bootTarget({ env: seedFile ? { TARGET_SEED_FILE: seedFile } : undefined });
-  const t = await withDeadline(booting, BOOT_DEADLINE_MS, 'booting the reference target');
-  return {
-    baseUrl: t.baseUrl,
-    apiKey: t.tenants[0]?.apiKey ?? '',
-    apiKeyB: t.tenants[1]?.apiKey,
-    kind: 'reference',
-    how: t.how,
-    stop: () => t.stop(),
-  };
-}
-
-/** Served from this process: the commands that use it only wait on child processes, so it costs them nothing. */
-async function startInProcess(seedFile: string | undefined): Promise<Target> {
-  const { startTarget, configFromEnv } = await import('../../fixtures/reference/server.ts');
-  // The same knobs as a booted target (NODE_DURATION_MS, FILE_TTL_MS, …): they come from the environment.
-  const t = await startTarget({ ...configFromEnv(inheritedEnvironment()), ...(seedFile ? { seedFile } : {}) });
-  return {
-    baseUrl: t.baseUrl,
-    apiKey: t.tenants[0]?.apiKey ?? '',
-    apiKeyB: t.tenants[1]?.apiKey,
-    kind: 'reference',
-    how: 'in-process',
-    stop: () => t.close(),
-  };
 }
 
 /** One line saying which target a command drives, for its log. */

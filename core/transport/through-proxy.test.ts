@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { startConnectProxy, type ConnectProxy } from '../../fixtures/deployment/connect-proxy.ts';
 import { PROXIED_NAME, privateCa, type PrivateCa } from '../../fixtures/deployment/private-ca.ts';
-import { readConnectionSettings } from '../connection/connection-settings.ts';
+import { readConnectionSettings } from '../settings/connection-settings.ts';
 import { useConnection } from '../connection/connection.ts';
 import { unansweredThroughProxy } from '../client/client.ts';
 import { CLOSED_UNANSWERED } from './framing.ts';

@@ -3,7 +3,7 @@
  * and its charset, its content coding, an odd Authorization that still carries the key (sent twice,
  * after a wrong one, with a lower-case scheme, with two spaces), and the framing of any body (a chunk size
  * that is not hexadecimal or of sixteen hex digits, a chunked body or a Content-Length cut short: sent by
- * the engine's raw sender, core/transport/framing.ts).
+ * the core's raw sender, core/transport/framing.ts).
  *
  * None of them is forbidden by the specification, and none is about a clause of its own: an answer to
  * one is judged as every answer is, so any listed status passes and a crash fails. A refusal with a

@@ -45,7 +45,7 @@ const CONTENT_LIMIT_CHARS = LIMITS.maxContentChars;
 export type SizeClass = 'within' | 'ambiguous' | 'content-over' | 'payload-over';
 
 /**
- * The size class of a JSON body of run or generate: over a limit as the engine reads the limits
+ * The size class of a JSON body of run or generate: over a limit as the core reads the limits
  * (limitOver: content is what the operation takes, the payload is the whole body), within both readings
  * of both limits, or in between (ambiguous). `content` are the texts the operation takes as content.
  */

@@ -337,7 +337,7 @@ function textFieldsBody(fields: readonly { name: string; value: string }[]): str
   return `${parts.join('')}--${BOUNDARY}--\r\n`;
 }
 
-/** The request of a files body as a form library sends it: the engine writes the multipart form. */
+/** The request of a files body as a form library sends it: the core writes the multipart form. */
 function filesRequest(body: Extract<UploadBody, { form: 'files' }>, b: Builder): Pick<RequestSpec, 'multipart'> {
   if (body.field !== undefined) textFeatures('body:field', body.field, b.features);
   if (body.files.length > 1) b.features.add('files:many');

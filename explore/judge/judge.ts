@@ -1,5 +1,5 @@
 /**
- * How the generative mode reads the verdict on one answer. It judges nothing itself: the engine does,
+ * How the generative mode reads the verdict on one answer. It judges nothing itself: the core does,
  * with the functions the suites call, so a clause reads the same whichever mode sent the request.
  *
  * - Every answer is judged by the client as it arrives (judging/contract.ts: the contract checks, the
@@ -182,7 +182,7 @@ export interface Judges {
   records: EvidenceInMemory;
 }
 
-/** Judges one answer to an input: the engine's verdict on it, as one judgement. */
+/** Judges one answer to an input: the core's verdict on it, as one judgement. */
 export function judgeAnswer(judges: Judges, input: ExploreInput, p: Prepared, ex: Exchange): Judgement {
   const about = aboutOf(input, p);
   // A body framed wrong on purpose, closed without an answer: the HTTP layer's lawful refusal, observed.

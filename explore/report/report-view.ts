@@ -1,5 +1,5 @@
 /**
- * The generative run's report as people read it, built with the report kit (engine/after/report): report.md,
+ * The generative run's report as people read it, built with the report kit (core/report): report.md,
  * the job summary (summary.md), the lines the command prints, and the files written. A finding is the
  * summary model's FindingView, as in the conformance report; the previous run's findings now gone are
  * its HistoryView.

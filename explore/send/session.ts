@@ -1,5 +1,5 @@
 /**
- * One exploration's state: the contract-checked client every request goes through, the engine's verdict
+ * One exploration's state: the contract-checked client every request goes through, the core's verdict
  * on each answer, what the exploration holds (the world references resolve to), its footprint on the
  * target and its findings; and `probe`, which sends one prepared input and judges its answer.
  */
@@ -87,7 +87,7 @@ const RECOVERY_POLL_MS = 500;
 
 export class Session {
   readonly api: ApiClient;
-  /** The engine's verdict on every answer, kept in memory and read back by exchange (judge.ts). */
+  /** The core's verdict on every answer, kept in memory and read back by exchange (judge.ts). */
   readonly judges: Judges;
   readonly world: World;
   readonly footprint: Footprint = {

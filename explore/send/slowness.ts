@@ -137,7 +137,7 @@ async function withCheap(c: Ctx, main: () => Promise<Timed | undefined>) {
 
 // ---- findings ------------------------------------------------------------------------------------------
 
-/** The clause record the engine's judge just wrote for an exchange. */
+/** The clause record the core's judge just wrote for an exchange. */
 function recordOf(c: Ctx, ex: Exchange, clause: string): CheckRecord | undefined {
   return c.s.judges.records
     .take(ex.record.id)
@@ -174,7 +174,7 @@ interface Slowness {
   stall?: { cheap: Exchange; waitedMs: number; beside: Timed; besideWhat: string };
 }
 
-/** Reports a slowness (and the stall it caused) through the engine's judges, as findings of the operation. */
+/** Reports a slowness (and the stall it caused) through the core's judges, as findings of the operation. */
 function report(c: Ctx, w: Slowness): void {
   const ordinaryMs = ordinaryOf(c) ?? 0;
   const { minimal } = w;

@@ -4,7 +4,7 @@
  * The coarse ramp is several steps in one process; a bisection or confirmation step is one.
  *
  * Pure, no k6 imports: the k6 entry (load/capacity/k6/main.ts) turns a plan into `options.scenarios` and
- * tags every request with the window it is sent in; the Node side (load/node/capacity-*.ts) writes the
+ * tags every request with the window it is sent in; the Node side (load/capacity/node/) writes the
  * plan and reads each step's figures back by the same window names.
  */
 

@@ -7,7 +7,7 @@ import { createReadStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { privateCa, type PrivateCa } from '../../fixtures/deployment/private-ca.ts';
-import { readConnectionSettings } from '../../core/connection/connection-settings.ts';
+import { readConnectionSettings } from '../../core/settings/connection-settings.ts';
 import { TargetConnection } from '../../core/connection/connection.ts';
 import { GO_ROOT_FILES, k6CaBundle, k6TlsFor, k8sTlsSteps } from './k6-tls.ts';
 

@@ -3,7 +3,7 @@
  * so both take the same names; load/settings.ts readLoadRunSettings reads them, with
  * the environment (PROFILE, SCENARIOS, DURATION, VUS_SCALE, SEED) for what is not given.
  */
-import { connectionReplayArgs } from '../../core/connection/connection-settings.ts';
+import { connectionReplayArgs } from '../../core/settings/connection-settings.ts';
 import { commandLine } from '../../core/settings/invocation.ts';
 import type { LoadRunSettings } from '../settings.ts';
 import { profileLines } from '../k6/lib/profiles.ts';

@@ -15,6 +15,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
 import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
+import { referenceBooter } from '../../fixtures/reference/boot/booter.ts';
+import { readTargetSettings } from '../../core/settings/target-settings.ts';
 import { resolveTarget, type Target } from '../../core/settings/target.ts';
 import { startWorkerPool, type WorkerPool } from '../../fixtures/hostile/worker-pool.ts';
 import type { CapacityReport } from '../../load/capacity/report.ts';
@@ -185,7 +187,7 @@ export function printFigures(x: ReturnType<typeof summarise>): void {
 
 export async function benchCapacity(o: CapacityBenchOptions): Promise<void> {
   const k6 = await ensureK6();
-  const reference = await resolveTarget();
+  const reference = await resolveTarget(readTargetSettings(), referenceBooter);
   const fast = await startWorkerPool(reference.baseUrl, { workers: FAST_WORKERS, serviceMs: SERVICE_MS });
   const slow = await startWorkerPool(reference.baseUrl, { workers: SLOW_WORKERS, serviceMs: SERVICE_MS });
   // Every search's folder is kept (its page, its steps' logs): a figure that looks off can be looked into.

@@ -12,6 +12,8 @@ import { checkResponse } from '../../contracts/check.ts';
 import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
 import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
 import { ENV } from '../../core/settings/rules.ts';
+import { referenceBooter } from '../../fixtures/reference/boot/booter.ts';
+import { readTargetSettings } from '../../core/settings/target-settings.ts';
 import { resolveTarget } from '../../core/settings/target.ts';
 import { LOAD_PROFILES } from '../../load/k6/lib/profiles.ts';
 import { operationRows } from '../../load/k6/lib/report.ts';
@@ -295,7 +297,7 @@ async function memoryPerVu(b: Bench): Promise<Memory> {
 export async function benchLoad(o: LoadBenchOptions): Promise<void> {
   const withWrk = hasWrk();
   const k6 = await ensureK6();
-  const target = await resolveTarget();
+  const target = await resolveTarget(readTargetSettings(), referenceBooter);
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-bench-load-'));
   try {
     writeLoadData(join(dir, 'load-data.json'), SEED);

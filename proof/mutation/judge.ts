@@ -41,7 +41,7 @@ export function readVerdicts(report: ConformanceReport | undefined): RunVerdicts
   const requirements = (report?.requirements ?? []) as (ConformanceReport['requirements'][number] & {
     blockedBy?: string | string[];
   })[];
-  // `blocked` arrives with the engine's root-cause work; older reports simply have none.
+  // `blocked` arrives with the core's root-cause work; older reports simply have none.
   const blocked = requirements
     .filter((r) => verdicts[r.id] === 'blocked')
     .map((r) => ({

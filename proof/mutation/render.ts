@@ -1,5 +1,5 @@
 /**
- * The mutation table as people read it, built with the report kit (engine/after/report): the table the
+ * The mutation table as people read it, built with the report kit (core/report): the table the
  * command prints (console), report.md, and the line printed as each entry's run ends.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -18,6 +18,7 @@ import {
   type Inlines,
 } from '../../core/report/document.ts';
 import { htmlAttr, htmlText } from '../../core/report/escape.ts';
+import { MARK, verdictMark } from '../../core/report/verdict-marks.ts';
 import { clauseLink, evidenceItem } from './findings.ts';
 import type { ConformanceReport, RequirementResult } from '../../core/findings/report.ts';
 import {
@@ -25,13 +26,11 @@ import {
   count,
   coverageStatuses,
   findingsByClause,
-  MARK,
   noteOf,
   requirementsInOrder,
   SEVERITY_LABEL,
   severityMark,
   VERDICT_ORDER,
-  verdictMark,
 } from './common.ts';
 
 /** Characters of a note in the table (why a clause did not run, the values observed). */

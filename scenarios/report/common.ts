@@ -7,16 +7,6 @@ import type { Mark } from '../../core/report/document.ts';
 import type { Finding } from '../../core/findings/findings.ts';
 import type { ConformanceReport, RequirementResult, Severity, VerdictValue } from '../../core/findings/report.ts';
 
-export const MARK: Record<VerdictValue, string> = {
-  fail: 'FAIL',
-  warn: 'WARN',
-  waived: 'WAIVED',
-  blocked: 'BLOCKED',
-  'not-run': 'NOT RUN',
-  observed: 'OBSERVED',
-  pass: 'PASS',
-};
-
 /** Requirements are listed what-to-act-on first: failures, warnings, then the rest. */
 export const VERDICT_ORDER: readonly VerdictValue[] = [
   'fail',
@@ -38,10 +28,6 @@ export const SEVERITY_LABEL: Record<Severity, string> = {
 export function findingMark(f: Finding): Mark {
   const mark = f.waived ? 'WAIVED' : f.strength === 'failure' ? 'FAIL' : 'WARN';
   return { mark, tone: mark.toLowerCase() };
-}
-
-export function verdictMark(v: VerdictValue): Mark {
-  return { mark: MARK[v], tone: v };
 }
 
 /** The group of a finding or a failing clause, as a mark: security, server error or a plain deviation. */

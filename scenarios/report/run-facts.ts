@@ -16,7 +16,8 @@ import {
   section,
 } from '../../core/report/document.ts';
 import type { ConformanceReport } from '../../core/findings/report.ts';
-import { footprintText, seconds, targetText, testsText, VERDICT_ORDER, verdictMark } from './common.ts';
+import { footprintText, seconds, targetText, testsText, VERDICT_ORDER } from './common.ts';
+import { verdictMark } from '../../core/report/verdict-marks.ts';
 
 /** The command that replays the run. */
 export const replayCommand = (m: ConformanceReport['meta']) =>

@@ -14,7 +14,8 @@ import { historyPath } from '../../core/history-store/store.ts';
 import { readEvidence } from '../../core/evidence/records.ts';
 import { verdictOfRun } from './report-of-run.ts';
 import type { ConformanceReport, RunMeta } from '../../core/findings/report.ts';
-import { historyRecord, readShardMeta } from './history.ts';
+import { historyRecord } from '../../core/findings/history-record.ts';
+import { readShardMeta } from './history.ts';
 import { PLAYWRIGHT_CLI } from './playwright.ts';
 import {
   openConformanceFolder,

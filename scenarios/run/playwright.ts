@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ConformanceSettings } from '../../core/settings/run-config.ts';
-import { connectionEnv } from '../../core/connection/connection-settings.ts';
+import { connectionEnv } from '../../core/settings/connection-settings.ts';
 import { PACKAGE_ROOT, WORK_DIR } from '../../core/settings/roots.ts';
 import { redactSecrets } from '../../core/settings/redact.ts';
 import { ENV } from '../../core/settings/rules.ts';

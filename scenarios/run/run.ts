@@ -14,10 +14,10 @@ import { pathFromWorkDir } from '../../core/settings/roots.ts';
 import { redactSecrets, registerSecret } from '../../core/settings/redact.ts';
 import { ENV } from '../../core/settings/rules.ts';
 import type { OutputFolder } from '../../core/outputs/output-folder.ts';
-import { resolveTarget, type Target } from '../../core/settings/target.ts';
+import { type ReferenceBooter, resolveTarget, type Target } from '../../core/settings/target.ts';
 import { targetNamed, targetShown } from '../../core/settings/target-settings.ts';
 import { useConnection } from '../../core/connection/connection.ts';
-import { connectionReplayArgs } from '../../core/connection/connection-settings.ts';
+import { connectionReplayArgs } from '../../core/settings/connection-settings.ts';
 import type { ConnectionFacts } from '../../core/connection/connection-facts.ts';
 import { readEvidence, type EvidenceRecord } from '../../core/evidence/records.ts';
 import type { ConformanceReport, RunMeta } from '../../core/findings/report.ts';
@@ -61,6 +61,7 @@ interface Exercise {
 export async function runConformanceSuite(
   settings: ConformanceSettings,
   log: RunLog,
+  booter: ReferenceBooter | undefined,
   baseEnv: NodeJS.ProcessEnv = inheritedEnvironment(),
 ): Promise<ConformanceOutcome> {
   const started = Date.now();
@@ -72,7 +73,7 @@ export async function runConformanceSuite(
     log.info(
       `seed ${settings.seed}${settings.seedGiven ? ' (given)' : ` (fresh; replay: ${replayCommand(settings)})`}`,
     );
-    const { target, bootMs } = await startTarget(settings, log);
+    const { target, bootMs } = await startTarget(settings, log, booter);
     folder.describe({ target: targetShown(target) });
     const env = runnerEnv(baseEnv, target, settings, place);
     const exercise = await exerciseTarget(target, env, settings, log, folder);
@@ -90,9 +91,13 @@ export async function runConformanceSuite(
   }
 }
 
-async function startTarget(settings: ConformanceSettings, log: RunLog): Promise<{ target: Target; bootMs: number }> {
+async function startTarget(
+  settings: ConformanceSettings,
+  log: RunLog,
+  booter: ReferenceBooter | undefined,
+): Promise<{ target: Target; bootMs: number }> {
   const bootStart = Date.now();
-  const target = await resolveTarget(settings.target);
+  const target = await resolveTarget(settings.target, booter);
   const bootMs = Date.now() - bootStart;
   registerSecret(target.apiKey, ENV.apiKey);
   registerSecret(target.apiKeyB, ENV.apiKeyB);

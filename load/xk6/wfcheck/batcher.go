@@ -11,7 +11,7 @@
 // `drain()`, called from teardown, posts what is left and waits for every verdict, so each response is
 // checked and recorded before the test ends.
 //
-// The frame format is load/lib/check-batch.ts's: nine TAB-separated fields per response, lengths in UTF-16
+// The frame format is load/k6/lib/check-batch.ts's: nine TAB-separated fields per response, lengths in UTF-16
 // code units.
 package wfcheck
 
@@ -221,7 +221,7 @@ func (h *batcher) drain() {
 	h.inFlight.Wait()
 }
 
-// verdict is load/lib/check-batch.ts's BatchVerdict.
+// verdict is load/k6/lib/check-batch.ts's BatchVerdict.
 type verdict struct {
 	Checked map[string]float64 `json:"checked"`
 	Must    map[string]float64 `json:"must"`
