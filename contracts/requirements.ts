@@ -23,6 +23,7 @@
 
 import { OPERATIONS, OPERATION_IDS, type OperationId } from './generated/operations.ts';
 import type { ClauseId } from './generated/clause-ids.ts';
+import { OPERATION_FACTS } from './operation-facts.ts';
 
 export type { OperationId } from './generated/operations.ts';
 export type { ClauseId, MustClauseId, ObserveClauseId, ShouldClauseId } from './generated/clause-ids.ts';
@@ -61,20 +62,6 @@ export const OPERATION_PREFIX: Readonly<Record<OperationId, string>> = Object.fr
   OPERATION_IDS.map((op) => [op, OPERATIONS[op].prefix]),
 ) as Record<OperationId, string>;
 
-/** The sentence of §4 that lists each operation's status codes (the status clause's quote). */
-const STATUS_LINE: Readonly<Record<OperationId, string>> = {
-  runWorkflow:
-    'Status codes: 200 execution started; 400 invalid request parameters; 401 missing or invalid API key; 403 the workflow API is disabled; 404 workflow not found.',
-  abortExecution: 'Status codes: 200 abort request accepted; 401 missing or invalid API key; 404 execution not found.',
-  getExecutionOutput: 'Status codes: 200 output retrieved; 401 missing or invalid API key; 404 execution not found.',
-  getExecutionStatus: 'Status codes: 200 status retrieved; 401 missing or invalid API key; 404 execution not found.',
-  searchWorkflows: 'Status codes: 200 list retrieved; 401 missing or invalid API key.',
-  getWorkflowDetail: 'Status codes: 200 detail retrieved; 401 missing or invalid API key; 404 workflow not found.',
-  uploadFiles: 'Status codes: 200 uploaded; 400 invalid request parameters; 401 missing or invalid API key.',
-  generateWorkflow:
-    'Status codes: 200 generated; 400 generation failed or invalid parameters; 401 missing or invalid API key; 404 canvas not found.',
-};
-
 /** Clauses every operation has: its own envelope and its own list of status codes. */
 function perOperationClauses(op: OperationId): Requirement[] {
   const { prefix, section } = OPERATIONS[op];
@@ -91,7 +78,7 @@ function perOperationClauses(op: OperationId): Requirement[] {
         `${prefix}-HTTP-STATUS-LISTED`,
         section,
         'The response status is one of the status codes listed for the operation.',
-        STATUS_LINE[op],
+        OPERATION_FACTS[op].statusLine,
         [op],
       ),
       {

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { OperationId } from '../contracts/check.ts';
+import { OPERATIONS } from '../contracts/generated/operations.ts';
 import { scopeSeed } from '../core/data/seeded.ts';
 import { redactSecrets, registerSecret } from '../core/settings/redact.ts';
 import { ENV } from '../core/settings/rules.ts';
@@ -87,9 +88,9 @@ const SHRINK_RESERVE = 0.3;
 const MAX_ROUNDS = 12;
 /**
  * How much of the time left an operation is given beside the others: those that take a body (multipart
- * bodies of thousands of parts, runs that start executions, generations) weigh twice a read.
+ * bodies of thousands of parts, runs that start executions, generations: openapi.yaml's `body`) weigh twice a read.
  */
-const weightOf = (op: OperationId) => (['uploadFiles', 'runWorkflow', 'generateWorkflow'].includes(op) ? 2 : 1);
+const weightOf = (op: OperationId) => (OPERATIONS[op].body ? 2 : 1);
 
 /** Time an operation still to explore keeps, per weight, from the properties of the ones before it. */
 const RESERVE_PER_WEIGHT_MS = 3_000;

@@ -3230,20 +3230,64 @@ var LIMITS = {
   firstPage: 1
 };
 
+// contracts/operation-facts.ts
+var OPERATION_FACTS = {
+  runWorkflow: {
+    short: "run",
+    statusLine: "Status codes: 200 execution started; 400 invalid request parameters; 401 missing or invalid API key; 403 the workflow API is disabled; 404 workflow not found.",
+    about: { subject: "canvas", notFound: "RUN-404-UNKNOWN-CANVAS" },
+    latencyMs: { p95: 500, p99: 1e3 }
+  },
+  abortExecution: {
+    short: "abort",
+    statusLine: "Status codes: 200 abort request accepted; 401 missing or invalid API key; 404 execution not found.",
+    about: { subject: "execution", notFound: "ABORT-404-UNKNOWN-EXECUTION" },
+    latencyMs: { p95: 500, p99: 1e3 }
+  },
+  getExecutionOutput: {
+    short: "output",
+    statusLine: "Status codes: 200 output retrieved; 401 missing or invalid API key; 404 execution not found.",
+    about: { subject: "execution", notFound: "OUTPUT-404-UNKNOWN-EXECUTION" },
+    latencyMs: { p95: 400, p99: 1e3 }
+  },
+  getExecutionStatus: {
+    short: "status",
+    statusLine: "Status codes: 200 status retrieved; 401 missing or invalid API key; 404 execution not found.",
+    about: { subject: "execution", notFound: "STATUS-404-UNKNOWN-EXECUTION" },
+    latencyMs: { p95: 300, p99: 800 }
+  },
+  searchWorkflows: {
+    short: "search",
+    statusLine: "Status codes: 200 list retrieved; 401 missing or invalid API key.",
+    latencyMs: { p95: 400, p99: 1e3 }
+  },
+  getWorkflowDetail: {
+    short: "detail",
+    statusLine: "Status codes: 200 detail retrieved; 401 missing or invalid API key; 404 workflow not found.",
+    about: { subject: "canvas", notFound: "DETAIL-404-UNKNOWN-CANVAS" },
+    latencyMs: { p95: 300, p99: 800 }
+  },
+  uploadFiles: {
+    short: "upload",
+    statusLine: "Status codes: 200 uploaded; 400 invalid request parameters; 401 missing or invalid API key.",
+    latencyMs: { p95: 800, p99: 1500 }
+  },
+  generateWorkflow: {
+    short: "generate",
+    statusLine: "Status codes: 200 generated; 400 generation failed or invalid parameters; 401 missing or invalid API key; 404 canvas not found.",
+    about: { subject: "canvas", notFound: "GENERATE-404-UNKNOWN-CANVAS" },
+    latencyMs: { p95: 5e3, p99: 1e4 }
+  }
+};
+function isOnId(operation) {
+  return "about" in OPERATION_FACTS[operation];
+}
+var OPERATIONS_ON_ID = OPERATION_IDS.filter(isOnId);
+
 // contracts/requirements.ts
 var OPERATION_PREFIX = Object.fromEntries(
   OPERATION_IDS.map((op) => [op, OPERATIONS[op].prefix])
 );
-var STATUS_LINE = {
-  runWorkflow: "Status codes: 200 execution started; 400 invalid request parameters; 401 missing or invalid API key; 403 the workflow API is disabled; 404 workflow not found.",
-  abortExecution: "Status codes: 200 abort request accepted; 401 missing or invalid API key; 404 execution not found.",
-  getExecutionOutput: "Status codes: 200 output retrieved; 401 missing or invalid API key; 404 execution not found.",
-  getExecutionStatus: "Status codes: 200 status retrieved; 401 missing or invalid API key; 404 execution not found.",
-  searchWorkflows: "Status codes: 200 list retrieved; 401 missing or invalid API key.",
-  getWorkflowDetail: "Status codes: 200 detail retrieved; 401 missing or invalid API key; 404 workflow not found.",
-  uploadFiles: "Status codes: 200 uploaded; 400 invalid request parameters; 401 missing or invalid API key.",
-  generateWorkflow: "Status codes: 200 generated; 400 generation failed or invalid parameters; 401 missing or invalid API key; 404 canvas not found."
-};
 function perOperationClauses(op) {
   const { prefix, section } = OPERATIONS[op];
   return [
@@ -3259,7 +3303,7 @@ function perOperationClauses(op) {
         `${prefix}-HTTP-STATUS-LISTED`,
         section,
         "The response status is one of the status codes listed for the operation.",
-        STATUS_LINE[op],
+        OPERATION_FACTS[op].statusLine,
         [op]
       ),
       {

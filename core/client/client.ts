@@ -16,12 +16,13 @@
  * Its requests are the operations of the contract's table (contracts/generated/operations.ts, from
  * openapi.yaml): `request(operationId, pathParams, options)` takes the method and path from the table, and
  * labels the exchange by the operationId; the short names the suites call (run, status…) are that, one
- * per operation (OPERATION_METHODS, which the compiler holds to the table).
+ * per operation (contracts/operation-facts.ts, to which the compiler holds the client).
  */
 import { checkResponse } from '../../contracts/check.ts';
 import { targetConnection } from '../connection/connection.ts';
 import { OPERATIONS, type OperationId, type PathParams } from '../../contracts/generated/operations.ts';
 import type { ObserveClauseId } from '../../contracts/requirements.ts';
+import type { ShortName } from '../../contracts/operation-facts.ts';
 import type { FileSpec } from '../data/files.ts';
 import type { RunConfig } from '../settings/run-config.ts';
 import { redactSecrets } from '../settings/redact.ts';
@@ -62,19 +63,11 @@ export interface ClientOptions {
 export type CallOptions = Omit<Partial<RequestSpec>, 'method' | 'path' | 'absoluteUrl'>;
 
 /**
- * The short name the suites call each operation by. Typed by the table's operations: an operation added
- * to openapi.yaml does not compile until it has one (client.test.ts checks each sends its operation).
+ * The client has a method named by each operation's short name (contracts/operation-facts.ts): an
+ * operation added to openapi.yaml and to that table does not compile until the client can send it
+ * (client.test.ts checks each sends its operation).
  */
-export const OPERATION_METHODS = {
-  runWorkflow: 'run',
-  abortExecution: 'abort',
-  getExecutionOutput: 'output',
-  getExecutionStatus: 'status',
-  searchWorkflows: 'search',
-  getWorkflowDetail: 'detail',
-  uploadFiles: 'upload',
-  generateWorkflow: 'generate',
-} as const satisfies Record<OperationId, keyof ApiClient>;
+export type OperationMethods = Pick<ApiClient, ShortName>;
 
 let sequence = 0;
 const nextId = () => `${process.pid}-${++sequence}`;

@@ -6,6 +6,7 @@
  */
 import type { OperationId } from '../../contracts/check.ts';
 import type { ClauseId } from '../../contracts/requirements.ts';
+import { OPERATION_FACTS, OPERATIONS_ON_ID, type OperationOnId } from '../../contracts/operation-facts.ts';
 import type { AnyRecorder } from '../evidence/verdict.ts';
 import { harnessFault, type Exchange } from '../transport/exchange.ts';
 import { judge } from './judge.ts';
@@ -25,18 +26,10 @@ import { judgeInvalidParameter, judgeOverLimit, observeNearInvalid } from './ref
 
 // ---- not found (§4, §7) ---------------------------------------------------------------------------------
 
-/** The clause of each operation that takes an id about an id that does not exist. */
-const NOT_FOUND = {
-  runWorkflow: 'RUN-404-UNKNOWN-CANVAS',
-  getWorkflowDetail: 'DETAIL-404-UNKNOWN-CANVAS',
-  generateWorkflow: 'GENERATE-404-UNKNOWN-CANVAS',
-  getExecutionStatus: 'STATUS-404-UNKNOWN-EXECUTION',
-  getExecutionOutput: 'OUTPUT-404-UNKNOWN-EXECUTION',
-  abortExecution: 'ABORT-404-UNKNOWN-EXECUTION',
-} as const satisfies Partial<Record<OperationId, ClauseId>>;
-
-/** The operations that take the id of a canvas or an execution. */
-export type OperationOnId = keyof typeof NOT_FOUND;
+/** The clause of each operation sent with an id, about an id that does not exist (contracts/operation-facts.ts). */
+const NOT_FOUND = Object.fromEntries(OPERATIONS_ON_ID.map((op) => [op, OPERATION_FACTS[op].about.notFound])) as {
+  readonly [K in OperationOnId]: (typeof OPERATION_FACTS)[K]['about']['notFound'];
+};
 
 /** The judge of ids that do not exist (or are another tenant's): not found. */
 export const notFound = judge('unknown canvases and executions', Object.values(NOT_FOUND));
@@ -186,7 +179,7 @@ const BELOW_500: StatusExpectation = {
 export const serverFault = (ex: Exchange) => (ex.status === undefined ? !!ex.fault : ex.status >= 500);
 
 /**
- * An odd id is answered below 500. No answer at all is the status clause's finding (the engine records it
+ * An odd id is answered below 500. No answer at all is the status clause's finding (the core records it
  * there), and so is a 5xx the operation also gives a plain unknown id (`plainFaults`): the clause is
  * blocked by it. A status line with a body too large to read is no complete answer to judge.
  */

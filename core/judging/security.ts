@@ -13,7 +13,8 @@ import type { AuthMode, Exchange } from '../transport/exchange.ts';
 import { judge, type ClausesOf } from './judge.ts';
 import { dataOf, describe, served, stopAll, type Stop, type WorkflowPlan } from './judging.ts';
 import { executionIdIn } from './lifecycle.ts';
-import { judgeNotFound, judgeUnknownFileKey, notFoundClauseOf, type OperationOnId } from './limits.ts';
+import { judgeNotFound, judgeUnknownFileKey, notFoundClauseOf } from './limits.ts';
+import { OPERATION_FACTS, type OperationOnId } from '../../contracts/operation-facts.ts';
 import { judgeWithoutKey, keyClauseOf, type UnkeyedClause } from './refusals.ts';
 import type { SearchListing } from './search.ts';
 
@@ -116,9 +117,7 @@ const EXPOSES: Record<OperationOnId, (ex: Exchange) => boolean> = {
 
 /** The isolation clause a probe of each operation is about: the canvas's, or the execution's. */
 function isolationClauseOf(operation: OperationOnId): ClausesOf<typeof isolation> {
-  return ['getExecutionStatus', 'getExecutionOutput', 'abortExecution'].includes(operation)
-    ? 'ISOLATION-EXECUTION'
-    : 'ISOLATION-CANVAS';
+  return OPERATION_FACTS[operation].about.subject === 'execution' ? 'ISOLATION-EXECUTION' : 'ISOLATION-CANVAS';
 }
 
 /**

@@ -22,8 +22,8 @@ import {
   judgeWithinLimits,
   serverFault,
   type DisabledRun,
-  type OperationOnId,
 } from '../../core/judging/limits.ts';
+import type { OperationOnId } from '../../contracts/operation-facts.ts';
 import {
   hasVariableType,
   prepareRun,

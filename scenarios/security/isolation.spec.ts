@@ -23,7 +23,7 @@ import {
   judgeProbe,
   oneWorkspace,
 } from '../../core/judging/security.ts';
-import type { OperationOnId } from '../../core/judging/limits.ts';
+import type { OperationOnId } from '../../contracts/operation-facts.ts';
 import {
   acceptedUpload,
   hasVariableType,

@@ -7,24 +7,13 @@
  * are what a release of the service is expected to meet on modest hardware.
  */
 import { ENV, number, type EnvLike } from '../../../core/settings/rules.ts';
-import type { OperationId } from './operations.ts';
+import { OPERATION_FACTS, type LatencyGate } from '../../../contracts/operation-facts.ts';
+import { OPERATION_IDS, type OperationId } from './operations.ts';
 
-export interface LatencyBudget {
-  p95: number;
-  p99: number;
-}
-
-/** Per-operation latency budgets in milliseconds. */
-export const LATENCY_BUDGETS_MS: Readonly<Record<OperationId, LatencyBudget>> = {
-  runWorkflow: { p95: 500, p99: 1000 },
-  abortExecution: { p95: 500, p99: 1000 },
-  getExecutionStatus: { p95: 300, p99: 800 },
-  getExecutionOutput: { p95: 400, p99: 1000 },
-  searchWorkflows: { p95: 400, p99: 1000 },
-  getWorkflowDetail: { p95: 300, p99: 800 },
-  uploadFiles: { p95: 800, p99: 1500 },
-  generateWorkflow: { p95: 5000, p99: 10000 },
-};
+/** Per-operation latency budgets in milliseconds: the gates of contracts/operation-facts.ts. */
+export const LATENCY_BUDGETS_MS: Readonly<Record<OperationId, LatencyGate>> = Object.fromEntries(
+  OPERATION_IDS.map((op) => [op, OPERATION_FACTS[op].latencyMs]),
+) as Record<OperationId, LatencyGate>;
 
 export interface SloSettings {
   /** Multiplies every latency budget (e.g. 2 on a slow CI runner). */
