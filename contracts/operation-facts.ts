@@ -77,6 +77,14 @@ export const OPERATION_FACTS = {
   },
 } as const satisfies Record<OperationId, OperationFacts>;
 
+// An operation just added to openapi.yaml has no row until one is written: say so, before anything reads it.
+const missing = OPERATION_IDS.filter((op) => !(op in OPERATION_FACTS));
+if (missing.length > 0)
+  throw new Error(
+    `contracts/operation-facts.ts has no row for ${missing.join(', ')}: add its short name, status line, the id ` +
+      'it is sent with and its latency gate, then run npm run contracts again',
+  );
+
 type Facts = typeof OPERATION_FACTS;
 
 /** The operations sent with the id of a canvas or an execution. */

@@ -56,17 +56,22 @@ import { buildWorld, cleanup } from './send/world.ts';
 
 export type { ExploreOptions, ExploreTarget } from './send/session.ts';
 
-/** The order operations are explored in: uploads before the runs that use them, runs before the reads of their executions. */
-export const EXPLORE_ORDER: readonly OperationId[] = [
-  'uploadFiles',
-  'searchWorkflows',
-  'getWorkflowDetail',
-  'runWorkflow',
-  'getExecutionStatus',
-  'getExecutionOutput',
-  'abortExecution',
-  'generateWorkflow',
-];
+/**
+ * The order operations are explored in: uploads before the runs that use them, runs before the reads of
+ * their executions. Keyed by operation, so that an operation added to openapi.yaml has its place here
+ * before it compiles.
+ */
+const EXPLORED_IN_TURN = {
+  uploadFiles: true,
+  searchWorkflows: true,
+  getWorkflowDetail: true,
+  runWorkflow: true,
+  getExecutionStatus: true,
+  getExecutionOutput: true,
+  abortExecution: true,
+  generateWorkflow: true,
+} as const satisfies Record<OperationId, true>;
+export const EXPLORE_ORDER = Object.keys(EXPLORED_IN_TURN) as readonly OperationId[];
 
 export interface ExploreResult {
   report: ExploreReport;
