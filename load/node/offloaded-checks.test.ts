@@ -58,7 +58,7 @@ async function serveCases(): Promise<{ url: string; close: () => Promise<void> }
 
 /** A k6 script requesting every case and batching each response one way, flushing at the end. */
 function probeScript(native: boolean): string {
-  const contract = JSON.stringify(join(LOAD_DIR, 'lib', 'contract.ts'));
+  const contract = JSON.stringify(join(LOAD_DIR, 'k6', 'lib', 'contract.ts'));
   return [
     `import http from 'k6/http';`,
     native ? `import wfcheck from 'k6/x/wfcheck';` : `import { checkContract, flushContractChecks } from ${contract};`,

@@ -24,9 +24,9 @@ import { hasWfcheckExtension } from './ensure-k6.ts';
 import { writeLoadReport } from './report-files.ts';
 
 export const LOAD_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
-export const K6_ENTRY = join(LOAD_DIR, 'main.ts');
+export const K6_ENTRY = join(LOAD_DIR, 'k6', 'main.ts');
 /** The entry for a k6 with the suite's extension: the batches of offloaded checks built and sent in Go (load/xk6). */
-export const K6_NATIVE_ENTRY = join(LOAD_DIR, 'main-native.ts');
+export const K6_NATIVE_ENTRY = join(LOAD_DIR, 'k6', 'main-native.ts');
 const VIOLATION_MARKER = 'CONTRACT-VIOLATION ';
 
 /** k6 exit codes the runner interprets (see k6's errext/exitcodes). */
