@@ -14,7 +14,7 @@ import { redactSecrets } from '../core/settings/redact.ts';
 import { ApiClient } from '../core/client/client.ts';
 import { TransportFault } from '../core/transport/exchange.ts';
 import { loadRunConfig, type RunConfig } from '../core/settings/run-config.ts';
-import { Verdict } from '../core/evidence/verdict.ts';
+import { FailureLedger, Verdict } from '../core/evidence/verdict.ts';
 import type { Discovery } from '../core/discovery/workflows.ts';
 import { discoverWorkflows } from '../core/discovery/discovery.ts';
 import { describeDiscovery } from '../core/discovery/summary.ts';
@@ -25,6 +25,8 @@ export { expect };
 interface WorkerFixtures {
   config: RunConfig;
   evidence: EvidenceWriter;
+  /** Failures by exchange, shared by the worker's discovery and its tests (a test blocked by what discovery saw fail). */
+  ledger: FailureLedger;
   discovery: Discovery;
 }
 
@@ -114,9 +116,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  ledger: [async ({}, use) => use(new FailureLedger()), { scope: 'worker' }],
+
   discovery: [
-    async ({ config, evidence }, use) => {
-      const verdict = Verdict.detached(evidence, config.strict);
+    async ({ config, evidence, ledger }, use) => {
+      const verdict = Verdict.detached(evidence, config.strict, ledger);
       const api = new ApiClient({ config, caller: { name: 'A', apiKey: config.apiKey }, writer: evidence, verdict });
       // Once per run, shared by the workers: one walk of the account, and every worker sees the same workflows.
       const discover = async () => {
@@ -137,7 +141,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   testRef: async ({}, use, info) => use(refOf(info)),
 
   verdict: [
-    async ({ config, evidence, testRef }, use, info) => {
+    async ({ config, evidence, ledger, testRef }, use, info) => {
       // A test's deadline leaves room for the longest poll it may make, so that a poll ends with its own
       // reason (not run, blocked) before the runner cuts the test off as unfinished.
       info.setTimeout(Math.max(info.timeout, config.pollTimeoutMs + POLL_MARGIN_MS));
@@ -148,6 +152,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         writer: evidence,
         test: testRef,
         strict: config.strict,
+        ledger,
         hooks: {
           softFail: (message) => expect.soft(false, message).toBe(true),
           annotate: (type, description) => info.annotations.push({ type, description }),

@@ -41,7 +41,8 @@ import { DEFAULT_TRIAL_BUDGET, describeOutcome, trialOptions } from './trial.ts'
 import { tryWorkflows } from './trial-driver.ts';
 import { unfilledWhy } from './summary.ts';
 import { makeMissing, shapeHeld, type Making } from './make.ts';
-import { dataOf, type SearchItem, type WorkflowPlan } from '../judging/judging.ts';
+import { dataOf } from '../judging/answers.ts';
+import type { SearchItem, WorkflowPlan } from '../judging/payloads.ts';
 import { byRunTime, type Discovery, type DiscoverySummary, type Tried, type Workflow } from './workflows.ts';
 
 const PAGE_SIZE = 50;

@@ -10,7 +10,7 @@
  */
 import type { ApiClient } from '../client/client.ts';
 import type { Exchange } from '../transport/exchange.ts';
-import type { SearchItem } from '../judging/judging.ts';
+import type { SearchItem } from '../judging/payloads.ts';
 import { listOf, type FirstPageEvidence, type SearchListing } from '../judging/search.ts';
 
 export { listOf, type FirstPageEvidence, type ListShape, type SearchListing } from '../judging/search.ts';

@@ -11,7 +11,7 @@
  * account's own do.
  */
 import type { ApiClient } from '../client/client.ts';
-import { dataOf } from '../judging/judging.ts';
+import { dataOf } from '../judging/answers.ts';
 import { behaviourOfRole, ROLES, rolesOf, type Role } from './roles.ts';
 import type { Workflow } from './workflows.ts';
 

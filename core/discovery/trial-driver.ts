@@ -8,7 +8,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { ApiClient } from '../client/client.ts';
 import type { Exchange } from '../transport/exchange.ts';
-import type { Stop } from '../judging/judging.ts';
+import type { Stop } from '../judging/stops.ts';
 import {
   driveAsync,
   trialRuns,

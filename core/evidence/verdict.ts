@@ -47,6 +47,25 @@ interface FailureOn {
   message: string;
 }
 
+/**
+ * Failures by the exchange they were judged on, shared by the verdicts that judge the same answers (a
+ * worker's discovery and its tests): a verdict whose clause needed an answer another verdict found at
+ * fault is blocked by that failure. Exchange ids are unique to their process.
+ */
+export class FailureLedger {
+  private readonly byExchange = new Map<string, FailureOn[]>();
+
+  add(exchangeId: string, failure: FailureOn): void {
+    const list = this.byExchange.get(exchangeId) ?? [];
+    if (!list.some((f) => f.id === failure.id)) list.push(failure);
+    this.byExchange.set(exchangeId, list);
+  }
+
+  on(exchangeId: string): readonly FailureOn[] {
+    return this.byExchange.get(exchangeId) ?? [];
+  }
+}
+
 export interface VerdictHooks {
   /** Marks the running test failed without stopping it (expect.soft). */
   softFail(message: string): void;
@@ -98,15 +117,11 @@ export interface VerdictOptions {
   strict?: boolean;
   /** How a running test is told of failures and annotations (Playwright's expect.soft and annotations). */
   hooks?: VerdictHooks;
+  /** Shared with the verdicts that judge the same answers; default this verdict's own. */
+  ledger?: FailureLedger;
 }
 
 export class Verdict implements Recorder {
-  /**
-   * Failures by the exchange they were judged on, across the verdicts of this process (exchange ids are
-   * unique to it): discovery's own verdict records the failures of the answers the tests then build on.
-   */
-  private static readonly failuresOn = new Map<string, FailureOn[]>();
-
   /** Clauses this verdict recorded anything for (check or observation). */
   readonly recorded = new Set<ClauseId>();
   /** Clauses this verdict recorded as failed, with the exchange of their first failure. */
@@ -122,20 +137,22 @@ export class Verdict implements Recorder {
   private readonly test: TestRef | undefined;
   private readonly strict: boolean;
   private readonly hooks: VerdictHooks | undefined;
+  private readonly ledger: FailureLedger;
 
   constructor(options: VerdictOptions) {
     this.writer = options.writer;
     this.test = options.test;
     this.strict = options.strict ?? false;
     this.hooks = options.hooks;
+    this.ledger = options.ledger ?? new FailureLedger();
   }
 
   /**
    * A verdict that belongs to no test (discovery, the reachability probe, explore, benchmarks): its
    * records carry no test, and nothing is told to a test runner.
    */
-  static detached(writer: EvidenceSink, strict = false): Verdict {
-    return new Verdict({ writer, strict });
+  static detached(writer: EvidenceSink, strict = false, ledger?: FailureLedger): Verdict {
+    return new Verdict({ writer, strict, ...(ledger ? { ledger } : {}) });
   }
 
   private record(
@@ -165,11 +182,7 @@ export class Verdict implements Recorder {
     });
     if (outcome !== 'fail') return;
     if (!this.failedHere.has(id)) this.failedHere.set(id, exchangeIds[0]);
-    for (const x of exchangeIds) {
-      const list = Verdict.failuresOn.get(x) ?? [];
-      if (!list.some((f) => f.id === id)) list.push({ id, level, message: detail.message });
-      Verdict.failuresOn.set(x, list);
-    }
+    for (const x of exchangeIds) this.ledger.add(x, { id, level, message: detail.message });
     const text =
       `[${id}] ${detail.message}` +
       (detail.expected !== undefined ? ` — expected ${show(detail.expected)}` : '') +
@@ -207,7 +220,7 @@ export class Verdict implements Recorder {
       const judgedClean = this.recorded.has(by) && !this.failedHere.has(by) && !this.blockedHere.has(by);
       return judgedClean && !cause.judgedNext ? undefined : this.chainFrom(by);
     }
-    const failures = exchanges.flatMap((x) => (Verdict.failuresOn.get(x) ?? []).map((f) => ({ ...f, exchangeId: x })));
+    const failures = exchanges.flatMap((x) => this.ledger.on(x).map((f) => ({ ...f, exchangeId: x })));
     const named = failures.find((f) => f.id === cause.blockedBy);
     if (named) return this.chainFrom(named.id, named.exchangeId, named.message);
     if (cause.blockedBy && this.blockedHere.has(cause.blockedBy)) return this.chainFrom(cause.blockedBy);

@@ -20,7 +20,7 @@ import type { RunConfig } from '../settings/run-config.ts';
 import { ENDS_WHEN_NODES_SETTLE, MAX_BACKOFF, nextGap, pollExecution, PollStopped, STUCK_POLLS } from './poll.ts';
 import { faultsSeen } from '../transport/faults-seen.ts';
 import { followTogether, quickestFirst, sequentialSteps, type Outcome } from './runs.ts';
-import type { WorkflowPlan } from '../judging/judging.ts';
+import type { WorkflowPlan } from '../judging/payloads.ts';
 
 const verdict = () => Verdict.detached({ write: (_r: EvidenceRecord) => undefined } as never);
 const config = {

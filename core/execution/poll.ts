@@ -28,22 +28,13 @@
 import type { ApiClient } from '../client/client.ts';
 import { faultStop, type Exchange } from '../transport/exchange.ts';
 import { describeFault, type FaultLog, type FaultSeen } from '../transport/faults-seen.ts';
-import {
-  bodyDeviation,
-  dataOf,
-  describe,
-  EXEC_STATUSES,
-  served,
-  statusDeviation,
-  TERMINAL,
-  type OutputData,
-  type StatusData,
-  type Stop,
-} from '../judging/judging.ts';
+import { bodyDeviation, dataOf, describe, served, statusDeviation } from '../judging/answers.ts';
+import { EXEC_STATUSES, TERMINAL, type OutputData, type StatusData } from '../judging/payloads.ts';
+import type { Stop } from '../judging/stops.ts';
 import type { AnyRecorder } from '../evidence/verdict.ts';
 import { judgeUnreadExecution } from '../judging/lifecycle.ts';
 
-import type { Snapshot } from '../judging/judging.ts';
+import type { Snapshot } from '../judging/payloads.ts';
 import { ENDS_WHEN_NODES_SETTLE, judgeCannotFinish } from '../judging/relations.ts';
 export { ENDS_WHEN_NODES_SETTLE };
 export type { Snapshot };

@@ -20,7 +20,8 @@ import type { Exchange } from '../transport/exchange.ts';
 import type { RunConfig } from '../settings/run-config.ts';
 import { faultsSeen } from '../transport/faults-seen.ts';
 import { PollStopped, pollExecution, type Snapshot } from './poll.ts';
-import type { Stop, WorkflowPlan } from '../judging/judging.ts';
+import type { Stop } from '../judging/stops.ts';
+import type { WorkflowPlan } from '../judging/payloads.ts';
 import {
   executionIdIn,
   judgeKnownToStatus,

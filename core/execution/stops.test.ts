@@ -6,7 +6,7 @@
 import { test, expect } from '@playwright/test';
 import type { ApiClient } from '../client/client.ts';
 import type { Exchange } from '../transport/exchange.ts';
-import type { WorkflowPlan } from '../judging/judging.ts';
+import type { WorkflowPlan } from '../judging/payloads.ts';
 import { answer, recorder } from '../judging/answers.testkit.ts';
 import { pollExecution, PollStopped } from './poll.ts';
 import { judgeRun } from './runs.ts';

@@ -234,7 +234,7 @@ function aspectOf(c: FailedCheck, input: FindingsInput): Aspect {
     const where = e.expected === 'absent' ? e.pointer.replace(/\/[^/]*$/, '') : e.pointer;
     return { kind: 'body', family, leaf: leafOf(where), expected: e.expected ?? '' };
   }
-  // Acceptance refused (judging.ts, accepted()): the same refusal of one operation is one habit, whichever
+  // Acceptance refused (judging/expect.ts, accepted()): the same refusal of one operation is one habit, whichever
   // acceptance clause met it (a `variables` wrapper refused, and so the file variable given in it).
   if (e.status !== undefined && classOf(e.status) !== 2 && e.expected?.startsWith('accepted (2xx)'))
     return { kind: 'refused', operation: e.operation ?? '', answer: e.actual ?? String(e.status) };

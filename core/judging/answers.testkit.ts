@@ -8,7 +8,7 @@ import { Verdict } from '../evidence/verdict.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import type { OperationId } from '../../contracts/check.ts';
 import { clauseOf, requirement, type ClauseId } from '../../contracts/requirements.ts';
-import type { OutputData, Snapshot, StatusData } from './judging.ts';
+import type { OutputData, Snapshot, StatusData } from './payloads.ts';
 
 /** The verdict answers are recorded on as they arrive, as the client records them (see `answer`). */
 let current: Verdict | undefined;

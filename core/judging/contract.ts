@@ -18,7 +18,9 @@ import type { AnyRecorder, Recorder } from '../evidence/verdict.ts';
 import { faultClauseOf, statusClauseOf, type Exchange } from '../transport/exchange.ts';
 import { CLOSED_UNANSWERED } from '../transport/framing.ts';
 import { judge } from './judge.ts';
-import { accepted, describe, type Acceptance, type Judged, type Stop } from './judging.ts';
+import { accepted, type Acceptance, type Judged } from './expect.ts';
+import { describe } from './answers.ts';
+import type { Stop } from './stops.ts';
 
 /** What an open point records for a connection the HTTP layer closed without an answer. */
 export const CLOSED_WITHOUT_ANSWER = 'closed without an answer';

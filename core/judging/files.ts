@@ -6,7 +6,10 @@
 import type { FileSpec } from '../data/files.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import { judge } from './judge.ts';
-import { accepted, dataOf, describe, stopAll, type Judged, type UploadData } from './judging.ts';
+import { accepted, type Judged } from './expect.ts';
+import { dataOf, describe } from './answers.ts';
+import { stopAll } from './stops.ts';
+import type { UploadData } from './payloads.ts';
 import type { Probe } from './search.ts';
 import { judgeInvalidParameter, judgeUploadNotMultipart, observeNearInvalid, UPLOAD_CONTENT_TYPE } from './refusals.ts';
 

@@ -6,20 +6,10 @@
 import type { Exchange } from '../transport/exchange.ts';
 import { acceptedPayload, observePayload } from './contract.ts';
 import { judge } from './judge.ts';
-import {
-  accepted,
-  bodyDeviation,
-  dataOf,
-  describe,
-  served,
-  statusDeviation,
-  stopAll,
-  type Acceptance,
-  type GenerateData,
-  type GenerateError,
-  type Judged,
-  type WorkflowPlan,
-} from './judging.ts';
+import { accepted, type Acceptance, type Judged } from './expect.ts';
+import { bodyDeviation, dataOf, describe, served, statusDeviation } from './answers.ts';
+import { stopAll } from './stops.ts';
+import type { GenerateData, GenerateError, WorkflowPlan } from './payloads.ts';
 import { harnessFault } from '../transport/exchange.ts';
 import { checkPlanSemantics } from './plans.ts';
 import { judgeInvalidParameter, observeNearInvalid } from './refusals.ts';

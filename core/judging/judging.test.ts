@@ -4,7 +4,8 @@
  * failed on the same deviation.
  */
 import { test, expect } from '@playwright/test';
-import { accepted, clientError, dependsOn, expectStatus, stopAll } from './judging.ts';
+import { accepted, clientError, expectStatus } from './expect.ts';
+import { dependsOn, stopAll } from './stops.ts';
 import { answer, recorder } from './answers.testkit.ts';
 
 const WITH_ID = {

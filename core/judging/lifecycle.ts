@@ -12,22 +12,10 @@ import type { AnyRecorder } from '../evidence/verdict.ts';
 import { faultStop, type Exchange } from '../transport/exchange.ts';
 import { missingPayload } from './contract.ts';
 import { judge, type Judging } from './judge.ts';
-import {
-  accepted,
-  dataOf,
-  dependsOn,
-  describe,
-  expectStatus,
-  served,
-  statusDeviation,
-  stopAll,
-  VARIABLE_TYPES,
-  type Judged,
-  type OutputFile,
-  type Snapshot,
-  type Stop,
-  type WorkflowPlan,
-} from './judging.ts';
+import { accepted, expectStatus, type Judged } from './expect.ts';
+import { dataOf, describe, served, statusDeviation } from './answers.ts';
+import { dependsOn, stopAll, type Stop } from './stops.ts';
+import { VARIABLE_TYPES, type OutputFile, type Snapshot, type WorkflowPlan } from './payloads.ts';
 import { checkExecutionHistory } from './relations.ts';
 
 // ---- runs ---------------------------------------------------------------------------------------------

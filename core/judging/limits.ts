@@ -4,24 +4,14 @@
  * is refused (400), requests within the limits are not refused for their size (those over them are
  * refusals.ts's), and odd ids never crash the server.
  */
-import type { OperationId } from '../../contracts/check.ts';
 import type { ClauseId } from '../../contracts/requirements.ts';
 import { OPERATION_FACTS, OPERATIONS_ON_ID, type OperationOnId } from '../../contracts/operation-facts.ts';
 import type { AnyRecorder } from '../evidence/verdict.ts';
 import { harnessFault, type Exchange } from '../transport/exchange.ts';
 import { judge } from './judge.ts';
-import {
-  describe,
-  errCodeOf,
-  expectStatus,
-  onAttempt,
-  served,
-  statusDeviation,
-  stopAll,
-  type Attempt,
-  type StatusExpectation,
-  type Stop,
-} from './judging.ts';
+import { describe, errCodeOf, served, statusDeviation } from './answers.ts';
+import { expectStatus, type StatusExpectation } from './expect.ts';
+import { onAttempt, stopAll, type Attempt, type Stop } from './stops.ts';
 import { judgeInvalidParameter, judgeOverLimit, observeNearInvalid } from './refusals.ts';
 
 // ---- not found (§4, §7) ---------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Relations of a workflow plan that its schema cannot state (§2.5): its dependencies name tasks of the same
  * plan without a cycle, options only on option variables, and an execution's nodes correspond to its tasks.
  */
-import type { WorkflowPlan, NodeExecution } from './judging.ts';
+import type { WorkflowPlan, NodeExecution } from './payloads.ts';
 import { judge, type Judging } from './judge.ts';
 import { cannotJudge, idNamesTask, nodeMatchesTask } from './relation-basics.ts';
 

@@ -16,7 +16,9 @@ import type { OperationId } from '../../contracts/generated/operations.ts';
 import { clauseOf } from '../../contracts/requirements.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import { judge } from './judge.ts';
-import { clientError, describe, expectStatus, served, stopAll, type StatusExpectation } from './judging.ts';
+import { clientError, expectStatus, type StatusExpectation } from './expect.ts';
+import { describe, served } from './answers.ts';
+import { stopAll } from './stops.ts';
 
 /** Each operation's own 401 clause (RUN-401-MISSING-OR-INVALID-KEY, …). */
 export type OperationKeyClause = Extract<ClauseId, `${string}-401-MISSING-OR-INVALID-KEY`>;

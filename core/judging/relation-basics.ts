@@ -2,7 +2,7 @@
  * What the relation checks share: terminal statuses, how a node corresponds to a task, and the words of
  * a clause left unjudged for want of data the specification makes optional.
  */
-import type { Snapshot } from './judging.ts';
+import type { Snapshot } from './payloads.ts';
 
 export const TERMINAL = new Set(['finish', 'failed']);
 

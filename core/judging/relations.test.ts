@@ -5,7 +5,7 @@
  * needed.
  */
 import { test, expect } from '@playwright/test';
-import type { OutputData, Snapshot, StatusData, WorkflowPlan } from './judging.ts';
+import type { OutputData, Snapshot, StatusData, WorkflowPlan } from './payloads.ts';
 import { checkExecutionHistory } from './relations.ts';
 import { checkNodesMatchPlan } from './plans.ts';
 import { at, recorder, snap } from './answers.testkit.ts';

@@ -9,8 +9,8 @@
  * unreadable is its own clause's finding (NODE-STATUS-ENUM, DATETIME-FORMAT):
  * what needed it is blocked by the failure recorded on that very answer.
  */
-import type { Snapshot } from './judging.ts';
-import { EXEC_STATUSES, NODE_STATUSES, type WorkflowPlan } from './judging.ts';
+import type { Snapshot } from './payloads.ts';
+import { EXEC_STATUSES, NODE_STATUSES, type WorkflowPlan } from './payloads.ts';
 import type { Cause } from '../evidence/verdict.ts';
 import { judge, type Judging } from './judge.ts';
 import { cannotJudge, statusRef, TERMINAL } from './relation-basics.ts';

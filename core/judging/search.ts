@@ -11,18 +11,10 @@ import type { ClauseId, ObserveClauseId } from '../../contracts/requirements.ts'
 import type { AnyRecorder, Recorder } from '../evidence/verdict.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import { judge } from './judge.ts';
-import {
-  accepted,
-  bodyDeviation,
-  dataOf,
-  describe,
-  served,
-  statusDeviation,
-  stopAll,
-  type SearchItem,
-  type Stop,
-  type WorkflowPlan,
-} from './judging.ts';
+import { accepted } from './expect.ts';
+import { bodyDeviation, dataOf, describe, served, statusDeviation } from './answers.ts';
+import { stopAll, type Stop } from './stops.ts';
+import type { SearchItem, WorkflowPlan } from './payloads.ts';
 import { checkPlanSemantics } from './plans.ts';
 
 // ---- reading a search answer --------------------------------------------------------------------------

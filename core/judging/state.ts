@@ -8,17 +8,10 @@ import type { ClauseId } from '../../contracts/requirements.ts';
 import type { AnyRecorder } from '../evidence/verdict.ts';
 import type { Exchange } from '../transport/exchange.ts';
 import { judge } from './judge.ts';
-import {
-  accepted,
-  dataOf,
-  dependsOn,
-  describe,
-  stopAll,
-  type Snapshot,
-  type StatusData,
-  type Stop,
-  type WorkflowPlan,
-} from './judging.ts';
+import { accepted } from './expect.ts';
+import { dataOf, describe } from './answers.ts';
+import { dependsOn, stopAll, type Stop } from './stops.ts';
+import type { Snapshot, StatusData, WorkflowPlan } from './payloads.ts';
 import type { Followed } from './lifecycle.ts';
 import { checkExecutionHistory, observeFailingEnd, type ExecutionFacts } from './relations.ts';
 import { noFileProduced } from './visibility.ts';

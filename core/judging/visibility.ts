@@ -4,8 +4,8 @@
  * of events. Each is judged on the reads that carry what it needs (a file's nodeId, a node's status, the
  * times); one without it is "not run" with that reason.
  */
-import type { Snapshot } from './judging.ts';
-import { NODE_STATUSES, type OutputNode } from './judging.ts';
+import type { Snapshot } from './payloads.ts';
+import { NODE_STATUSES, type OutputNode } from './payloads.ts';
 import type { ClauseId } from '../../contracts/requirements.ts';
 import { judge, type Judging } from './judge.ts';
 import { cannotJudge, statusRef, TERMINAL } from './relation-basics.ts';

@@ -4,7 +4,7 @@
  * the input's shape (the features a fingerprint is made of) and the size class of its body (§8 limits).
  */
 import { seg, type RequestSpec } from '../../core/transport/exchange.ts';
-import type { WorkflowPlan } from '../../core/judging/judging.ts';
+import type { WorkflowPlan } from '../../core/judging/payloads.ts';
 import { limitOver, UPLOAD_CONTENT_TYPE, type LimitedRequest } from '../../core/judging/refusals.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
 import type { ObserveClauseId } from '../../contracts/requirements.ts';

@@ -4,7 +4,7 @@
  * it discovered, an execution it started, a fileKey it uploaded) are references, resolved when the request
  * is sent (inputs.ts), so an input replays against any target state.
  */
-import type { WorkflowPlan } from '../../core/judging/judging.ts';
+import type { WorkflowPlan } from '../../core/judging/payloads.ts';
 import type { Text } from './text.ts';
 
 /**

@@ -12,7 +12,7 @@ import { ApiClient } from '../../core/client/client.ts';
 import type { Exchange, RequestSpec } from '../../core/transport/exchange.ts';
 import { retryAfterMs } from '../../core/transport/rate-limit.ts';
 import { INPUT_NOT_SLOW } from '../../core/judging/latency.ts';
-import { dataOf } from '../../core/judging/judging.ts';
+import { dataOf } from '../../core/judging/answers.ts';
 import { EvidenceInMemory } from '../../core/evidence/records.ts';
 import { Verdict } from '../../core/evidence/verdict.ts';
 import { shapeHolds, triedOf } from '../generate/classes.ts';

@@ -8,7 +8,8 @@
 import type { OperationId } from '../../contracts/check.ts';
 import { seededFaker } from '../../core/data/seeded.ts';
 import type { Exchange } from '../../core/transport/exchange.ts';
-import { dataOf, type SearchItem, type WorkflowPlan } from '../../core/judging/judging.ts';
+import { dataOf } from '../../core/judging/answers.ts';
+import type { SearchItem, WorkflowPlan } from '../../core/judging/payloads.ts';
 import { listOf } from '../../core/judging/search.ts';
 import { mayBe } from '../../core/discovery/roles.ts';
 import { prepare } from '../generate/inputs.ts';

@@ -12,7 +12,7 @@ import { loadRunConfig } from '../../core/settings/run-config.ts';
 import { ENV } from '../../core/settings/rules.ts';
 import { ApiClient } from '../../core/client/client.ts';
 import type { Exchange } from '../../core/transport/exchange.ts';
-import { dataOf } from '../../core/judging/judging.ts';
+import { dataOf } from '../../core/judging/answers.ts';
 import { EvidenceWriter } from '../../core/evidence/records.ts';
 import { Verdict } from '../../core/evidence/verdict.ts';
 import { pathBuilder } from './k6/paths.ts';

@@ -7,7 +7,7 @@
  */
 import { searchAll } from '../../core/discovery/listing.ts';
 import type { components } from '../../contracts/generated/api-types.ts';
-import type { SearchItem } from '../../core/judging/judging.ts';
+import type { SearchItem } from '../../core/judging/payloads.ts';
 import type { BenchClient } from './client.ts';
 import type { BenchPlan } from './k6/bare-lifecycle.ts';
 

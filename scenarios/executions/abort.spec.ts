@@ -17,7 +17,9 @@ import { test } from '../suite.ts';
 import type { ApiClient } from '../../core/client/client.ts';
 import { pollExecution, PollStopped, type Snapshot } from '../../core/execution/poll.ts';
 import { followTogether, quickestFirst, sequentialSteps, startRun, type Followed } from '../../core/execution/runs.ts';
-import { dataOf, type StatusData, type Stop } from '../../core/judging/judging.ts';
+import { dataOf } from '../../core/judging/answers.ts';
+import type { StatusData } from '../../core/judging/payloads.ts';
+import type { Stop } from '../../core/judging/stops.ts';
 import {
   abortNotExercised,
   endedAbortNotReached,

@@ -37,7 +37,7 @@ import {
   type Followed,
 } from '../../core/judging/lifecycle.ts';
 import { judgeRunToEnd } from '../../core/judging/state.ts';
-import type { OutputFile } from '../../core/judging/judging.ts';
+import type { OutputFile } from '../../core/judging/payloads.ts';
 import { workflowMissing } from '../../core/discovery/roles.ts';
 import {
   acceptedUpload,

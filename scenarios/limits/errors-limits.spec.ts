@@ -6,7 +6,9 @@
  */
 import { test } from '../suite.ts';
 import { abortQuietly } from '../../core/execution/runs.ts';
-import { dataOf, type Attempt, type RunData, type Stop } from '../../core/judging/judging.ts';
+import { dataOf } from '../../core/judging/answers.ts';
+import type { Attempt, Stop } from '../../core/judging/stops.ts';
+import type { RunData } from '../../core/judging/payloads.ts';
 import {
   contentLimitNotProbedOnRun,
   decidesApiDisabled,

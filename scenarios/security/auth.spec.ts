@@ -19,7 +19,7 @@ import { OPERATIONS, type PathParams } from '../../contracts/generated/operation
 import type { ApiClient, CallOptions } from '../../core/client/client.ts';
 import type { AuthMode, Exchange } from '../../core/transport/exchange.ts';
 import { abortQuietly, executionIdIn, startRun } from '../../core/execution/runs.ts';
-import { served } from '../../core/judging/judging.ts';
+import { served } from '../../core/judging/answers.ts';
 import { judgeUnkeyed, observeSpelling, SPELLINGS, UNKEYED } from '../../core/judging/security.ts';
 import { runnable } from '../../core/discovery/workflows.ts';
 import { OPERATION_PREFIX } from '../../contracts/requirements.ts';

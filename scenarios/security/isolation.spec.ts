@@ -12,7 +12,9 @@
 import { test } from '../suite.ts';
 import { buildFile } from '../../core/data/files.ts';
 import { abortQuietly, executionIdIn, startRun } from '../../core/execution/runs.ts';
-import { dataOf, type Stop, type WorkflowPlan } from '../../core/judging/judging.ts';
+import { dataOf } from '../../core/judging/answers.ts';
+import type { Stop } from '../../core/judging/stops.ts';
+import type { WorkflowPlan } from '../../core/judging/payloads.ts';
 import {
   executionProbesNotMade,
   exposes,

@@ -10,7 +10,8 @@ import type { RunConfig } from '../../core/settings/run-config.ts';
 import type { ApiClient } from '../../core/client/client.ts';
 import { generatePrompt } from '../../core/data/prompts.ts';
 import { LOCALES, localesForRun } from '../../core/discovery/locales.ts';
-import { dataOf, type GenerateData } from '../../core/judging/judging.ts';
+import { dataOf } from '../../core/judging/answers.ts';
+import type { GenerateData } from '../../core/judging/payloads.ts';
 import { judgeNotFound } from '../../core/judging/limits.ts';
 import {
   acceptedPlan,

@@ -11,7 +11,8 @@
  */
 import type { Faker } from '@faker-js/faker';
 import { test } from '../suite.ts';
-import type { SearchItem, Stop } from '../../core/judging/judging.ts';
+import type { SearchItem } from '../../core/judging/payloads.ts';
+import type { Stop } from '../../core/judging/stops.ts';
 import { listOf, searchAll } from '../../core/discovery/listing.ts';
 import type { Workflow } from '../../core/discovery/workflows.ts';
 import {
