@@ -75,6 +75,8 @@ const DOCUMENTED: Record<IndependentKind, string[]> = {
     // D1: generate's step splitter slows cubically in a run of spaces, and every other request waits meanwhile.
     'INPUT-NOT-SLOW',
     'ONE-REQUEST-NO-STALL',
+    // D2: a detail whose canvasId ends in an encoded slash answers 307 to another workflow.
+    'DETAIL-HTTP-STATUS-LISTED',
   ],
   aiohttp: [
     // 1: Content-Encoding gzip or deflate on a body that is not compressed answers 500 (run, generate, upload).

@@ -350,9 +350,18 @@ async function plainUnknownFaults(api: ApiClient): Promise<boolean[]> {
   );
 }
 
-test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', async ({ api, verdict }) => {
+/**
+ * A workflow's id with a slash after it: a router that decodes the path before it routes (Starlette) sees
+ * the workflow's own path with a trailing slash, and may redirect to it, another resource.
+ */
+function knownIdWithSlash(discovery: Discovery): [string, string][] {
+  const id = discovery.workflows[0]?.canvasId;
+  return id ? [['known id with a slash after it', `${id}/`]] : [];
+}
+
+test('odd ids are answered with a listed status, never a 5xx [ODD-IDS-NO-5XX]', async ({ api, verdict, discovery }) => {
   const plainFaults = await plainUnknownFaults(api);
-  for (const [label, id] of ODD_IDS) {
+  for (const [label, id] of [...ODD_IDS, ...knownIdWithSlash(discovery)]) {
     const answers = await Promise.all(idCalls(api, id, `odd id (${label})`).map(answerTo));
     for (const [i, ex] of answers.entries()) {
       judgeOddId(verdict, ex, `${ex.record.method} with a ${label} id`, plainFaults[i]);
