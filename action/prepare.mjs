@@ -173,7 +173,7 @@ const outputs = {
   'install-needed': String(!installed),
   'npm-cache-key': `wfcheck-npm-${os}-${lockHash.slice(0, 16)}`,
   'tools-dir': join(ACTION_ROOT, '.tools', 'bin'),
-  'k6-cache-key': `wfcheck-k6-${os}-${digest([join(ACTION_ROOT, 'load', 'node', 'ensure-k6.ts'), join(ACTION_ROOT, 'load', 'xk6', 'go.sum')])}`,
+  'k6-cache-key': `wfcheck-k6-${os}-${digest([join(ACTION_ROOT, 'load', 'node', 'ensure-k6.ts')])}`,
   artifact: artifactName,
 };
 appendFileSync(

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTarget, type StartedTarget } from '../fixtures/reference/server.ts';
-import { ensureK6, hasWfcheckExtension } from './node/ensure-k6.ts';
+import { ensureK6 } from './node/ensure-k6.ts';
 import { writeLoadData } from './node/prepare-data.ts';
 import { LOAD_REPORT_FILES } from './node/report-files.ts';
 import { K6_EXIT, runK6, type K6RunOptions } from './node/run-k6.ts';
@@ -241,98 +241,79 @@ for (const { operation, method, path } of LIFECYCLE_OPERATIONS) {
 /** Samples of a rate metric (its passes and fails). */
 const samples = (r: RunReport, metric: string) => count(r, metric, 'passes') + count(r, metric, 'fails');
 
-/** The two batchers of offloaded checks: the suite's k6 extension (its own build), and the VUs' JavaScript (any k6). */
-const BATCHERS = [
-  { by: 'the k6 extension', portableEntry: false },
-  { by: "the VUs' JavaScript", portableEntry: true },
-] as const;
+test(
+  'offloaded checks: every API response checked in Node, and a violation still fails the run naming its operation',
+  { tag: '@k6' },
+  async ({}, info) => {
+    info.setTimeout(180_000);
+    const clean = await run(outDir('offload'), target.baseUrl, { contractMode: 'offload' });
+    expect(failing(clean.report!)).toEqual([]);
+    expect(clean.exitCode).toBe(K6_EXIT.ok);
+    expect(checkedResponses(clean.report!)).toBe(apiResponses(clean.report!));
+    // Batches sent to the checker are not requests to the target: the failure rate and its gate count the target's only.
+    expect(samples(clean.report!, 'http_req_failed')).toBe(apiResponses(clean.report!));
+    expect(count(clean.report!, 'contract_handovers')).toBeGreaterThan(0);
+    const broken = await runWithFaults(
+      outDir('offload-violation'),
+      { corruptRoute: { method: LIFECYCLE_OPERATIONS[2].method, path: LIFECYCLE_OPERATIONS[2].path } },
+      {
+        contractMode: 'offload',
+        scenarios: 'lifecycle',
+        duration: '6s',
+        env: { WORKFLOW_TIMEOUT_MS: '5000' },
+      },
+    );
+    expect(broken.exitCode).toBe(K6_EXIT.thresholdsFailed);
+    expect(failing(broken.report!)).toContain('contract_violations{operation:getExecutionStatus} count==0');
+    const first = JSON.parse(readFileSync(broken.violationsFile, 'utf8').split('\n')[0]!) as {
+      operation: string;
+      bodyExcerpt: string;
+      violations: { requirementId: string; level: string }[];
+    };
+    expect(first.operation).toBe('getExecutionStatus');
+    expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
+    expect(first.bodyExcerpt).toContain('injected');
+    expect(readFileSync(broken.violationsFile, 'utf8')).not.toContain(target.tenants[0].apiKey);
+  },
+);
 
-for (const { by, portableEntry } of BATCHERS) {
-  test(
-    `offloaded checks batched by ${by}: every API response checked in Node, and a violation still fails the run naming its operation`,
-    { tag: '@k6' },
-    async ({}, info) => {
-      info.setTimeout(180_000);
-      test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
-      const clean = await run(outDir('offload'), target.baseUrl, { contractMode: 'offload', portableEntry });
-      expect(failing(clean.report!)).toEqual([]);
-      expect(clean.exitCode).toBe(K6_EXIT.ok);
-      expect(checkedResponses(clean.report!)).toBe(apiResponses(clean.report!));
-      // Batches sent to the checker are not requests to the target: the failure rate and its gate count the target's only.
-      expect(samples(clean.report!, 'http_req_failed')).toBe(apiResponses(clean.report!));
-      if (portableEntry) expect(count(clean.report!, 'contract_handovers')).toBeGreaterThan(0);
-      else expect(count(clean.report!, 'http_reqs')).toBe(apiResponses(clean.report!)); // posted outside k6's HTTP client
-      const broken = await runWithFaults(
-        outDir('offload-violation'),
-        { corruptRoute: { method: LIFECYCLE_OPERATIONS[2].method, path: LIFECYCLE_OPERATIONS[2].path } },
-        {
-          contractMode: 'offload',
-          portableEntry,
-          scenarios: 'lifecycle',
-          duration: '6s',
-          env: { WORKFLOW_TIMEOUT_MS: '5000' },
-        },
-      );
-      expect(broken.exitCode).toBe(K6_EXIT.thresholdsFailed);
-      expect(failing(broken.report!)).toContain('contract_violations{operation:getExecutionStatus} count==0');
-      const first = JSON.parse(readFileSync(broken.violationsFile, 'utf8').split('\n')[0]!) as {
-        operation: string;
-        bodyExcerpt: string;
-        violations: { requirementId: string; level: string }[];
-      };
-      expect(first.operation).toBe('getExecutionStatus');
-      expect(first.violations.some((v) => v.level === 'must' && v.requirementId.length > 0)).toBe(true);
-      expect(first.bodyExcerpt).toContain('injected');
-      expect(readFileSync(broken.violationsFile, 'utf8')).not.toContain(target.tenants[0].apiKey);
-    },
-  );
+test(
+  'responses the Node checker cannot take are counted unchecked and fail the run, never pass',
+  { tag: '@k6' },
+  async ({}, info) => {
+    info.setTimeout(120_000);
+    // A checker address nobody listens on: every batch fails.
+    const result = await run(outDir('offload-no-checker'), target.baseUrl, {
+      scenarios: 'readMix',
+      duration: '3s',
+      env: { CONTRACT_CHECK_SINK: 'http://127.0.0.1:9/check' },
+    });
+    expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
+    expect(failing(result.report!)).toEqual(['contract_unchecked count==0']);
+    // Only the open-point probe of discovery (search page 0) is checked in the VU whatever the mode.
+    expect(count(result.report!, 'contract_unchecked')).toBeGreaterThan(apiResponses(result.report!) / 2);
+    expect(count(result.report!, 'contract_unchecked') + checkedResponses(result.report!)).toBe(
+      apiResponses(result.report!),
+    );
+  },
+);
 
-  test(
-    `responses the Node checker cannot take, batched by ${by}, are counted unchecked and fail the run, never pass`,
-    { tag: '@k6' },
-    async ({}, info) => {
-      info.setTimeout(120_000);
-      test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
-      // A checker address nobody listens on: every batch fails.
-      const result = await run(outDir('offload-no-checker'), target.baseUrl, {
-        scenarios: 'readMix',
-        duration: '3s',
-        portableEntry,
-        env: { CONTRACT_CHECK_SINK: 'http://127.0.0.1:9/check' },
-      });
-      expect(result.exitCode).toBe(K6_EXIT.thresholdsFailed);
-      expect(failing(result.report!)).toEqual(['contract_unchecked count==0']);
-      // Only the open-point probe of discovery (search page 0) is checked in the VU whatever the mode.
-      expect(count(result.report!, 'contract_unchecked')).toBeGreaterThan(apiResponses(result.report!) / 2);
-      expect(count(result.report!, 'contract_unchecked') + checkedResponses(result.report!)).toBe(
-        apiResponses(result.report!),
-      );
-    },
-  );
-}
-
-/** Where a response is checked: in the VU, or in Node, batched by either batcher. */
+/** Where a response is checked: in the VU, or in Node. */
 const CHECK_PLACES = [
-  { where: 'in the VU', contractMode: 'vu', portableEntry: true },
-  ...BATCHERS.map(({ by, portableEntry }) => ({
-    where: `in Node, batched by ${by}`,
-    contractMode: 'offload' as const,
-    portableEntry,
-  })),
+  { where: 'in the VU', contractMode: 'vu' },
+  { where: 'in Node', contractMode: 'offload' },
 ] as const;
 
-for (const { where, contractMode, portableEntry } of CHECK_PLACES) {
+for (const { where, contractMode } of CHECK_PLACES) {
   test(
     `a run stopped in setup by a broken answer still checks that answer ${where}: the violation is counted on its operation`,
     { tag: '@k6' },
     async ({}, info) => {
       info.setTimeout(120_000);
-      test.skip(!portableEntry && !hasWfcheckExtension(k6), `${k6} has no k6/x/wfcheck extension`);
       const hostile = await startHostile('html-502');
       try {
         const result = await run(outDir('setup-abort'), hostile.baseUrl, {
           contractMode,
-          portableEntry,
           duration: '3s',
         });
         expect(result.exitCode).toBe(K6_EXIT.scriptAborted);
@@ -357,10 +338,9 @@ test(
   { tag: '@k6' },
   async ({}, info) => {
     info.setTimeout(180_000);
-    // The JavaScript batcher buffers per VU (the extension's buffer is the process's, sent in teardown).
+    // Each VU buffers its own batch: one stopped in the ramp-down sends it before it goes.
     const result = await run(outDir('offload-ramp'), target.baseUrl, {
       contractMode: 'offload',
-      portableEntry: true,
       profile: 'average',
       scenarios: 'readMix,lifecycle',
       duration: '10s',

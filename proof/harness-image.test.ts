@@ -166,7 +166,7 @@ test(
       IMAGE,
       'version',
     ]);
-    expect(k6.output, "the harness's own k6, with its extension").toContain('k6/x/wfcheck');
+    expect(k6.output, 'the k6 the harness found or built').toMatch(/^k6 v\d/);
     const config = JSON.parse(
       (await run('docker', ['image', 'inspect', '--format', '{{json .Config}}', IMAGE])).output,
     ) as { User: string; WorkingDir: string; Env: string[] };

@@ -3,8 +3,7 @@
  * one run against the same reference target:
  *   1. the suite on the status-read route with a contract check on every response and no memo (checked
  *      in Node, --contract-mode offload), against a bare k6 request loop on the same route (goal ≥ 0.8),
- *      next to wrk, the suite with checks off, with memoised verdicts, checking in the VU, and handing
- *      responses over in the VUs' JavaScript (as on a stock k6) instead of the suite's k6 extension,
+ *      next to wrk, the suite with checks off, with memoised verdicts, and checking in the VU,
  *   2. the suite's lifecycle mix (upload → run with a file variable → poll → output, a share aborted),
  *      every response checked in Node, no memo, against the same mix as a bare k6 loop (goal ≥ 0.7),
  *   3. k6 memory per VU (peak RSS at two VU counts),

@@ -36,7 +36,7 @@ async function main(): Promise<number> {
   // BASE_IMAGE is the variable `npm run target:image` builds its image on, passed on as the same build argument.
   const baseImage = text(values['base-image']) ?? text(inheritedEnvironment({ only: ['BASE_IMAGE'] }).BASE_IMAGE);
   const log = (line: string) => console.log(line);
-  // The harness's own k6 (with its extension), built from its Go module when absent; K6_BIN names another.
+  // The k6 the harness uses (load/node/ensure-k6.ts): built from its Go module when absent; K6_BIN names another.
   const k6 = await ensureK6(log);
   const image = await ensureHarnessImage({ k6, baseImage, rebuild: values.rebuild, log });
   const mb = (image.sizeBytes / 1e6).toFixed(0);

@@ -30,13 +30,12 @@ import {
 import { workflowLifecycle } from './flows/lifecycle.ts';
 import { generate as generateIteration, generateOnce } from './flows/generate.ts';
 import { seededRandom } from './lib/seeded.ts';
-import { finishContractChecks, flushContractChecks, flushContractChecksIfDue } from './lib/contract.ts';
-import { markSetupRequests, prepareRequests } from './lib/api.ts';
+import { flushContractChecks, flushContractChecksIfDue } from './lib/contract.ts';
+import { markSetupRequests } from './lib/api.ts';
 import { readMix as readMixIteration, statusRead as statusReadIteration } from './flows/read-mix.ts';
 import { uploads as uploadsIteration } from './flows/uploads.ts';
 
 const cfg = loadConfig();
-prepareRequests(cfg);
 
 // 429 is back-pressure, not an error: it is retried with a backoff and counted in rate_limited_responses.
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
@@ -78,7 +77,7 @@ export const options: Options = {
 
 /** Ends the whole run with its reason; `npm run load` repeats the reason as its closing message. */
 function abortRun(reason: string): never {
-  finishContractChecks(cfg);
+  flushContractChecks(cfg);
   exec.test.abort(reason);
   throw new Error(reason); // not reached: abort() ends the run
 }
@@ -160,9 +159,9 @@ function endIteration(scenario: ScenarioName): void {
   flushIfDue(cfg, mayStopAt);
 }
 
-/** Every offloaded response is checked and recorded before the summary (the extension's batches are the process's). */
+/** What the teardown VU still holds is checked and recorded before the summary. */
 export function teardown(): void {
-  finishContractChecks(cfg);
+  flushContractChecks(cfg);
 }
 
 /**

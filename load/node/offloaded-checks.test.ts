@@ -1,8 +1,7 @@
 /**
- * The two batchers of offloaded checks — the VUs' JavaScript (load/k6/lib/contract.ts, any k6) and the suite's
- * extension (load/xk6, `k6/x/wfcheck`) — deliver to the Node checker exactly what the VU saw of each
- * response, whatever it holds: tabs and newlines, non-ASCII text, bytes that are not UTF-8, no body, no
- * content type, a content type with a tab.
+ * The batches of offloaded checks (load/k6/lib/contract.ts, in the VUs' JavaScript) deliver to the Node
+ * checker exactly what the VU saw of each response, whatever it holds: tabs and newlines, non-ASCII text,
+ * bytes that are not UTF-8, no body, no content type, a content type with a tab.
  */
 import { test, expect } from '@playwright/test';
 import http from 'node:http';
@@ -11,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureK6, hasWfcheckExtension } from './ensure-k6.ts';
+import { ensureK6 } from './ensure-k6.ts';
 import { startNodeChecker } from './node-checker.ts';
 import { LOAD_DIR } from './run-k6.ts';
 import type { BatchedResponse } from '../k6/lib/check-batch.ts';
@@ -56,34 +55,32 @@ async function serveCases(): Promise<{ url: string; close: () => Promise<void> }
   };
 }
 
-/** A k6 script requesting every case and batching each response one way, flushing at the end. */
-function probeScript(native: boolean): string {
+/** A k6 script requesting every case and batching each response, flushing at the end. */
+function probeScript(): string {
   const contract = JSON.stringify(join(LOAD_DIR, 'k6', 'lib', 'contract.ts'));
   return [
     `import http from 'k6/http';`,
-    native ? `import wfcheck from 'k6/x/wfcheck';` : `import { checkContract, flushContractChecks } from ${contract};`,
+    `import { checkContract, flushContractChecks } from ${contract};`,
     `export const options = { vus: 1, iterations: 1 };`,
     `const settings = { contractSample: 1, contractMemo: false, nodeCheckerUrl: __ENV.CHECKER, contractBatch: 1000 };`,
     `export default function () {`,
-    `  if (${native}) wfcheck.configure(__ENV.CHECKER, 1000);`,
     `  for (let i = 0; i < ${CASES.length}; i++) {`,
     `    const url = __ENV.CASES + '/' + i;`,
     `    const res = http.get(url);`,
-    native
-      ? `    wfcheck.capture('getExecutionStatus', res);`
-      : `    checkContract('getExecutionStatus', 'GET', url, res, res.status, settings);`,
+    `    checkContract('getExecutionStatus', 'GET', url, res, res.status, settings);`,
     `  }`,
-    native ? `}\nexport function teardown() { wfcheck.drain(); }` : `  flushContractChecks(settings);\n}`,
+    `  flushContractChecks(settings);`,
+    `}`,
   ].join('\n');
 }
 
-async function batched(k6: string, native: boolean, casesUrl: string): Promise<BatchedResponse[]> {
+async function batched(k6: string, casesUrl: string): Promise<BatchedResponse[]> {
   const dir = mkdtempSync(join(tmpdir(), 'wfcheck-offloaded-'));
   const seen: BatchedResponse[] = [];
   const checker = await startNodeChecker(join(dir, 'violations.ndjson'), (batch) => seen.push(...batch));
   try {
     const script = join(dir, 'probe.js');
-    writeFileSync(script, probeScript(native));
+    writeFileSync(script, probeScript());
     // Not spawnSync: the checker answers from this process while k6 runs.
     const child = spawn(k6, ['run', '--quiet', script], {
       env: { ...process.env, CHECKER: checker.url, CASES: casesUrl, K6_NO_USAGE_REPORT: 'true' },
@@ -100,7 +97,7 @@ async function batched(k6: string, native: boolean, casesUrl: string): Promise<B
 }
 
 test(
-  'both batchers deliver status, content type, URL and body of every response as the VU saw them',
+  'the batches deliver status, content type, URL and body of every response as the VU saw them',
   { tag: '@k6' },
   async ({}, info) => {
     info.setTimeout(15 * 60_000); // the first k6 build from source takes minutes
@@ -110,12 +107,7 @@ test(
       const expected = CASES.map(
         (c, i): BatchedResponse => ['getExecutionStatus', c.status, c.type ?? '', c.seen, `GET ${cases.url}/${i}`],
       );
-      expect(await batched(k6, false, cases.url)).toEqual(expected);
-      test.skip(
-        !hasWfcheckExtension(k6),
-        `${k6} has no k6/x/wfcheck extension (a stock k6: only the JavaScript batcher exists)`,
-      );
-      expect(await batched(k6, true, cases.url)).toEqual(expected);
+      expect(await batched(k6, cases.url)).toEqual(expected);
     } finally {
       await cases.close();
     }

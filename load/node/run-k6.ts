@@ -20,13 +20,10 @@ import { loadConnection } from './connection-view.ts';
 import { k6TlsFor, type K6Tls } from './k6-tls.ts';
 import { k6RunnerEnv, k6ScriptEnv } from './k6-env.ts';
 import { startNodeChecker } from './node-checker.ts';
-import { hasWfcheckExtension } from './ensure-k6.ts';
 import { writeLoadReport } from './report-files.ts';
 
 export const LOAD_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const K6_ENTRY = join(LOAD_DIR, 'k6', 'main.ts');
-/** The entry for a k6 with the suite's extension: the batches of offloaded checks built and sent in Go (load/xk6). */
-export const K6_NATIVE_ENTRY = join(LOAD_DIR, 'k6', 'main-native.ts');
 const VIOLATION_MARKER = 'CONTRACT-VIOLATION ';
 
 /** k6 exit codes the runner interprets (see k6's errext/exitcodes). */
@@ -60,17 +57,12 @@ export interface K6RunOptions {
   extraArgs?: string[];
   /**
    * Where the contract checks run: in k6's VUs (default), or `offload` — in this Node process, the
-   * responses sent in batches to load/node/node-checker.ts (by the extension when the binary has it):
-   * the generator then sends at nearly its bare speed with every response still checked.
+   * responses sent in batches to load/node/node-checker.ts: the generator then sends at nearly its bare
+   * speed with every response still checked.
    */
   contractMode?: 'vu' | 'offload';
-  /**
-   * Run load/k6/main.ts even on a k6 with the suite's extension: offloaded checks are then batched in the
-   * VUs' JavaScript, as they are on a stock k6 (the suite's tests run both ways).
-   */
-  portableEntry?: boolean;
-  /** Another k6 entry than the suite's (a capacity search: load/capacity/), in its two forms as for the suite's. */
-  entry?: { portable: string; native: string };
+  /** Another k6 entry than the suite's (a capacity search: load/capacity/k6/main.ts). */
+  entry?: string;
   /** Called with every (redacted) output line, e.g. to act once setup() is done. */
   onLine?: (line: string) => void;
   /** What the connection check saw of the way to the target, for the report's header. */
@@ -111,11 +103,10 @@ export async function runK6(o: K6RunOptions): Promise<K6RunResult> {
   if (o.segment)
     args.push('--execution-segment', o.segment.segment, '--execution-segment-sequence', o.segment.sequence);
   if (o.jsonOut) args.push('--out', `json=${o.jsonOut}`);
-  const entry = o.entry ?? { portable: K6_ENTRY, native: K6_NATIVE_ENTRY };
   // The way to the target of the command's settings: roots, --insecure and the client certificate.
   const tls = k6TlsFor(targetConnection());
   args.push(...tls.args);
-  args.push(...(o.extraArgs ?? []), !o.portableEntry && hasWfcheckExtension(o.k6) ? entry.native : entry.portable);
+  args.push(...(o.extraArgs ?? []), o.entry ?? K6_ENTRY);
   const checker = o.contractMode === 'offload' ? await startNodeChecker(violationsFile) : undefined;
   try {
     const env: Record<string, string> = {

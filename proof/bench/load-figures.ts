@@ -35,7 +35,6 @@ export interface Rounds {
   off: number[];
   raw: number[];
   offload: number[];
-  offloadJs: number[];
   bareLifecycle: number[];
   lifecycle: number[];
   lifecycleOffload: number[];
@@ -61,7 +60,6 @@ export function summarise(
     checksOnWithoutMemoVsOff: r.raw.map((v, i) => v / r.off[i]),
     checkedInVuVsBare: r.raw.map((v, i) => v / r.bare[i]),
     checkedVsBare: r.offload.map((v, i) => v / r.bare[i]),
-    checkedJsVsBare: r.offloadJs.map((v, i) => v / r.bare[i]),
     lifecycleInVuVsBare: r.lifecycle.map((v, i) => v / r.bareLifecycle[i]),
     lifecycleVsBare: r.lifecycleOffload.map((v, i) => v / r.bareLifecycle[i]),
   };
@@ -118,10 +116,8 @@ function printRounds(x: Figures): void {
           'off',
           'on memo',
           'on VU',
-          'Node JS',
           'lc VU',
           'VU/bare',
-          'Node JS/bare',
           'lc VU/bare',
           'load average',
         ],
@@ -137,10 +133,8 @@ function printRounds(x: Figures): void {
           f(r.off[i]),
           f(r.on[i]),
           f(r.raw[i]),
-          f(r.offloadJs[i]),
           f(r.lifecycle[i]),
           f(x.roundRatios.checkedInVuVsBare[i], 2),
-          f(x.roundRatios.checkedJsVsBare[i], 2),
           f(x.roundRatios.lifecycleInVuVsBare[i], 2),
           r.loadAverage[i] ?? '',
         ]),
@@ -155,13 +149,10 @@ function printRounds(x: Figures): void {
     'back to back with the suite variant it is compared with (on Node / lc Node: every response checked without memo',
   );
   console.log(
-    "in Node, --contract-mode offload, handed over by the suite's k6 extension), the order flipped every round. Then, for",
+    'in Node, --contract-mode offload), the order flipped every round. Then, for the picture: wrk; the suite with checks',
   );
   console.log(
-    'the picture: wrk; the suite with checks off, on with memoised verdicts, on without memo in the VU; Node JS: checked',
-  );
-  console.log(
-    "in Node, handed over by the VUs' JavaScript (a stock k6); lc VU: the lifecycle mix checked in the VU. ✓/✗: the",
+    'off, on with memoised verdicts, on without memo in the VU; lc VU: the lifecycle mix checked in the VU. ✓/✗: the',
   );
   console.log(
     `round's ratio against its goal (≥ ${GOAL_CHECKED_VS_BARE} status route, ≥ ${GOAL_LIFECYCLE_VS_BARE} lifecycle mix).`,
@@ -174,7 +165,7 @@ function printRounds(x: Figures): void {
     `suite lifecycle mix, every response checked (in Node), no memo / the same mix as a bare k6 loop, median of ${r.bare.length} rounds: ${verdict(x.medianRoundRatioLifecycleVsBare, GOAL_LIFECYCLE_VS_BARE)}`,
   );
   console.log(
-    `(the hand-over in the VUs' JavaScript instead, as on a stock k6: status route ${f(median(x.roundRatios.checkedJsVsBare), 2)}; checking in the VU: status route ${f(median(x.roundRatios.checkedInVuVsBare), 2)}, lifecycle mix ${f(median(x.roundRatios.lifecycleInVuVsBare), 2)})`,
+    `(checking in the VU instead, as distributed and Kubernetes runs do: status route ${f(median(x.roundRatios.checkedInVuVsBare), 2)}, lifecycle mix ${f(median(x.roundRatios.lifecycleInVuVsBare), 2)})`,
   );
   console.log('');
 }

@@ -128,8 +128,6 @@ interface SuiteRun {
   vusScale?: number;
   scenarios?: string;
   contractMode?: 'vu' | 'offload';
-  /** load/k6/main.ts even on the suite's k6 build: offloaded checks batched in the VUs' JavaScript, as on a stock k6. */
-  portableEntry?: boolean;
 }
 
 /** The suite itself (load/k6/main.ts through the load runner), under the throughput profile. */
@@ -148,7 +146,6 @@ async function k6Suite(b: Bench, name: string, env: Record<string, string>, run:
     quiet: true,
     vusScale: run.vusScale ?? 1,
     contractMode: run.contractMode ?? 'vu',
-    portableEntry: run.portableEntry,
     // Short trial waits: the status-read scenario only needs execution ids.
     env: { [ENV.workflowTimeoutMs]: '3000', ...env },
   });
@@ -227,7 +224,6 @@ async function throughputRounds(b: Bench, withWrk: boolean): Promise<Rounds> {
     off: [],
     raw: [],
     offload: [],
-    offloadJs: [],
     bareLifecycle: [],
     lifecycle: [],
     lifecycleOffload: [],
@@ -270,11 +266,6 @@ async function throughputRounds(b: Bench, withWrk: boolean): Promise<Rounds> {
     await measure('k6 suite, checks on (memo)', r.on, suite('on', { [ENV.contractSample]: '1' }))();
     await measure('k6 suite, checks off', r.off, suite('off', { [ENV.contractSample]: '0' }))();
     await measure('k6 suite, checks on, no memo, in the VU', r.raw, suite('raw', noMemo))();
-    await measure(
-      "k6 suite, checks on, no memo, checked in Node, handed over by the VUs' JavaScript",
-      r.offloadJs,
-      suite('offload-js', noMemo, { contractMode: 'offload', portableEntry: true }),
-    )();
     await measure(
       'k6 suite lifecycle mix, checks on, no memo, in the VU',
       r.lifecycle,

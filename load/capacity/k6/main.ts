@@ -17,10 +17,10 @@ import exec from 'k6/execution';
 import { Counter } from 'k6/metrics';
 import type { Options, Scenario } from 'k6/options';
 import { entrySettings, loadConfig } from '../../k6/lib/config.ts';
-import { markSetupRequests, onEveryRequest, prepareRequests } from '../../k6/lib/api.ts';
+import { markSetupRequests, onEveryRequest } from '../../k6/lib/api.ts';
 import { discover, type SetupData } from '../../k6/lib/discovery.ts';
 import { keywords, strings, uploadSamples } from '../../k6/lib/data.ts';
-import { finishContractChecks, flushContractChecksIfDue } from '../../k6/lib/contract.ts';
+import { flushContractChecks, flushContractChecksIfDue } from '../../k6/lib/contract.ts';
 import { SCENARIO_OPERATIONS, type OperationId } from '../../k6/lib/operations.ts';
 import { TREND_STATS } from '../../k6/lib/report.ts';
 import { workflowLifecycle } from '../../k6/flows/lifecycle.ts';
@@ -42,7 +42,6 @@ import { CAPACITY_K6_ENV, readCapacitySettings } from '../settings.ts';
 
 const cfg = loadConfig();
 const capacity = readCapacitySettings(entrySettings(Object.values(CAPACITY_K6_ENV)));
-prepareRequests(cfg);
 
 // 429 is back-pressure, not an error: it is retried with a backoff and counted (as in load/k6/main.ts).
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 399 }, 429));
@@ -110,7 +109,7 @@ export function setup(): SetupData {
   markSetupRequests();
   const data = discover(cfg, strings, keywords, uploadSamples);
   if ('failure' in data) {
-    finishContractChecks(cfg);
+    flushContractChecks(cfg);
     exec.test.abort(data.failure);
     throw new Error(data.failure);
   }
@@ -195,7 +194,7 @@ export function idle(): void {}
 
 /** Every offloaded response is checked and recorded before the summary. */
 export function teardown(): void {
-  finishContractChecks(cfg);
+  flushContractChecks(cfg);
 }
 
 interface K6SummaryData {

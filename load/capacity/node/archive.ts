@@ -42,8 +42,8 @@ export function buildCapacityArchive(o: CapacityArchive): void {
     [CAPACITY_K6_ENV.steadyS]: String(o.holdS),
   };
   const args = ['archive', '--quiet', '-O', o.out, ...Object.entries(baked).flatMap(([k, v]) => ['-e', `${k}=${v}`])];
-  // The stock k6 of the runner image has no extension: the portable entry, checks in the VU.
-  args.push(CAPACITY_ENTRY.portable);
+  // The runner image's k6 has no Node beside it: the checks run in the VU.
+  args.push(CAPACITY_ENTRY);
   // Only the baked values reach the init code: the caller's environment (which may hold a real key) is not passed.
   execFileSync(o.k6, args, {
     stdio: ['ignore', 'inherit', 'inherit'],

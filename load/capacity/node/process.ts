@@ -25,10 +25,7 @@ import { startNodeChecker } from '../../node/node-checker.ts';
 import { K6_EXIT, LOAD_DIR, runK6, type K6RunResult } from '../../node/run-k6.ts';
 import { ViolationClock } from './violations.ts';
 
-export const CAPACITY_ENTRY = {
-  portable: join(LOAD_DIR, 'capacity', 'k6', 'main.ts'),
-  native: join(LOAD_DIR, 'capacity', 'k6', 'main-native.ts'),
-};
+export const CAPACITY_ENTRY = join(LOAD_DIR, 'capacity', 'k6', 'main.ts');
 
 export const OPERATIONS: OperationId[] = [
   ...new Set([...SCENARIO_OPERATIONS.lifecycle, ...SCENARIO_OPERATIONS.readMix]),

@@ -7,8 +7,8 @@
 import { type CapacityPlan, steadyWindow, type TimeWindow, timeline } from '../plan.ts';
 import type { NodeChecker } from '../../node/node-checker.ts';
 
-/** A response reaches the checker within a batch's age (250 ms from the extension, 1 s from JavaScript). */
-const BATCH_LAG_MS = 500;
+/** A response reaches the checker with its VU's batch, sent at the end of the iteration: within about a second. */
+const BATCH_LAG_MS = 1000;
 const SAMPLE_EVERY_MS = 250;
 
 export class ViolationClock {

@@ -14,7 +14,7 @@ import { OPERATIONS } from '../../../contracts/generated/operations.ts';
 import type { ClauseId } from '../../../contracts/generated/clause-ids.ts';
 import { OPERATION_IDS, type OperationId } from './operations.ts';
 import type { UploadSample } from './data-shape.ts';
-import { checkContract, extensionCapture } from './contract.ts';
+import { checkContract } from './contract.ts';
 import { rateLimited, setupRequests } from './metrics.ts';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
@@ -170,23 +170,12 @@ function paramsFor(cfg: LoadConfig, call: Call): object {
 const request = http.request;
 const get = http.get;
 const checkResponse = checkContract;
-/** The extension's capture when it takes every response (load/k6/lib/contract.ts extensionCapture). */
-let capture: ReturnType<typeof extensionCapture>;
 
-/**
- * Decides, once per VU in the init context, whether responses go to the extension's capture: after the
- * entry has installed the extension's batcher (load/k6/main-native.ts), before any request.
- */
-export function prepareRequests(cfg: LoadConfig): void {
-  capture = extensionCapture(cfg);
-}
-
-/** Gives the response to the extension or checks it; status 0 is no response (a transport failure k6 counts), nothing to check. */
+/** Checks the response (or batches it for Node); status 0 is no response (a transport failure k6 counts), nothing to check. */
 function record(cfg: LoadConfig, call: Call, method: string, url: string, res: Response, status: number): void {
   if (setupPhase) setupRequests.add(1);
   if (status === 0) return;
-  if (capture !== undefined && call.openPoint === undefined) capture(call.operation, res);
-  else checkResponse(call.operation, method, url, res, status, cfg, call.openPoint);
+  checkResponse(call.operation, method, url, res, status, cfg, call.openPoint);
 }
 
 /** After a 429: counts it and, unless the retries are used up, waits; whether to send again. */
@@ -246,8 +235,7 @@ function executionReader(operation: 'getExecutionStatus' | 'getExecutionOutput')
     const status = res.status;
     if (setupPhase) setupRequests.add(1);
     if (status === 0) return res;
-    if (capture !== undefined) capture(operation, res);
-    else checkResponse(operation, method, url, res, status, cfg);
+    checkResponse(operation, method, url, res, status, cfg);
     return status === 429 && backedOff(cfg, call, res, 0) ? exchange(cfg, call, method, url, params!, 1) : res;
   };
 }

@@ -3,16 +3,16 @@
  *  - in the VU, with the checking API bundled for k6 (contracts/generated/check.k6.js; k6 cannot import
  *    node_modules, so it is a dependency-free ES module imported by relative path);
  *  - in Node (offloaded checks, CONTRACT_CHECK_SINK set by the runner): the responses are sent in batches
- *    to load/node/node-checker.ts, whose verdict is recorded. With the suite's k6 build the extension
- *    `k6/x/wfcheck` (load/xk6) batches and sends them in Go (useExtensionBatcher, from load/k6/main-native.ts);
- *    with any other k6 this module's JavaScript does it.
+ *    to load/node/node-checker.ts, whose verdict is recorded. Any k6 does it, in this module's JavaScript:
+ *    on the load benchmark (`npm run bench:load`) that keeps a saturated generator as near a bare k6 loop's
+ *    rate as a native batcher in a k6 extension did.
  *
  * Cost decides the shape of this module. k6's JavaScript runtime is an interpreter: a check of a response
  * costs there many times what it costs in Node (JSON.parse alone, which no checking code can avoid, is a
  * large share of it), and a metric sample is costly too, far more than a call through an imported name or
  * into a native function. So:
  *  - batching in JavaScript does per response only what it must: read status, content type and body,
- *    and push them onto the VU's batch (load/k6/lib/check-batch.ts); the extension takes one native call;
+ *    and push them onto the VU's batch (load/k6/lib/check-batch.ts);
  *  - checked responses are counted per operation and added to `contract_checked` once per batch, not
  *    with a sample each; a response violating a must clause in the VU is recorded at once
  *    (`contract_violations`), so a violation found there never waits in a buffer;
@@ -20,8 +20,7 @@
  *    default): the check is a pure function of operation, status, content type and body.
  * What a VU buffers is flushed when a batch is full, when it is older than FLUSH_AFTER_MS at the end of an
  * iteration, and at the end of every iteration after which the VU may be stopped (load/k6/lib/profiles.ts
- * stopWindows), so no checked response goes unrecorded when a VU ends. The extension's batches are the
- * process's: finishContractChecks waits for their verdicts in teardown, or before an abort.
+ * stopWindows), so no checked response goes unrecorded when a VU ends.
  * Sampling (CONTRACT_CHECK_SAMPLE < 1) remains available but is off by default.
  */
 import * as bundle from '../../../contracts/generated/check.k6.js';
@@ -75,6 +74,7 @@ export interface CheckSettings {
   contractBatch: number;
 }
 
+// What a VU holds between its requests: k6 gives each VU its own copy of every module, so these are one VU's.
 let logged = 0;
 let seen = 0;
 const memo = new Map<string, Violation[]>();
@@ -87,42 +87,6 @@ let uncountedTotal = 0;
 /** When the oldest buffered response (of either kind) came in. */
 let bufferedSince = 0;
 let checkerFailureLogged = false;
-
-/**
- * The batcher built into the suite's k6 binary (load/xk6, `k6/x/wfcheck`), when the entry installed it:
- * `configure(checkerUrl, batchSize)`, `capture(operation, res)` per response, and `drain()`, which sends
- * what is left and waits for every verdict.
- */
-export interface ExtensionBatcher {
-  configure(checkerUrl: string, batch: number): void;
-  capture(operation: OperationId, res: Response): void;
-  drain(): void;
-}
-let extension: ExtensionBatcher | undefined;
-let extensionConfigured = false;
-
-/**
- * Sends responses to the Node checker through the k6 extension instead of this module's JavaScript
- * (load/k6/lib/use-extension-batcher.ts calls it for load/k6/main-native.ts): one native call per response, the
- * batches shared by all VUs and posted outside k6's HTTP client. Called in the init context, before any
- * response.
- */
-export function useExtensionBatcher(batcher: ExtensionBatcher): void {
-  extension = batcher;
-}
-
-/**
- * The extension's capture when every response of these settings goes to it (offloaded checks, no
- * sampling), else undefined: the request helpers then call it directly, one call level less per request
- * than checkContract (k6's runtime drops its value stack after every iteration, so each level is
- * allocated again in every iteration).
- */
-export function extensionCapture(settings: CheckSettings): ExtensionBatcher['capture'] | undefined {
-  if (extension === undefined || settings.nodeCheckerUrl === undefined || settings.contractSample < 1) return undefined;
-  if (!extensionConfigured) extension.configure(settings.nodeCheckerUrl, settings.contractBatch);
-  extensionConfigured = true;
-  return extension.capture;
-}
 
 /**
  * Sampling is deterministic (every k-th response of a VU) so a rerun with the
@@ -280,15 +244,6 @@ export function flushContractChecks(settings: CheckSettings): void {
 }
 
 /**
- * At the end of the run (teardown, or before an abort, after which teardown does not run): records the
- * VU's buffer and waits until the extension's batches are checked. The extension takes nothing afterwards.
- */
-export function finishContractChecks(settings: CheckSettings): void {
-  flushContractChecks(settings);
-  extension?.drain();
-}
-
-/**
  * At the end of an iteration: flushes what is buffered when it is older than the flush interval, or
  * when the VU may be stopped before its next iteration (`mayStopAt`), so nothing buffered is lost with it.
  */
@@ -316,12 +271,6 @@ export function checkContract(
   if (settings.contractSample < 1 && !selected(settings.contractSample)) return NO_FINDINGS;
   const checkerUrl = settings.nodeCheckerUrl;
   const offloaded = checkerUrl !== undefined && openPoint === undefined;
-  if (offloaded && extension !== undefined) {
-    if (!extensionConfigured) extension.configure(checkerUrl, settings.contractBatch);
-    extensionConfigured = true;
-    extension.capture(operation, res);
-    return NO_FINDINGS;
-  }
   if (framed + uncountedTotal === 0) bufferedSince = Date.now();
   const raw = res.body;
   const body = typeof raw === 'string' ? raw : bodyOf(res);

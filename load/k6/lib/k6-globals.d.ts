@@ -6,10 +6,3 @@ declare const console: {
   error(...data: unknown[]): void;
   debug(...data: unknown[]): void;
 };
-
-/** The suite's k6 extension (load/xk6/wfcheck): the batches of offloaded checks, built and sent in Go. */
-declare module 'k6/x/wfcheck' {
-  import type { ExtensionBatcher } from './contract.ts';
-  const wfcheck: ExtensionBatcher;
-  export default wfcheck;
-}

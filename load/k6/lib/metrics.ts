@@ -24,8 +24,8 @@ export const canvasesCreated = new Counter('canvases_created');
 /** Responses sent to the Node checker that it could not check (a harness failure: gated at 0). */
 export const contractUnchecked = new Counter('contract_unchecked');
 /**
- * Batches the VUs' JavaScript sent to the Node checker (offloaded checks): in http_reqs, but not requests to
- * the API under test. The extension's batches go outside k6's HTTP client, so neither count has them.
+ * Batches the VUs sent to the Node checker (offloaded checks): in http_reqs, but not requests to the API
+ * under test.
  */
 export const contractBatchesSent = new Counter('contract_handovers');
 /** Requests setup() made (discovery, trial runs): in http_reqs, but in no per-operation figure (lib/api.ts). */
