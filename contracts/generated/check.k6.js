@@ -4445,7 +4445,9 @@ var errorBody = {
     if (!ctx.listed || ctx.listed.schema) return NONE;
     const type = header(ctx.headers, "content-type") ?? "(no content type)";
     const code = errCodeOf(ctx);
-    const shape = ctx.parseError !== void 0 ? `non-JSON body (${type})` : code ? `JSON with errCode ${code}` : `JSON ${Array.isArray(ctx.json) ? "array" : typeof ctx.json}`;
+    const json = ctx.json;
+    const nestShape = !!json && typeof json === "object" && ["statusCode", "message", "error"].every((k) => k in json);
+    const shape = ctx.parseError !== void 0 ? `non-JSON body (${type})` : code ? `JSON with errCode ${code}${nestShape ? " and statusCode, message, error" : ""}` : nestShape ? "JSON with statusCode, message, error" : `JSON ${Array.isArray(ctx.json) ? "array" : typeof ctx.json}`;
     const shapeFinding = finding("ERROR-BODY-SHAPE", "", "not shown", shape, `error body of a ${ctx.status}: ${shape}`);
     const known = code ? errorCode(code) : void 0;
     if (!known || known.httpStatus === null || known.httpStatus === ctx.status) return [shapeFinding];
