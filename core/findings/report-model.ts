@@ -7,6 +7,7 @@
 import type { ConnectionFacts } from '../connection/connection-facts.ts';
 import type { EvidenceRecord, Level } from '../evidence/records.ts';
 import type { EvidenceItem, Finding, FindingsSummary, Severity } from './findings.ts';
+import type { OpenPointAnswer } from './open-points.ts';
 import type { Waiver, WaiverSet } from './waivers.ts';
 
 export interface CatalogueEntry {
@@ -127,6 +128,8 @@ export interface ConformanceReport {
   /** How the run found the workflows it tested (the discovery note), when it looked. */
   discovery?: string;
   observations: { requirementId: string; text: string; observed: ObservedValue[] }[];
+  /** The run's answer to each point the specification leaves open, in its vocabulary (contracts/open-points.ts). */
+  openPoints: OpenPointAnswer[];
   faults: { test?: string; kind: string; message: string; request: string; curl: string }[];
   failedTests: { test: string; status: string; error?: string }[];
   unknownRequirementIds: string[];
