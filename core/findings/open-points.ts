@@ -20,34 +20,7 @@ import {
 import { textOf } from '../../contracts/open-point-values.ts';
 import type { CheckRecord, ExchangeRecord, ObservationRecord } from '../evidence/records.ts';
 import { excerptOf, type EvidenceIndex } from './evidence-index.ts';
-
-/** The exchange a value was read from, as the report shows it (redacted when it was recorded). */
-export interface OpenPointEvidence {
-  operation?: string;
-  status?: number;
-  request: string;
-  response: string;
-  curl: string;
-}
-
-export interface OpenPointValue {
-  /** A word of the point's vocabulary, or `other: …` (the value kept verbatim, made stable). */
-  value: string;
-  /** Records of the run that gave it. */
-  count: number;
-  /** One of them as it was recorded: an observation's key and value, or a check's message. */
-  sentence: string;
-  exchangeId?: string;
-  evidence?: OpenPointEvidence;
-}
-
-export interface OpenPointAnswer {
-  point: string;
-  requirementId: string;
-  question: string;
-  /** The run's answer: each value it gave (one, unless it answered differently in different places). */
-  values: OpenPointValue[];
-}
+import type { OpenPointAnswer, OpenPointEvidence, OpenPointValue } from './report-model.ts';
 
 interface Answered {
   value: string;

@@ -7,7 +7,6 @@
 import type { ConnectionFacts } from '../connection/connection-facts.ts';
 import type { EvidenceRecord, Level } from '../evidence/records.ts';
 import type { EvidenceItem, Finding, FindingsSummary, Severity } from './findings.ts';
-import type { OpenPointAnswer } from './open-points.ts';
 import type { Waiver, WaiverSet } from './waivers.ts';
 
 export interface CatalogueEntry {
@@ -25,6 +24,34 @@ export type VerdictValue = 'pass' | 'fail' | 'warn' | 'waived' | 'blocked' | 'ob
 export interface ObservedValue {
   key: string;
   values: { value: string; count: number }[];
+}
+
+/** The exchange a value was read from, as the report shows it (redacted when it was recorded). */
+export interface OpenPointEvidence {
+  operation?: string;
+  status?: number;
+  request: string;
+  response: string;
+  curl: string;
+}
+
+export interface OpenPointValue {
+  /** A word of the point's vocabulary, or `other: …` (the value kept verbatim, made stable). */
+  value: string;
+  /** Records of the run that gave it. */
+  count: number;
+  /** One of them as it was recorded: an observation's key and value, or a check's message. */
+  sentence: string;
+  exchangeId?: string;
+  evidence?: OpenPointEvidence;
+}
+
+export interface OpenPointAnswer {
+  point: string;
+  requirementId: string;
+  question: string;
+  /** The run's answer: each value it gave (one, unless it answered differently in different places). */
+  values: OpenPointValue[];
 }
 
 export interface RequirementResult extends CatalogueEntry {

@@ -51,7 +51,7 @@ export type {
 } from './report-model.ts';
 export { inSeverityOrder, rawVerdictOf } from './requirement-results.ts';
 export { coverageOf, footprintOf } from './run-outcomes.ts';
-export type { OpenPointAnswer, OpenPointValue } from './open-points.ts';
+export type { OpenPointAnswer, OpenPointValue } from './report-model.ts';
 
 /**
  * Every failing check of a must or should clause (also of an ID the catalogue lacks), as the findings
