@@ -209,7 +209,14 @@ function hostileReport(): ConformanceReport {
     },
     { kind: 'observation', requirementId: 'C-OBSERVE', key: 'title', value: TITLE, test: T, at },
     // A status outside the vocabulary of its open point, kept verbatim as `other: …`.
-    { kind: 'observation', requirementId: 'STATE-TRANSITIONS', key: 'status the run answers', value: TITLE, test: T, at },
+    {
+      kind: 'observation',
+      requirementId: 'STATE-TRANSITIONS',
+      key: 'status the run answers',
+      value: TITLE,
+      test: T,
+      at,
+    },
     { kind: 'test-end', test: T, citedRequirements: ['A-MUST', 'C-OBSERVE'], status: 'failed', durationMs: 1, at },
   ];
   const report = buildReport({
