@@ -171,8 +171,34 @@ function matrixSummary({ reportDir, exitCode, artifact }) {
   }
   out.push('');
   if (i.metByNone.length) out.push(`Met by no implementation (${i.metByNone.length}): ${i.metByNone.join(', ')}.`, '');
-  if (artifact) out.push(`The site (index.html, matrix.json, impl/): artifact \`${artifact}\`.`);
+  out.push(...openPointsSummary(matrix));
+  if (artifact) out.push(`The site (index.html, open-points.html, matrix.json, impl/): artifact \`${artifact}\`.`);
   return out.join('\n');
+}
+
+/** The rows of the open-points table the summary shows at most (the whole table is in the site). */
+const MAX_SPLIT_ROWS = 25;
+
+/** Where the implementations split on the points the specification leaves open: matrix.json's openPoints. */
+function openPointsSummary(matrix) {
+  const points = matrix.openPoints?.points;
+  if (!points) return [];
+  const split = points.filter((p) => p.split);
+  const label = new Map(matrix.implementations.map((impl) => [impl.key, impl.label]));
+  const out = [`### Where implementations split: ${split.length} of ${points.length} open point(s) answered`, ''];
+  if (!split.length) return [...out, 'Every implementation that answered a point answered it alike.', ''];
+  out.push('| point | values (implementations) | a client must tolerate |', '|---|---|---|');
+  for (const p of split.slice(0, MAX_SPLIT_ROWS)) {
+    const values = p.values
+      .map(
+        (v) =>
+          `\`${cellText(v.value)}\`: ${v.implementations.map((x) => cellText(label.get(x.key) ?? x.key)).join(', ')}`,
+      )
+      .join(' · ');
+    out.push(`| ${cellText(p.point)} | ${values} | ${p.tolerate.map(cellText).join(' or ')} |`);
+  }
+  if (split.length > MAX_SPLIT_ROWS) out.push('', `…and ${split.length - MAX_SPLIT_ROWS} more: see open-points.html.`);
+  return [...out, ''];
 }
 
 /** Number of failures a report states: failing findings, or breached load gates. */

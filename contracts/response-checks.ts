@@ -389,12 +389,17 @@ const errorBody: ResponseCheck = {
     if (!ctx.listed || ctx.listed.schema) return NONE;
     const type = header(ctx.headers, 'content-type') ?? '(no content type)';
     const code = errCodeOf(ctx);
+    // §4.8's 400 shape is what frameworks answer by default (NestJS): worth telling apart from the envelope.
+    const json = ctx.json as Record<string, unknown> | null;
+    const nestShape = !!json && typeof json === 'object' && ['statusCode', 'message', 'error'].every((k) => k in json);
     const shape =
       ctx.parseError !== undefined
         ? `non-JSON body (${type})`
         : code
-          ? `JSON with errCode ${code}`
-          : `JSON ${Array.isArray(ctx.json) ? 'array' : typeof ctx.json}`;
+          ? `JSON with errCode ${code}${nestShape ? ' and statusCode, message, error' : ''}`
+          : nestShape
+            ? 'JSON with statusCode, message, error'
+            : `JSON ${Array.isArray(ctx.json) ? 'array' : typeof ctx.json}`;
     const shapeFinding = finding('ERROR-BODY-SHAPE', '', 'not shown', shape, `error body of a ${ctx.status}: ${shape}`);
     const known = code ? errorCode(code) : undefined;
     if (!known || known.httpStatus === null || known.httpStatus === ctx.status) return [shapeFinding];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { registerSecret } from '../core/settings/redact.ts';
-import { evidenceOfRun, implementations } from '../core/history-store/implementations.ts';
+import { evidenceOfRun, implementations, openPointsOfRuns } from '../core/history-store/implementations.ts';
 import { findingRowsOf, runById, verdictRowsOf } from '../core/history-store/queries.ts';
 import { withHistory } from '../core/history-store/store.ts';
 import { syntheticReport } from '../proof/demo/synthetic-matrix.ts';
@@ -57,6 +57,7 @@ test('a report is recorded under its name: verdicts, findings and the evidence b
     findings: findingRowsOf(db, 1),
     evidence: evidenceOfRun(db, 1),
     implementations: implementations(db),
+    openPoints: openPointsOfRuns(db, [1]).get(1),
   }));
   expect(value!.run).toMatchObject({
     name: 'vendor-a',
@@ -77,6 +78,11 @@ test('a report is recorded under its name: verdicts, findings and the evidence b
     example: { expected: 'type boolean', actual: '"yes"', operation: 'searchWorkflows', status: 200 },
   });
   expect(value!.evidence.get('SEARCH-200-ENVELOPE')?.example?.curl).toContain('Bearer ${API_KEY}');
+  // Its answers to the open points come along, as the report gave them.
+  expect(report.openPoints.length).toBeGreaterThan(0);
+  expect(value!.openPoints!.map((p) => [p.point, p.value]).sort()).toEqual(
+    report.openPoints.flatMap((p) => p.values.map((v) => [p.point, v.value])).sort(),
+  );
 
   // The same report again is the same run; another name makes it another implementation's.
   expect(importReport(file, { historyFile: history })).toMatchObject({ runId: 1, duplicate: true });
@@ -135,6 +141,13 @@ test('a file that is not a wfcheck conformance report is refused, and nothing is
     ],
     ['a finding without clauses', { ...good, findings: [{ id: 'F1', signature: 's' }] }, /findings\[0\]\.severity/],
     ['no seed', { ...good, meta: { ...good.meta, seed: 'seven' } }, /meta\.seed is not a seed/],
+    ['open points that are no list', { ...good, openPoints: 'all agree' }, /its openPoints is not a list/],
+    ['an open point without a point', { ...good, openPoints: [{ values: [] }] }, /openPoints\[0\] names no point/],
+    [
+      'an open point value without its sentence',
+      { ...good, openPoints: [{ point: 'p', requirementId: 'X', values: [{ value: '400', count: 1 }] }] },
+      /openPoints\[0\]\.values\[0\] is not a value/,
+    ],
   ];
   const history = join(dir, 'h.sqlite');
   for (const [what, value, message] of cases) {

@@ -77,6 +77,18 @@ function findingProblem(f: Json, i: number): string | undefined {
   return undefined;
 }
 
+/** What keeps an entry of `openPoints` (absent from reports made before they were recorded) from being one. */
+function openPointProblem(p: Json, i: number): string | undefined {
+  if (!isObject(p)) return `openPoints[${i}] is not an object`;
+  if (typeof p.point !== 'string' || typeof p.requirementId !== 'string')
+    return `openPoints[${i}] names no point and clause`;
+  if (!Array.isArray(p.values)) return `openPoints[${i}].values is not a list`;
+  const bad = p.values.findIndex(
+    (v) => !isObject(v) || typeof v.value !== 'string' || typeof v.count !== 'number' || typeof v.sentence !== 'string',
+  );
+  return bad < 0 ? undefined : `openPoints[${i}].values[${bad}] is not a value with its count and sentence`;
+}
+
 /** What keeps a parsed file from being a wfcheck conformance report; undefined when it is one. */
 export function reportProblem(value: Json): string | undefined {
   if (!isObject(value)) return 'it is not a JSON object';
@@ -95,7 +107,12 @@ export function reportProblem(value: Json): string | undefined {
   if (typeof value.exitCode !== 'number') return 'it has no exit code';
   if (!Array.isArray(value.requirements) || value.requirements.length === 0) return 'it lists no requirement verdicts';
   if (!Array.isArray(value.findings)) return 'it has no list of findings';
-  return value.requirements.map(requirementProblem).find(Boolean) ?? value.findings.map(findingProblem).find(Boolean);
+  if (value.openPoints !== undefined && !Array.isArray(value.openPoints)) return 'its openPoints is not a list';
+  return (
+    value.requirements.map(requirementProblem).find(Boolean) ??
+    value.findings.map(findingProblem).find(Boolean) ??
+    ((value.openPoints as Json[] | undefined) ?? []).map(openPointProblem).find(Boolean)
+  );
 }
 
 /** Every text of a JSON value scrubbed of credentials; `changed` counts the texts that held one. */

@@ -157,6 +157,42 @@ test("a cell opens its evidence on the implementation's page, with the cell's hi
   expect(errors).toEqual([]);
 });
 
+test('the open points: the page shows what matrix.json says, split first, and a holder opens its evidence', async () => {
+  const { page, errors } = await open('open-points.html');
+  const points = (
+    json as unknown as {
+      openPoints: { points: { point: string; split: boolean; tolerate?: string[]; values: { value: string }[] }[] };
+    }
+  ).openPoints.points;
+  const rows = await page.locator('#points tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => ({
+      id: tr.id,
+      split: tr.getAttribute('data-split') === '1',
+      values: Array.from(tr.querySelectorAll('td:nth-child(2) .pv .val')).map((v) => v.textContent),
+      tolerate: Array.from(tr.querySelectorAll('td:nth-child(3) .val')).map((v) => v.textContent),
+    })),
+  );
+  expect(rows).toEqual(
+    points.map((p) => ({
+      id: `p-${p.point}`,
+      split: p.split,
+      values: p.values.map((v) => v.value),
+      tolerate: p.tolerate ?? [],
+    })),
+  );
+  // Split points first, and the synthetic history splits on several.
+  expect(rows.findIndex((r) => !r.split)).toBe(rows.filter((r) => r.split).length);
+  expect(rows.filter((r) => r.split).length).toBeGreaterThan(2);
+  await page.locator('tr[id="p-limit-status-E2005"] td a', { hasText: 'python' }).click();
+  expect(page.url()).toContain('impl/python.html#p-limit-status-E2005');
+  const section = page.locator('section[id="p-limit-status-E2005"]');
+  await expect(section).toBeInViewport();
+  await expect(section).toContainText('run over 100KB: HTTP 413 (E2005)');
+  await section.locator('summary').first().click();
+  await expect(section.locator('pre').last()).toContainText('${API_KEY}');
+  expect(errors).toEqual([]);
+});
+
 test('without JavaScript the grid is whole: every row and cell is there, the filters are not offered', async () => {
   const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1500, height: 1000 } });
   try {

@@ -8,6 +8,7 @@ import { REQUIREMENTS } from '../contracts/requirements.ts';
 import {
   evidenceOfRun,
   implementations,
+  openPointsOfRuns,
   runsOfImplementation,
   verdictRowsOfRuns,
 } from '../core/history-store/implementations.ts';
@@ -54,6 +55,10 @@ export function loadMatrix(db: Database.Database, options: LoadOptions = {}): Ma
       evidence: evidenceOfRun(db, latest.id),
       latestFindings: findingRowsOf(db, latest.id),
       capacity: capacityTrend(db, ref.name !== null ? { name: ref.name } : { target: ref.target! }, runs),
+      openPoints: openPointsOfRuns(
+        db,
+        own.map((r) => r.id),
+      ),
       ...(previous ? { previousFindings: findingRowsOf(db, previous.id) } : {}),
     };
   });

@@ -13,7 +13,8 @@ import type { CapacityPoint } from '../core/history-store/capacity.ts';
 import type { VerdictEvidence } from '../core/history-store/implementations.ts';
 import type { FindingOutcome } from '../core/history-store/records.ts';
 import type { RunRow, VerdictRow } from '../core/history-store/queries.ts';
-import type { EvidenceExample } from '../core/history-store/records.ts';
+import type { EvidenceExample, OpenPointOutcome } from '../core/history-store/records.ts';
+import { openPointsOf, type OpenPoints } from './open-points.ts';
 import { ABSENT } from '../core/history-store/verdicts.ts';
 import { compareSections, sectionOf, type Section } from './sections.ts';
 
@@ -44,6 +45,8 @@ export interface ColumnInput {
   previousFindings?: FindingOutcome[];
   /** Its capacity searches, oldest first (absent: none recorded). */
   capacity?: readonly CapacityPoint[];
+  /** Answers to the open points by run id (absent: none recorded). */
+  openPoints?: ReadonlyMap<number, readonly OpenPointOutcome[]>;
 }
 
 export interface MatrixInput {
@@ -156,6 +159,8 @@ export interface Matrix {
   columns: Column[];
   groups: Group[];
   interop: Interop;
+  /** Where implementations split on the points the specification leaves open. */
+  openPoints: OpenPoints;
 }
 
 /** One letter per verdict: a cell's history in a tooltip and in matrix.json. */
@@ -341,5 +346,14 @@ export function buildMatrix(input: MatrixInput): Matrix {
       a.section === OTHER ? 1 : b.section === OTHER ? -1 : compareSections(a.section.id, b.section.id),
     ),
     interop: interopOf(rows, columns.length),
+    openPoints: openPointsOf(
+      columns.map((c, i) => ({
+        key: c.key,
+        label: c.label,
+        slug: c.slug,
+        runs: c.runs.map((r) => ({ runId: r.runId, startedAt: r.startedAt, version: r.version })),
+        answers: input.columns[i]!.openPoints ?? new Map(),
+      })),
+    ),
   };
 }

@@ -99,6 +99,19 @@ function interopHtml(m: Matrix): string {
   }</summary><ul>${none}</ul></details>`;
 }
 
+/** How many open points the implementations split on, linked to the page that shows them. */
+function splitLine(m: Matrix): string {
+  const rows = m.openPoints.rows;
+  const split = rows.filter((r) => r.split);
+  const top = split
+    .slice(0, 5)
+    .map((r) => html(r.point))
+    .join(', ');
+  return `<p id="split-line">Where implementations split: <a href="open-points.html"><strong>${split.length}</strong> of ${rows.length} open point(s) answered</a>${
+    top ? ` (most split: ${top})` : ''
+  }.</p>`;
+}
+
 function filtersHtml(m: Matrix): string {
   const tops = new Map(m.groups.map((g) => [g.section.top, g.section]));
   const options = [...tops.keys()]
@@ -125,6 +138,7 @@ export function renderGrid(m: Matrix): string {
     when(m.generatedAt),
   )} by wfcheck ${html(m.harnessVersion)}. Data: <a href="matrix.json">matrix.json</a>.</p>
 ${interopHtml(m)}
+${splitLine(m)}
 <h2>Implementations</h2>
 ${implementationsHtml(m)}
 <h2>Requirements × implementations</h2>

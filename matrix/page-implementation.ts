@@ -11,6 +11,7 @@ import { head, percent, ratio, trendSvg, verdictClass, when, wordOf } from './as
 import { distinctAnchor as anchor, htmlAttr as html } from '../core/report/escape.ts';
 import { capacitySection } from './capacity.ts';
 import { LETTER, type Cell, type Column, type Matrix, type Row } from './model.ts';
+import { openPointsSection } from './page-open-points.ts';
 
 /** How a run came in, when not run here. */
 const ORIGIN: Readonly<Record<string, string>> = { merge: 'merged from shards', import: 'imported from a report' };
@@ -167,6 +168,8 @@ ${capacitySection(c.capacity)}
 ${changesHtml(c)}
 <h2 id="findings">Findings of the latest run</h2>
 ${findingsHtml(c)}
+<h2 id="open-points">Open points: its answers where the specification leaves the choice open</h2>
+${openPointsSection(m, index, evidenceHtml)}
 <h2 id="requirements">Requirements</h2>
 ${requirements}
 </body></html>

@@ -53,7 +53,7 @@ test('one folder: the grid agrees with matrix.json, and every cell links to an a
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'CNAME'), 'matrix.example\n');
   const site = buildMatrixSite({ historyFile: path, outDir: out });
-  expect(site).toMatchObject({ implementations: 4, requirements: REQUIREMENTS.length, files: 6 });
+  expect(site).toMatchObject({ implementations: 4, requirements: REQUIREMENTS.length, files: 7 });
   const files = siteFiles(out);
   const own = [
     'impl/i-vendor-i-q-r.html',
@@ -62,6 +62,7 @@ test('one folder: the grid agrees with matrix.json, and every cell links to an a
     'impl/impl-03.html',
     'index.html',
     'matrix.json',
+    'open-points.html',
   ];
   // What else the folder holds is left alone; the manifest names the site's files, and the next build clears those.
   expect([...files.keys()].sort()).toEqual(['CNAME', ...own, 'wfcheck-manifest.json']);
@@ -72,6 +73,7 @@ test('one folder: the grid agrees with matrix.json, and every cell links to an a
     'impl/impl-01.html',
     'index.html',
     'matrix.json',
+    'open-points.html',
     'wfcheck-manifest.json',
   ]);
   expect(readFileSync(join(out, 'CNAME'), 'utf8')).toBe('matrix.example\n');
@@ -103,6 +105,15 @@ test('one folder: the grid agrees with matrix.json, and every cell links to an a
     /Interop: <strong>\d+<\/strong> of \d+ must and should requirements met by every implementation/,
   );
   expect(index.match(/<svg class="trend"/g)).toHaveLength(4);
+  // The open points: one row per point of matrix.json, each holder linked to an anchor of its page.
+  const points = files.get('open-points.html')!;
+  const rowsOf = [...points.matchAll(/<tr id="p-([^"]+)" class="(split|agreed)"/g)];
+  expect(rowsOf.map(([, id]) => id)).toEqual(json.openPoints.points.map((p: { point: string }) => p.point));
+  const links = [...points.matchAll(/href="impl\/([^"#]+)#(p-[^"]+)"/g)];
+  expect(links.length).toBeGreaterThan(10);
+  for (const [, page, anchor] of links)
+    expect(files.get(`impl/${page}`)!.includes(`id="${anchor}"`), `${page}#${anchor}`).toBe(true);
+  expect(index).toContain('href="open-points.html"');
 });
 
 test('what a target or a history wrote is shown as text, never as markup', () => {
@@ -122,6 +133,10 @@ test('what a target or a history wrote is shown as text, never as markup', () =>
     'answers &lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#39;quotes&#39; &lt;/td&gt;&lt;/table&gt;&lt;script&gt;alert(2)&lt;/script&gt;',
   );
   expect(files.get('index.html')).toContain('&lt;i&gt;vendor&lt;/i&gt; &quot;q&quot; &amp; &#39;r&#39;');
+  // A sentence an implementation's answer was read from, and its name, on the open points.
+  expect(files.get('open-points.html')).toContain('&lt;b&gt;UNAUTHORIZED&lt;/b&gt;');
+  expect(files.get('open-points.html')).toContain('&lt;i&gt;vendor&lt;/i&gt;');
+  expect(files.get('impl/impl-02.html')).toContain('JSON with errCode &lt;b&gt;UNAUTHORIZED&lt;/b&gt;');
   expect(JSON.parse(files.get('matrix.json')!).implementations[0].label).toBe(HOSTILE_NAME);
   expect(HOSTILE_TITLE).toContain('<script>');
 });
@@ -142,18 +157,27 @@ test('no key reaches the site: neither the one the command is given nor a creden
       curl: `curl -H 'Authorization: Bearer ${foreign}' 'https://u:${foreign}@x.example/v1'`,
     }),
   );
+  db.prepare('UPDATE open_point_values SET value = value || ?, sentence = ?, example = ?').run(
+    ` ${key}`,
+    `answered with ${key}`,
+    JSON.stringify({ message: 'x', curl: `curl -H 'Authorization: Bearer ${foreign}' https://x.example/v1` }),
+  );
   db.close();
   const out = join(dir, 'site');
   const command = spawnSync(
     process.execPath,
-    ['--import', 'tsx', join(PACKAGE_ROOT, 'scripts', 'matrix.ts'), '--db', path, '--out', out],
+    ['--import', 'tsx', join(PACKAGE_ROOT, 'scripts', 'matrix.ts'), '--db', path, '--out', out, '--open-points'],
     { env: { ...process.env, API_KEY: key }, encoding: 'utf8' },
   );
   expect(command.status, command.stderr).toBe(0);
   expect(command.stdout).toMatch(new RegExp(`matrix: 3 implementation\\(s\\) × ${REQUIREMENTS.length} requirements`));
+  // The open-points table on the command line, its planted key replaced too.
+  expect(command.stdout).toMatch(/open points: \d+ of \d+ answered are split/);
+  expect(command.stdout.includes(key), 'the command line holds the key').toBe(false);
+  expect(command.stdout).toContain('${API_KEY}');
   const files = siteFiles(out);
-  // The site's four pages and its data, and the manifest of what was written.
-  expect(files.size).toBe(6);
+  // The site's five pages and its data, and the manifest of what was written.
+  expect(files.size).toBe(7);
   for (const [p, text] of files) {
     expect(text.includes(key), `${p} holds the key`).toBe(false);
     expect(text.includes(foreign), `${p} holds the planted credential`).toBe(false);

@@ -1,8 +1,9 @@
 /**
  * `wfcheck matrix`: the implementation matrix as a static site, built from the run history into one
  * self-contained folder (default reports/matrix) that a CI job can publish as it is (GitHub Pages):
- * index.html (the grid), matrix.json (the same as data) and impl/<slug>.html (one page per
- * implementation, with the evidence behind each of its cells). No script or style is fetched from
+ * index.html (the grid), matrix.json (the same as data), open-points.html (where implementations split
+ * on the points the specification leaves open) and impl/<slug>.html (one page per implementation, with
+ * the evidence behind each of its cells). No script or style is fetched from
  * anywhere: the pages open from the folder, offline.
  *
  * No key reaches the site. The history keeps none (it redacts what it is given), but a history may
@@ -18,6 +19,7 @@ import { loadMatrix, type LoadOptions } from './load.ts';
 import type { Matrix } from './model.ts';
 import { renderGrid } from './page-grid.ts';
 import { renderImplementation } from './page-implementation.ts';
+import { OPEN_POINTS_PAGE, renderOpenPoints } from './page-open-points.ts';
 
 export interface SiteOptions extends LoadOptions {
   historyFile: string;
@@ -33,6 +35,8 @@ export interface SiteOutcome {
   files: number;
   bytes: { index: number; json: number; total: number };
   ms: { load: number; render: number; write: number };
+  /** The matrix as the site shows it (scrubbed of keys): what a command prints beside the site. */
+  matrix: Matrix;
 }
 
 /** Every text of a value scrubbed of keys and credentials, its shape kept. */
@@ -50,6 +54,7 @@ export function renderSite(m: Matrix): Map<string, string> {
   const files = new Map<string, string>([
     ['index.html', renderGrid(m)],
     ['matrix.json', `${JSON.stringify(matrixJson(m), null, 1)}\n`],
+    [OPEN_POINTS_PAGE, renderOpenPoints(m)],
   ]);
   m.columns.forEach((c, i) => {
     files.set(`impl/${c.slug}.html`, renderImplementation(m, i));
@@ -62,7 +67,7 @@ export function renderSite(m: Matrix): Map<string, string> {
  * anything else there (a CNAME for GitHub Pages) is left as it is, and a folder holding files of its own
  * at these names gets the site in its subfolder wfcheck-matrix/ (core/outputs/output-folder.ts).
  */
-const OWN = ['index.html', 'matrix.json', 'impl'];
+const OWN = ['index.html', 'matrix.json', OPEN_POINTS_PAGE, 'impl'];
 
 export function buildMatrixSite(options: SiteOptions): SiteOutcome {
   const started = Date.now();
@@ -71,7 +76,8 @@ export function buildMatrixSite(options: SiteOptions): SiteOutcome {
   const { value, skipped } = withHistory(options.historyFile, (db) => loadMatrix(db, options));
   if (!value) throw new Error(skipped ?? 'the history could not be read');
   const loaded = Date.now();
-  const files = renderSite(scrubbedDeep(value));
+  const matrix = scrubbedDeep(value);
+  const files = renderSite(matrix);
   const rendered = Date.now();
   for (const [path, text] of files)
     if (containsSecret(text)) throw new Error(`a key would be written to the site (${path}); nothing was written`);
@@ -102,5 +108,6 @@ export function buildMatrixSite(options: SiteOptions): SiteOutcome {
       total,
     },
     ms: { load: loaded - started, render: rendered - loaded, write: Date.now() - rendered },
+    matrix,
   };
 }

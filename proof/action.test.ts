@@ -880,7 +880,19 @@ function matrixReports(foreign: string): string {
       credential: foreign,
     }),
     syntheticReport({ seed: 4242, startedAt: '2026-03-01T02:18:00.000Z', implementation: { name: 'vendor-b' } }),
-  ];
+  ].map((r, i) => ({
+    ...r,
+    // The two answer the status of a body over the payload limit (E2005) differently.
+    openPoints: [
+      ...r.openPoints,
+      {
+        point: 'limit-status-E2005',
+        requirementId: 'LIMIT-OPERATIONS',
+        question: 'The status of a run or a generation over the 100KB payload limit (E2005)',
+        values: [{ value: i ? '413' : '400', count: 2, sentence: `run over 100KB: HTTP ${i ? 413 : 400} (E2005)` }],
+      },
+    ],
+  }));
   reports.forEach((r, i) => {
     mkdirSync(join(dir, `wfcheck-conformance-${i}`), { recursive: true });
     writeFileSync(join(dir, `wfcheck-conformance-${i}`, 'report.json'), JSON.stringify(r));
@@ -916,6 +928,10 @@ test("mode matrix: tonight's reports imported into the cached history, the site 
       /^\| vendor-a \| 2\.0 \| 2026-03-01T02:17:00\.000Z \| 4242 \| \d+\/\d+ \| first run \|$/m,
     );
     expect(run.summary).toContain('artifact `wfcheck-matrix`');
+    // Where they split on the open points, and what a client of both must tolerate.
+    expect(run.summary).toMatch(/^### Where implementations split: 1 of \d+ open point\(s\) answered$/m);
+    expect(run.summary).toContain('| limit-status-E2005 | `400`: vendor-a · `413`: vendor-b | 400 or 413 |');
+    expect(existsSync(join(site, 'open-points.html'))).toBe(true);
 
     // One history of every implementation, kept from night to night under a scope of its own.
     const restore = run.uses.find((u) => u.uses === 'actions/cache/restore@v4')!;

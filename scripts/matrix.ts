@@ -1,5 +1,6 @@
 /**
  * usage: wfcheck matrix [--out DIR (default reports/matrix)] [--runs N (default 30)] [--only NAME,NAME] [--db FILE]
+ *                      [--open-points]
  *
  * Builds the implementation matrix from the run history: a static site in one folder (index.html, the
  * grid of requirements × implementations; matrix.json beside it; impl/<name>.html with the evidence of
@@ -9,6 +10,9 @@
  * run; --runs is how many runs each cell's history and each score trend go back.
  * --only keeps these implementations, in this order (`target:<fingerprint>` for an unnamed one).
  * The history is WFCHECK_HISTORY (default reports/history.sqlite) unless --db.
+ * --open-points also prints where the implementations split on the points the specification leaves open
+ * (the table of open-points.html): each value with the implementations holding it, and for a split point
+ * the answers a client must tolerate.
  * Exit: 0 built; 2 no usable history, or a refused option.
  */
 import { readFileSync } from 'node:fs';
@@ -20,6 +24,8 @@ import { runCommand, usageFromSource } from '../core/settings/command.ts';
 import { list, positiveInt } from '../core/settings/rules.ts';
 import { DEFAULT_RUNS } from '../matrix/load.ts';
 import { buildMatrixSite } from '../matrix/site.ts';
+import { openPointsTable } from '../matrix/open-points-text.ts';
+import { OPEN_POINTS_PAGE } from '../matrix/page-open-points.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
@@ -30,6 +36,7 @@ function main(): number {
       runs: { type: 'string' },
       only: { type: 'string' },
       db: { type: 'string' },
+      'open-points': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -50,7 +57,10 @@ function main(): number {
     `matrix: ${site.implementations} implementation(s) × ${site.requirements} requirements; ` +
       `${site.files} file(s), ${(site.bytes.total / 1024).toFixed(0)} KiB, built in ${site.ms.load + site.ms.render + site.ms.write} ms`,
   );
-  console.log(`matrix: ${join(rel, 'index.html')} (data: ${join(rel, 'matrix.json')})`);
+  console.log(
+    `matrix: ${join(rel, 'index.html')} (data: ${join(rel, 'matrix.json')}; open points: ${join(rel, OPEN_POINTS_PAGE)})`,
+  );
+  if (values['open-points']) console.log(`\n${openPointsTable(site.matrix.openPoints, site.implementations)}`);
   return 0;
 }
 

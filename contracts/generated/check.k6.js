@@ -3279,6 +3279,11 @@ var OPERATION_FACTS = {
     latencyMs: { p95: 5e3, p99: 1e4 }
   }
 };
+var missing = OPERATION_IDS.filter((op) => !(op in OPERATION_FACTS));
+if (missing.length > 0)
+  throw new Error(
+    `contracts/operation-facts.ts has no row for ${missing.join(", ")}: add its short name, status line, the id it is sent with and its latency gate, then run npm run contracts again`
+  );
 function isOnId(operation) {
   return "about" in OPERATION_FACTS[operation];
 }
@@ -4489,7 +4494,9 @@ var errorBody = {
     if (!ctx.listed || ctx.listed.schema) return NONE;
     const type = header(ctx.headers, "content-type") ?? "(no content type)";
     const code = errCodeOf(ctx);
-    const shape = ctx.parseError !== void 0 ? `non-JSON body (${type})` : code ? `JSON with errCode ${code}` : `JSON ${Array.isArray(ctx.json) ? "array" : typeof ctx.json}`;
+    const json = ctx.json;
+    const nestShape = !!json && typeof json === "object" && ["statusCode", "message", "error"].every((k) => k in json);
+    const shape = ctx.parseError !== void 0 ? `non-JSON body (${type})` : code ? `JSON with errCode ${code}${nestShape ? " and statusCode, message, error" : ""}` : nestShape ? "JSON with statusCode, message, error" : `JSON ${Array.isArray(ctx.json) ? "array" : typeof ctx.json}`;
     const shapeFinding = finding("ERROR-BODY-SHAPE", "", "not shown", shape, `error body of a ${ctx.status}: ${shape}`);
     const known = code ? errorCode(code) : void 0;
     if (!known || known.httpStatus === null || known.httpStatus === ctx.status) return [shapeFinding];

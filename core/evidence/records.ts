@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { Violation } from '../../contracts/check.ts';
 
 import { hasRequirement, type ClauseId, type Level } from '../../contracts/requirements.ts';
-export type { Level };
+import type { PointValue } from '../../contracts/open-points.ts';
+export type { Level, PointValue };
 
 export interface TestRef {
   /** Playwright test id (stable for a given file + title). */
@@ -95,6 +96,8 @@ export interface CheckRecord {
   exchangeId?: string;
   /** Every exchange the check judged, when it judged several (a relation across polls); exchangeId among them. */
   exchangeIds?: string[];
+  /** For a should clause with another reading, judged: which reading the target took (contracts/open-points.ts). */
+  points?: PointValue[];
   at: string;
 }
 
@@ -103,6 +106,8 @@ export interface ObservationRecord {
   requirementId: string;
   key: string;
   value: unknown;
+  /** The value read into the vocabulary of each open point it answers (contracts/open-points.ts). */
+  points?: PointValue[];
   test?: TestRef;
   exchangeId?: string;
   at: string;

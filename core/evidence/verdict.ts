@@ -11,6 +11,7 @@
 import type { BlockLink, CheckRecord, EvidenceSink, Level, ObservationRecord, TestRef } from './records.ts';
 import { redactValue } from '../settings/redact.ts';
 import { requirement, type ClauseId } from '../../contracts/requirements.ts';
+import { answersOfCheck, answersOfObservation } from '../../contracts/open-points.ts';
 
 export interface CheckDetail {
   message: string;
@@ -166,6 +167,7 @@ export class Verdict implements Recorder {
       (x): x is string => x !== undefined,
     );
     this.recorded.add(id);
+    const points = outcome === 'pass' || outcome === 'fail' ? answersOfCheck(id, outcome === 'pass') : [];
     this.writer.write({
       kind: 'check',
       requirementId: id,
@@ -178,6 +180,7 @@ export class Verdict implements Recorder {
       actual: show(detail.actual),
       exchangeId: detail.exchangeId ?? exchangeIds[0],
       ...(exchangeIds.length > 1 ? { exchangeIds } : {}),
+      ...(points.length ? { points } : {}),
       at: new Date().toISOString(),
     });
     if (outcome !== 'fail') return;
@@ -246,11 +249,14 @@ export class Verdict implements Recorder {
   /** Records a value the spec leaves open ("not shown"). Never fails. */
   observe(id: ClauseId, key: string, value: unknown, exchangeId?: string): void {
     this.recorded.add(id);
+    const redacted = redactValue(value);
+    const points = answersOfObservation(id, key, redacted);
     const record: ObservationRecord = {
       kind: 'observation',
       requirementId: id,
       key,
-      value: redactValue(value),
+      value: redacted,
+      ...(points.length ? { points } : {}),
       test: this.test,
       exchangeId,
       at: new Date().toISOString(),

@@ -106,7 +106,8 @@ function checksFromTestEnds(
   return out;
 }
 
-function excerptOf(x: ExchangeRecord): { request: string; response: string } {
+/** The request and response of an exchange as reports show them: the request whole (body cut), the response's status, type and body. */
+export function excerptOf(x: ExchangeRecord): { request: string; response: string } {
   const request = `${x.method} ${x.url}\n${Object.entries(x.request.headers)
     .map(([k, v]) => `${k}: ${v}`)
     .join('\n')}${x.request.bodyExcerpt ? `\n\n${x.request.bodyExcerpt.slice(0, 800)}` : ''}`;

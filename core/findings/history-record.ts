@@ -7,6 +7,7 @@ import {
   harnessVersion,
   type ConformanceRunRecord,
   type EvidenceExample,
+  type OpenPointOutcome,
   type RequirementOutcome,
   type RunOrigin,
 } from '../history-store/records.ts';
@@ -45,6 +46,7 @@ export function historyRecord(
       ...noteAndExample(r),
     })),
     tests,
+    openPoints: openPointOutcomes(report),
     findings: report.findings.map((f) => ({
       id: f.id,
       signature: f.signature,
@@ -55,6 +57,31 @@ export function historyRecord(
       clauses: f.clauses,
     })),
   };
+}
+
+/** A report's answers to the open points as the history keeps them (none in a report made before they were). */
+function openPointOutcomes(report: ConformanceReport): OpenPointOutcome[] {
+  return (report.openPoints ?? []).flatMap((p) =>
+    p.values.map((v) => ({
+      point: p.point,
+      requirementId: p.requirementId,
+      value: v.value,
+      count: v.count,
+      sentence: v.sentence,
+      ...(v.evidence
+        ? {
+            example: {
+              message: v.sentence,
+              ...(v.evidence.operation !== undefined ? { operation: v.evidence.operation } : {}),
+              ...(v.evidence.status !== undefined ? { status: v.evidence.status } : {}),
+              request: clip(v.evidence.request),
+              response: clip(v.evidence.response),
+              curl: clip(v.evidence.curl),
+            },
+          }
+        : {}),
+    })),
+  );
 }
 
 /** Longest excerpt of a request, response or reproducer the history keeps for a verdict. */

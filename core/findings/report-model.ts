@@ -26,6 +26,34 @@ export interface ObservedValue {
   values: { value: string; count: number }[];
 }
 
+/** The exchange a value was read from, as the report shows it (redacted when it was recorded). */
+export interface OpenPointEvidence {
+  operation?: string;
+  status?: number;
+  request: string;
+  response: string;
+  curl: string;
+}
+
+export interface OpenPointValue {
+  /** A word of the point's vocabulary, or `other: …` (the value kept verbatim, made stable). */
+  value: string;
+  /** Records of the run that gave it. */
+  count: number;
+  /** One of them as it was recorded: an observation's key and value, or a check's message. */
+  sentence: string;
+  exchangeId?: string;
+  evidence?: OpenPointEvidence;
+}
+
+export interface OpenPointAnswer {
+  point: string;
+  requirementId: string;
+  question: string;
+  /** The run's answer: each value it gave (one, unless it answered differently in different places). */
+  values: OpenPointValue[];
+}
+
 export interface RequirementResult extends CatalogueEntry {
   verdict: VerdictValue;
   /** The verdict before waivers (fail or warn for a waived requirement). */
@@ -127,6 +155,8 @@ export interface ConformanceReport {
   /** How the run found the workflows it tested (the discovery note), when it looked. */
   discovery?: string;
   observations: { requirementId: string; text: string; observed: ObservedValue[] }[];
+  /** The run's answer to each point the specification leaves open, in its vocabulary (contracts/open-points.ts). */
+  openPoints: OpenPointAnswer[];
   faults: { test?: string; kind: string; message: string; request: string; curl: string }[];
   failedTests: { test: string; status: string; error?: string }[];
   unknownRequirementIds: string[];

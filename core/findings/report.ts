@@ -31,6 +31,7 @@ import {
   type Severity,
 } from './findings.ts';
 import type { BuildInput, ConformanceReport, RequirementResult, RunMeta, VerdictValue } from './report-model.ts';
+import { openPointsOf } from './open-points.ts';
 import { requirementResult } from './requirement-results.ts';
 import { coverageOf, footprintOf, operationLost, testOutcomes } from './run-outcomes.ts';
 import { waiverOutcome } from './waiver-outcome.ts';
@@ -50,6 +51,7 @@ export type {
 } from './report-model.ts';
 export { inSeverityOrder, rawVerdictOf } from './requirement-results.ts';
 export { coverageOf, footprintOf } from './run-outcomes.ts';
+export type { OpenPointAnswer, OpenPointValue } from './report-model.ts';
 
 /**
  * Every failing check of a must or should clause (also of an ID the catalogue lacks), as the findings
@@ -176,6 +178,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
     observations: requirements
       .filter((r) => r.observations.length > 0)
       .map((r) => ({ requirementId: r.id, text: r.text, observed: r.observations })),
+    openPoints: openPointsOf(ix),
     faults: faultsOf(ix),
     failedTests,
     unknownRequirementIds,

@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { registerSecret } from '../settings/redact.ts';
-import { evidenceOfRun, implementations, runsOfImplementation, sameRun, verdictRowsOfRuns } from './implementations.ts';
+import {
+  evidenceOfRun,
+  implementations,
+  openPointsOfRuns,
+  runsOfImplementation,
+  sameRun,
+  verdictRowsOfRuns,
+} from './implementations.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './migrations.ts';
 import { recentRuns, verdictRowsOf } from './queries.ts';
 import type { ConformanceRunRecord } from './records.ts';
@@ -160,4 +167,56 @@ test('the evidence behind a verdict is kept redacted, and an import is found aga
     },
   });
   expect(evidence!.get('B-2')).toEqual({ note: 'no suite exercised this requirement in this run' });
+});
+
+test('the answers to the open points are kept per run and value, redacted; a history of version 6 gains them', () => {
+  const path = join(dir, 'v6.sqlite');
+  const old = new Database(path);
+  migrate(old, 6);
+  old.exec(`INSERT INTO runs (kind, started_at, seed, harness_version, target, name)
+            VALUES ('conformance', '2026-01-01T00:00:00Z', 7, '0.0.9', 'external:x', 'vendor-b');`);
+  old.close();
+  const { value } = withHistory(path, (db) => {
+    const r = run('external:x', { 'LIMIT-OPERATIONS': 'observed' }, { name: 'vendor-b' });
+    r.openPoints = [
+      {
+        point: 'limit-status-E2005',
+        requirementId: 'LIMIT-OPERATIONS',
+        value: '413',
+        count: 2,
+        sentence: 'run over 100KB: HTTP 413 (E2005)',
+      },
+      {
+        point: 'errcode-401',
+        requirementId: 'ERROR-BODY-SHAPE',
+        value: 'other: UNAUTHORIZED',
+        count: 5,
+        sentence: `runWorkflow 401: the key ${KEY} refused`,
+        example: { message: 'x', curl: `curl -H 'Authorization: Bearer ${KEY}' https://x/v1` },
+      },
+    ];
+    const id = recordConformanceRun(db, r);
+    return { version: schemaVersion(db), answers: openPointsOfRuns(db, [1, id]) };
+  });
+  expect(value!.version).toBe(SCHEMA_VERSION);
+  // The run recorded before answers were kept has none: not known, never "not answered".
+  expect(value!.answers.get(1)).toEqual([]);
+  expect(JSON.stringify([...value!.answers])).not.toContain(KEY);
+  expect(value!.answers.get(2)).toEqual([
+    {
+      point: 'errcode-401',
+      requirementId: 'ERROR-BODY-SHAPE',
+      value: 'other: UNAUTHORIZED',
+      count: 5,
+      sentence: 'runWorkflow 401: the key ${API_KEY} refused',
+      example: { message: 'x', curl: "curl -H 'Authorization: Bearer ${API_KEY}' https://x/v1" },
+    },
+    {
+      point: 'limit-status-E2005',
+      requirementId: 'LIMIT-OPERATIONS',
+      value: '413',
+      count: 2,
+      sentence: 'run over 100KB: HTTP 413 (E2005)',
+    },
+  ]);
 });

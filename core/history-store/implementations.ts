@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { RUN_COLUMNS, type RunRow, type VerdictRow } from './queries.ts';
-import type { EvidenceExample } from './records.ts';
+import type { EvidenceExample, OpenPointOutcome } from './records.ts';
 
 /** An implementation as the history knows it: by its name, or by its target where it was never named. */
 export interface ImplementationRef {
@@ -92,4 +92,18 @@ export function sameRun(db: Database.Database, name: string, startedAt: string, 
       .prepare("SELECT id FROM runs WHERE kind = 'conformance' AND name = ? AND started_at = ? AND seed = ?")
       .get(name, startedAt, seed) as { id: number } | undefined
   )?.id;
+}
+
+/** The answers to the open points of many runs in one query: run id → its values, by point then value. */
+export function openPointsOfRuns(db: Database.Database, runIds: readonly number[]): Map<number, OpenPointOutcome[]> {
+  const out = new Map<number, OpenPointOutcome[]>(runIds.map((id) => [id, []]));
+  const rows = db
+    .prepare(
+      `SELECT run_id AS runId, point, requirement_id AS requirementId, value, count, sentence, example
+       FROM open_point_values WHERE run_id IN (SELECT value FROM json_each(?)) ORDER BY run_id, point, value`,
+    )
+    .all(JSON.stringify(runIds)) as (Omit<OpenPointOutcome, 'example'> & { runId: number; example: string | null })[];
+  for (const { runId, example, ...r } of rows)
+    out.get(runId)?.push({ ...r, ...(example !== null ? { example: JSON.parse(example) as EvidenceExample } : {}) });
+  return out;
 }

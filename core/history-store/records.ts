@@ -58,6 +58,22 @@ export interface FindingOutcome {
   clauses: string[];
 }
 
+/**
+ * One value of a run's answer to an open point (contracts/open-points.ts), as the history keeps it: the
+ * word of the point's vocabulary (or `other: …`), how many records gave it, and one of them as evidence.
+ */
+export interface OpenPointOutcome {
+  point: string;
+  /** The clause whose records answer the point. */
+  requirementId: string;
+  value: string;
+  count: number;
+  /** The record as it was written: an observation's key and value, or a check's message. */
+  sentence: string;
+  /** The exchange it was read from, redacted (the key as `${API_KEY}`). */
+  example?: EvidenceExample;
+}
+
 export interface TestDuration {
   title: string;
   status: string;
@@ -88,6 +104,8 @@ export interface ConformanceRunRecord extends RunBase {
   tests: TestDuration[];
   /** The run's findings; absent when the run's report had none to give (the count is then unknown). */
   findings?: FindingOutcome[];
+  /** Its answers to the open points; absent from a report made before they were recorded. */
+  openPoints?: OpenPointOutcome[];
 }
 
 /** The findings that fail a run: unwaived failures. */

@@ -143,7 +143,31 @@ export function writeConformanceRows(db: Database.Database, r: ConformanceRunRec
       f.clauses.join(' '),
     );
   writeEvidenceRows(db, id, r.requirements);
+  writeOpenPointRows(db, id, r.openPoints ?? []);
   return id;
+}
+
+/** The run's answers to the open points, redacted (and refused if a key is still in them). */
+function writeOpenPointRows(
+  db: Database.Database,
+  runId: number,
+  values: NonNullable<ConformanceRunRecord['openPoints']>,
+) {
+  // A value given twice (a report edited by hand) is kept once: the first, as the run listed it.
+  const row = db.prepare(
+    `INSERT OR IGNORE INTO open_point_values (run_id, point, requirement_id, value, count, sentence, example)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const v of values)
+    row.run(
+      runId,
+      v.point,
+      v.requirementId,
+      safeText(v.value, `answer to ${v.point}`),
+      v.count,
+      safeText(v.sentence, `sentence of ${v.point}`),
+      v.example === undefined ? null : safeText(JSON.stringify(v.example), `evidence of ${v.point}`),
+    );
 }
 
 /** Each requirement's note and evidence, redacted (and refused if a key is still in them). */

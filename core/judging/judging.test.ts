@@ -7,6 +7,7 @@ import { test, expect } from '@playwright/test';
 import { accepted, clientError, expectStatus } from './expect.ts';
 import { dependsOn, stopAll } from './stops.ts';
 import { answer, recorder } from './answers.testkit.ts';
+import { judgeRunAnswer } from './lifecycle.ts';
 
 const WITH_ID = {
   carries: 'an executionId',
@@ -182,4 +183,21 @@ test('a step never taken passes its cause on as a chain: A blocked by B blocked 
   stopAll(verdict, ['OUTPUT-FILE-TYPE-VALUES'], { blockedBy: 'RUN-RETURNS-EXECUTION-ID', reason: 'elsewhere' });
   expect(outcomes('OUTPUT-FILE-URL-SERVES')).toEqual(['not-run']);
   expect(outcomes('OUTPUT-FILE-TYPE-VALUES')).toEqual(['not-run']);
+});
+
+test('an accepted run records the status it answers with, the open point of the first status; a refusal records none', () => {
+  const { verdict, observations } = recorder();
+  const ok = judgeRunAnswer(
+    verdict,
+    ['wrapper'],
+    answer('runWorkflow', 200, { success: true, data: { executionId: 'e1', status: 'executing' } }),
+    'run c_1',
+    undefined,
+  );
+  expect(ok.ok).toBe(true);
+  expect(observations('STATE-TRANSITIONS').map((o) => [o.key, o.value, o.points])).toEqual([
+    ['status the run answers', 'executing', [{ point: 'run-status', value: 'executing' }]],
+  ]);
+  judgeRunAnswer(verdict, ['wrapper'], answer('runWorkflow', 404, { success: false }), 'run c_2', undefined);
+  expect(observations('STATE-TRANSITIONS')).toHaveLength(1);
 });

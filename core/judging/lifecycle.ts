@@ -31,8 +31,11 @@ const RUN_CLAUSE = {
   'no body': 'RUN-WITHOUT-BODY',
 } as const satisfies Record<RunAbout, ClauseId>;
 
-/** The judge of runs: accepted in what they are about, and returning an id the status endpoint knows. */
-export const runs = judge('runs', [...Object.values(RUN_CLAUSE), 'RUN-RETURNS-EXECUTION-ID']);
+/**
+ * The judge of runs: accepted in what they are about, and returning an id the status endpoint knows; the
+ * status an accepted run answers with is recorded (transitions, the first status included, are not shown).
+ */
+export const runs = judge('runs', [...Object.values(RUN_CLAUSE), 'RUN-RETURNS-EXECUTION-ID', 'STATE-TRANSITIONS']);
 
 type Runs = Judging<typeof runs>;
 
@@ -147,6 +150,10 @@ export const judgeRunAnswer = runs.judges(
       message,
     );
     if (!judged.ok) judgeMissingId(v, run, judged.stop, message);
+    else {
+      const status = dataOf<{ status?: unknown }>(run)?.status;
+      v.observe('STATE-TRANSITIONS', 'status the run answers', status ?? '(absent)', run.record.id);
+    }
     return judged;
   },
 );

@@ -7,7 +7,12 @@
  */
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
-import type { ConformanceRunRecord, FindingOutcome, RequirementOutcome } from '../../core/history-store/records.ts';
+import type {
+  ConformanceRunRecord,
+  FindingOutcome,
+  OpenPointOutcome,
+  RequirementOutcome,
+} from '../../core/history-store/records.ts';
 import { recordConformanceRun, withHistory } from '../../core/history-store/store.ts';
 import type { EvidenceRecord } from '../../core/evidence/records.ts';
 import { buildReport, type ConformanceReport } from '../../core/findings/report.ts';
@@ -57,6 +62,56 @@ function evidenceFor(id: string, k: number, n: number, i: number) {
   };
 }
 
+/**
+ * The answers of implementation `k` on night `n` to a few open points: some split (one of them with a
+ * value outside the vocabulary, one answered two ways by one implementation), one all agree on, and one
+ * whose answer the first implementation changes half way (a new version). One sentence holds markup.
+ */
+export function syntheticOpenPoints(k: number, n: number, nights: number): OpenPointOutcome[] {
+  const value = (point: string, requirementId: string, v: string, sentence: string): OpenPointOutcome => ({
+    point,
+    requirementId,
+    value: v,
+    count: 1 + (k % 3),
+    sentence,
+    ...(point === 'limit-status-E2005'
+      ? {
+          example: {
+            message: sentence,
+            operation: 'runWorkflow',
+            status: Number(v) || 400,
+            request: `POST https://impl-${k + 1}.example/v1/openapi/workflow/c_1/run\nauthorization: Bearer \${API_KEY}`,
+            response: `HTTP ${v}\ncontent-type: application/json\n\n{"success":false,"errCode":"E2005"}`,
+            curl: `curl -sS -X POST 'https://impl-${k + 1}.example/v1/openapi/workflow/c_1/run' -H "Authorization: Bearer \${API_KEY}"`,
+          },
+        }
+      : {}),
+  });
+  const e2005 = k % 3 === 0 ? '400' : '413';
+  const pageSize = k === 0 && n >= nights / 2 ? '10' : ['20', '10', '7'][k % 3]!;
+  return [
+    value('limit-status-E2005', 'LIMIT-OPERATIONS', e2005, `run over 100KB: HTTP ${e2005} (E2005)`),
+    value('run-status', 'STATE-TRANSITIONS', k % 2 ? 'executing' : 'init', 'status the run answers'),
+    value('abort-of-ended', 'ABORT-OUTCOME', '200', 'abort of an execution already finish: HTTP 200'),
+    value(
+      'errcode-401',
+      'ERROR-BODY-SHAPE',
+      k === 1 ? 'other: UNAUTHORIZED' : 'E0004',
+      k === 1 ? `runWorkflow 401: JSON with errCode <b>UNAUTHORIZED</b>` : 'runWorkflow 401: JSON with errCode E0004',
+    ),
+    value('pagesize-default', 'SEARCH-PAGESIZE-DEFAULT', pageSize, `items without pageSize: ${pageSize} (of 30)`),
+    value(
+      'error-body-shape',
+      'ERROR-BODY-SHAPE',
+      'envelope (§2.1)',
+      'runWorkflow 404: JSON with errCode CANVAS_NOT_FOUND',
+    ),
+    ...(k === 2
+      ? [value('error-body-shape', 'ERROR-BODY-SHAPE', 'not JSON', 'runWorkflow 400: non-JSON body (text/html)')]
+      : []),
+  ];
+}
+
 /** One night of one implementation, as the history records it. */
 export function syntheticRun(k: number, n: number, o: SyntheticMatrixOptions): ConformanceRunRecord {
   const reqs = o.requirements ?? REQUIREMENTS;
@@ -93,6 +148,7 @@ export function syntheticRun(k: number, n: number, o: SyntheticMatrixOptions): C
     requirements,
     tests: [],
     findings,
+    openPoints: syntheticOpenPoints(k, n, o.nights),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The conformance report's clause sections: every requirement of the catalogue with its verdict (failures
  * first), the evidence of the failing and warning ones, what was blocked and what did not run, the
- * operation × status coverage and the values observed where the specification leaves a point open.
+ * operation × status coverage, the run's answer to each point the specification leaves open (in the point's
+ * vocabulary) and the values observed there.
  */
 import {
   type Block,
@@ -211,6 +212,33 @@ function observationsSection(r: ConformanceReport): Block {
   ]);
 }
 
+/** The run's answer to each open point, in its point's vocabulary: what compares across implementations. */
+function openPointsSection(r: ConformanceReport): Block {
+  const points = r.openPoints ?? [];
+  return section('open-points', [
+    heading(2, 'Answers to the open points'),
+    points.length
+      ? {
+          kind: 'table',
+          head: ['point', 'answer', 'question', 'read from'],
+          rows: points.map((p) => ({
+            cells: [
+              [{ code: p.point }],
+              [
+                ...joined(
+                  p.values.map((v): Inlines => [{ code: v.value }]),
+                  ' + ',
+                ),
+              ],
+              [p.question, ' (', clauseLink(p.requirementId), ')'],
+              (p.values[0]?.sentence ?? '').slice(0, NOTE_CHARS),
+            ],
+          })),
+        }
+      : paragraph('None recorded.'),
+  ]);
+}
+
 /** The clause sections, in the order a reader needs them. */
 export function clauseSections(r: ConformanceReport): Block[] {
   return [
@@ -219,6 +247,7 @@ export function clauseSections(r: ConformanceReport): Block[] {
     ...blockedSection(r),
     ...notRunSection(r),
     coverageSection(r),
+    openPointsSection(r),
     observationsSection(r),
   ];
 }

@@ -208,6 +208,15 @@ function hostileReport(): ConformanceReport {
       at,
     },
     { kind: 'observation', requirementId: 'C-OBSERVE', key: 'title', value: TITLE, test: T, at },
+    // A status outside the vocabulary of its open point, kept verbatim as `other: …`.
+    {
+      kind: 'observation',
+      requirementId: 'STATE-TRANSITIONS',
+      key: 'status the run answers',
+      value: TITLE,
+      test: T,
+      at,
+    },
     { kind: 'test-end', test: T, citedRequirements: ['A-MUST', 'C-OBSERVE'], status: 'failed', durationMs: 1, at },
   ];
   const report = buildReport({
@@ -356,6 +365,8 @@ test('the conformance report in every format keeps a hostile title as text', () 
   expect(md.text).toContain(`title: ${FLAT}`); // the observed value, in the requirements table
   expect(md.codeSpans).toContain(FLAT); // and in the observations
   expect(md.fences.some((f) => f.includes(TITLE))).toBe(true); // the answer, line break kept
+  expect(r.openPoints.map((p) => [p.point, p.values[0]!.value])).toEqual([['run-status', `other: ${FLAT}`]]);
+  expect(md.codeSpans).toContain(`other: ${FLAT}`); // the open point's answer
 
   const summary = readMarkdown(conformanceJobSummary(r));
   expect(summary.broken).toEqual([]);
@@ -367,6 +378,7 @@ test('the conformance report in every format keeps a hostile title as text', () 
   expect(page.broken).toEqual([]);
   expect(page.text).toContain(`the workflow ${TITLE} has no plan`);
   expect(page.text).toContain(`title: ${TITLE}`);
+  expect(page.text).toContain(`other: ${FLAT}`);
   expect(html).not.toContain('<b>');
   expect(htmlDecode(/<title>([^<]*)<\/title>/.exec(html)![1])).toBe(`wfcheck conformance — ${headline(r)}`);
 
