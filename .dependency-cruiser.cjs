@@ -268,7 +268,11 @@ module.exports = {
       '^matrix/',
       ['^matrix/', '^contracts/', ...core('settings', 'data', 'outputs', 'history-store', 'findings', 'report')],
     ),
-    modeRule('history', 'history', 'the history mode: importing a report made elsewhere into the run history'),
+    modeRule(
+      'history',
+      'history',
+      'the history mode: the run history read back, and a report made elsewhere imported into it',
+    ),
     {
       name: 'k6-no-node-builtins',
       severity: 'error',

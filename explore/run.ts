@@ -7,7 +7,7 @@
  */
 import { relative } from 'node:path';
 import { OPERATION_IDS, operationInfo, type OperationId } from '../contracts/check.ts';
-import type { ExploreSettings } from './settings.ts';
+import { type ExploreArgs, type ExploreSettings, readExploreSettings } from './settings.ts';
 import type { Implementation } from '../core/settings/history-settings.ts';
 import { commandLine } from '../core/settings/invocation.ts';
 import { SettingError } from '../core/settings/rules.ts';
@@ -103,6 +103,18 @@ function replayCommand(s: ExploreSettings): string {
     ...(s.only.length ? ['--only', s.only.join(',')] : []),
     ...connectionReplayArgs(s.connection),
   ]);
+}
+
+/** `wfcheck explore` (scripts/explore.ts parses its command line): the run of the options `args`, said on the console. */
+export function runExploreCommand(args: ExploreArgs, booter: ReferenceBooter | undefined): Promise<number> {
+  return runExplore(
+    readExploreSettings(args),
+    {
+      info: (line) => console.log(`explore: ${line}`),
+      error: (line) => console.error(`explore: ${line}`),
+    },
+    booter,
+  );
 }
 
 /**

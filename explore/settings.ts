@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import { randomSeed } from '../core/data/seeded.ts';
 import {
+  CONNECTION_OPTIONS,
   readConnectionSettings,
   type ConnectionArgs,
   type ConnectionSettings,
@@ -14,6 +15,21 @@ import { readTargetSettings, type TargetSettings } from '../core/settings/target
 
 /** Where a generative run writes its report unless --out says otherwise. */
 export const EXPLORE_OUT_DIR = join(WORK_DIR, 'reports', 'explore');
+
+/** The options table of `wfcheck explore`, for node:util parseArgs. */
+export const EXPLORE_OPTIONS = {
+  seed: { type: 'string' },
+  'budget-s': { type: 'string' },
+  requests: { type: 'string' },
+  only: { type: 'string' },
+  'max-executions': { type: 'string' },
+  'max-canvases': { type: 'string' },
+  out: { type: 'string' },
+  name: { type: 'string' },
+  'target-version': { type: 'string' },
+  ...CONNECTION_OPTIONS,
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** Its options as node:util parseArgs gives them. */
 export interface ExploreArgs extends ImplementationArgs, ConnectionArgs {

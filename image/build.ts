@@ -30,7 +30,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ensureTargetImage, LOCAL_BASE_IMAGE } from '../fixtures/reference/boot/image.ts';
 import { inheritedEnvironment } from '../core/settings/child-environment.ts';
+import type { OptionValues } from '../core/settings/command.ts';
 import { PACKAGE_ROOT } from '../core/settings/roots.ts';
+import { text } from '../core/settings/rules.ts';
+import { ensureK6 } from '../load/node/ensure-k6.ts';
 
 const run = promisify(execFile);
 
@@ -284,4 +287,28 @@ function spawnChecked(command: string, args: string[], cwd: string, env: Record<
         : fail(new Error(`${command} ${args.join(' ')} failed (exit ${code}):\n${output.slice(-8000)}`)),
     );
   });
+}
+
+export const HARNESS_IMAGE_OPTIONS = {
+  'base-image': { type: 'string' },
+  rebuild: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `npm run harness:image` (scripts/build-harness-image.ts parses its command line): the harness's k6 and
+ * the image of the options `values`, said on the console.
+ */
+export async function buildHarnessImage(values: OptionValues<typeof HARNESS_IMAGE_OPTIONS>): Promise<number> {
+  // BASE_IMAGE is the variable `npm run target:image` builds its image on, passed on as the same build argument.
+  const baseImage = text(values['base-image']) ?? text(inheritedEnvironment({ only: ['BASE_IMAGE'] }).BASE_IMAGE);
+  const log = (line: string) => console.log(line);
+  // The k6 the harness uses (load/node/ensure-k6.ts): built from its Go module when absent; K6_BIN names another.
+  const k6 = await ensureK6(log);
+  const image = await ensureHarnessImage({ k6, baseImage, rebuild: values.rebuild, log });
+  const mb = (image.sizeBytes / 1e6).toFixed(0);
+  console.log(
+    `${image.built ? 'built' : 'reused'} ${image.tags.join(', ')} (${mb} MB) in ${(image.ms / 1000).toFixed(1)} s`,
+  );
+  return 0;
 }

@@ -17,8 +17,11 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { OptionValues } from '../core/settings/command.ts';
+import { WORK_DIR } from '../core/settings/roots.ts';
+import { positiveInt, wholeNumber } from '../core/settings/rules.ts';
 import { mutantById } from '../fixtures/faults/catalogue.ts';
 import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { independentMissing, startIndependent, type IndependentKind } from '../fixtures/independent/launch.ts';
@@ -264,4 +267,40 @@ export async function matrixDemo(o: DemoOptions): Promise<{ runs: DemoRun[]; sit
   const skipped = photograph(siteDir, png);
   if (skipped) o.log(`screenshot skipped: ${skipped}`);
   return { runs, site, ...(skipped || !existsSync(png) ? {} : { screenshot: png }) };
+}
+
+export const MATRIX_DEMO_OPTIONS = {
+  nights: { type: 'string' },
+  seed: { type: 'string' },
+  parallel: { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `npm run matrix:demo` (scripts/matrix-demo.ts parses its command line): the demo of the options
+ * `values`, said as it goes; the exit code (1: a run had a problem).
+ */
+export async function runMatrixDemo(values: OptionValues<typeof MATRIX_DEMO_OPTIONS>): Promise<number> {
+  const log = (line: string) => console.log(`matrix:demo: ${line}`);
+  const started = Date.now();
+  const outDir = resolve(WORK_DIR, values.out ?? 'reports/matrix-demo');
+  const nights = positiveInt(values.nights, '--nights', 3);
+  log(`${DEMO_IMPLEMENTATIONS.length} implementations × ${nights} night(s):`);
+  for (const impl of DEMO_IMPLEMENTATIONS) log(`  ${impl.name.padEnd(28)} ${impl.what}`);
+  const { runs, site, screenshot } = await matrixDemo({
+    outDir,
+    nights,
+    firstSeed: wholeNumber(values.seed, '--seed', 20260301),
+    parallel: positiveInt(values.parallel, '--parallel', 3),
+    log,
+  });
+  const rel = (p: string) => relative(process.cwd(), p);
+  log(
+    `matrix: ${site.implementations} implementations × ${site.requirements} requirements, ${site.files} files, ` +
+      `built in ${site.ms.load + site.ms.render + site.ms.write} ms: ${rel(`${site.outDir}/index.html`)}`,
+  );
+  if (screenshot) log(`screenshot of the "differs" view: ${rel(screenshot)}`);
+  log(`${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return runs.some((r) => r.problem) ? 1 : 0;
 }

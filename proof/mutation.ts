@@ -34,7 +34,8 @@
  * The control run (the unmodified target behind the proxy) must be clean, or no result means anything.
  *
  * The work is split by job under mutation/: types.ts (what the table is made of), judge.ts (an entry's
- * outcome and the score), run.ts (running the entries) and render.ts (the table as people read it).
+ * outcome and the score), run.ts (running the entries), render.ts (the table as people read it) and
+ * command.ts (the command's options and what it prints).
  */
 export {
   expectedFindingsOf,

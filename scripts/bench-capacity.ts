@@ -13,41 +13,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
-import { positiveInt, SettingError, wholeNumber } from '../core/settings/rules.ts';
-import { benchCapacity, NAMES, type Name } from '../proof/bench/capacity.ts';
+import { benchCapacity, CAPACITY_BENCH_OPTIONS, capacityBenchOptions } from '../proof/bench/capacity.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
-function targetsOf(text: string | undefined): Name[] {
-  if (text === undefined) return [...NAMES];
-  const given = text.split(',').map((t) => t.trim());
-  const unknown = given.filter((t) => !(NAMES as readonly string[]).includes(t));
-  if (unknown.length > 0 || given.length === 0)
-    throw new SettingError(`--targets takes ${NAMES.join(', ')} (comma-separated), got "${text}"`);
-  return given as Name[];
-}
-
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      rounds: { type: 'string' },
-      budget: { type: 'string' },
-      seed: { type: 'string' },
-      targets: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ options: CAPACITY_BENCH_OPTIONS, strict: true });
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
-  await benchCapacity({
-    rounds: positiveInt(values.rounds, '--rounds', 3),
-    budget: values.budget ?? '3m',
-    seed: wholeNumber(values.seed, '--seed', 4242),
-    targets: targetsOf(values.targets),
-  });
+  await benchCapacity(capacityBenchOptions(values));
   return 0;
 }
 

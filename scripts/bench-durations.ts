@@ -11,50 +11,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
-import { list, number, positiveInt, SettingError, wholeNumber } from '../core/settings/rules.ts';
-import {
-  DEFAULT_SPEEDS,
-  durationsExitCode,
-  renderDurationsBench,
-  runDurationsBench,
-  type DurationsOptions,
-} from '../proof/bench/durations.ts';
+import { benchDurations, DURATIONS_OPTIONS } from '../proof/bench/durations.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
-function readOptions(): DurationsOptions | undefined {
-  const { values } = parseArgs({
-    options: {
-      speeds: { type: 'string' },
-      seed: { type: 'string' },
-      workers: { type: 'string' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) return undefined;
-  const speeds =
-    values.speeds === undefined ? [...DEFAULT_SPEEDS] : list(values.speeds).map((s) => wholeNumber(s, '--speeds', 0));
-  if (speeds.length < 2) throw new SettingError('--speeds needs at least two node step durations in ms, e.g. 30,1000');
-  return {
-    speeds,
-    seed: wholeNumber(values.seed, '--seed', 4242),
-    workers: values.workers === undefined ? undefined : positiveInt(values.workers, '--workers'),
-    timeoutS: number(values.timeout, '--timeout', 300, { positive: true }),
-  };
-}
-
 async function main(): Promise<number> {
-  const o = readOptions();
-  if (!o) {
+  const { values } = parseArgs({ options: DURATIONS_OPTIONS, strict: true });
+  if (values.help) {
     console.log(USAGE);
     return 0;
   }
-  console.log(`bench:durations: the conformance run at ${o.speeds.join(', ')} ms per node step`);
-  const bench = await runDurationsBench(o);
-  console.log(`\n${renderDurationsBench(bench)}`);
-  return durationsExitCode(bench);
+  return benchDurations(values);
 }
 
 runCommand('bench:durations', main, { usage: USAGE });

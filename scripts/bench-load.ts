@@ -18,32 +18,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
-import { positiveInt } from '../core/settings/rules.ts';
-import { benchLoad } from '../proof/bench/load.ts';
+import { benchLoad, LOAD_BENCH_OPTIONS, loadBenchOptions } from '../proof/bench/load.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      rounds: { type: 'string' },
-      seconds: { type: 'string' },
-      connections: { type: 'string' },
-      'skip-memory': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ options: LOAD_BENCH_OPTIONS, strict: true });
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
-  await benchLoad({
-    rounds: positiveInt(values.rounds, '--rounds', 3),
-    seconds: positiveInt(values.seconds, '--seconds', 10),
-    connections: positiveInt(values.connections, '--connections', 10),
-    skipMemory: values['skip-memory'],
-  });
+  await benchLoad(loadBenchOptions(values));
   return 0;
 }
 

@@ -13,37 +13,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
-import { inheritedEnvironment } from '../core/settings/child-environment.ts';
-import { text } from '../core/settings/rules.ts';
-import { ensureHarnessImage } from '../image/build.ts';
-import { ensureK6 } from '../load/node/ensure-k6.ts';
+import { buildHarnessImage, HARNESS_IMAGE_OPTIONS } from '../image/build.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      'base-image': { type: 'string' },
-      rebuild: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ options: HARNESS_IMAGE_OPTIONS, strict: true });
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
-  // BASE_IMAGE is the variable `npm run target:image` builds its image on, passed on as the same build argument.
-  const baseImage = text(values['base-image']) ?? text(inheritedEnvironment({ only: ['BASE_IMAGE'] }).BASE_IMAGE);
-  const log = (line: string) => console.log(line);
-  // The k6 the harness uses (load/node/ensure-k6.ts): built from its Go module when absent; K6_BIN names another.
-  const k6 = await ensureK6(log);
-  const image = await ensureHarnessImage({ k6, baseImage, rebuild: values.rebuild, log });
-  const mb = (image.sizeBytes / 1e6).toFixed(0);
-  console.log(
-    `${image.built ? 'built' : 'reused'} ${image.tags.join(', ')} (${mb} MB) in ${(image.ms / 1000).toFixed(1)} s`,
-  );
-  return 0;
+  return buildHarnessImage(values);
 }
 
 runCommand('harness:image', main, { usage: USAGE, failure: (err) => err.message, failureCode: 1 });

@@ -9,13 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
-import {
-  INDEPENDENT_KINDS,
-  independentMissing,
-  STACKS,
-  startIndependent,
-  type IndependentKind,
-} from '../fixtures/independent/launch.ts';
+import { buildIndependent } from '../fixtures/independent/build.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
@@ -29,32 +23,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const unknown = positionals.filter((k) => !INDEPENDENT_KINDS.includes(k as IndependentKind));
-  if (unknown.length) {
-    console.error(`unknown implementation(s): ${unknown.join(', ')}; known: ${INDEPENDENT_KINDS.join(', ')}`);
-    return 2;
-  }
-  const kinds = positionals.length ? (positionals as IndependentKind[]) : INDEPENDENT_KINDS;
-  let failed = 0;
-  for (const kind of kinds) {
-    const missing = independentMissing(kind);
-    if (missing) {
-      console.log(`${kind}: skipped: ${missing}`);
-      continue;
-    }
-    const started = Date.now();
-    try {
-      const target = await startIndependent(kind, { speed: 1 });
-      await target.stop();
-      console.log(
-        `${kind}: built and started in ${((Date.now() - started) / 1000).toFixed(1)} s (${STACKS[kind].stack})`,
-      );
-    } catch (err) {
-      failed++;
-      console.error(`${kind}: ${(err as Error).message}`);
-    }
-  }
-  return failed ? 1 : 0;
+  return buildIndependent(positionals);
 }
 
 runCommand('independent:build', main, { usage: USAGE, failureCode: 1 });

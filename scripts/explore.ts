@@ -22,51 +22,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE } from '../core/settings/connection-settings.ts';
-import { readExploreSettings } from '../explore/settings.ts';
+import { CONNECTION_USAGE } from '../core/settings/connection-settings.ts';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
 import { BootError } from '../core/settings/target.ts';
 import { referenceBooter } from '../fixtures/reference/boot/booter.ts';
-import { runExplore } from '../explore/run.ts';
+import { runExploreCommand } from '../explore/run.ts';
+import { EXPLORE_OPTIONS } from '../explore/settings.ts';
 
 const USAGE = `${usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'))}
 
 ${CONNECTION_USAGE}`;
 
-runCommand(
-  'explore',
-  () => {
-    const { values } = parseArgs({
-      options: {
-        seed: { type: 'string' },
-        'budget-s': { type: 'string' },
-        requests: { type: 'string' },
-        only: { type: 'string' },
-        'max-executions': { type: 'string' },
-        'max-canvases': { type: 'string' },
-        out: { type: 'string' },
-        name: { type: 'string' },
-        'target-version': { type: 'string' },
-        ...CONNECTION_OPTIONS,
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    });
-    if (values.help) {
-      console.log(USAGE);
-      return 0;
-    }
-    return runExplore(
-      readExploreSettings(values),
-      {
-        info: (line) => console.log(`explore: ${line}`),
-        error: (line) => console.error(`explore: ${line}`),
-      },
-      referenceBooter,
-    );
-  },
-  {
-    usage: USAGE,
-    failure: (err) => `explore: ${err instanceof BootError ? err.message : (err.stack ?? String(err))}`,
-  },
-);
+function main(): number | Promise<number> {
+  const { values } = parseArgs({ options: EXPLORE_OPTIONS, strict: true });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  return runExploreCommand(values, referenceBooter);
+}
+
+runCommand('explore', main, {
+  usage: USAGE,
+  failure: (err) => `explore: ${err instanceof BootError ? err.message : (err.stack ?? String(err))}`,
+});

@@ -10,51 +10,19 @@
  * It writes no file but the history: --out does not apply.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readHistoryPath } from '../core/settings/history-settings.ts';
-import { refuseOut, runCommand, usageFromSource } from '../core/settings/command.ts';
-import { SettingError } from '../core/settings/rules.ts';
-import { importReport, readReportFile } from '../history/import.ts';
+import { runCommand, usageFromSource } from '../core/settings/command.ts';
+import { HISTORY_IMPORT_OPTIONS, runHistoryImport } from '../history/import-run.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
 function main(): number {
-  const { values, positionals } = parseArgs({
-    options: {
-      name: { type: 'string' },
-      'target-version': { type: 'string' },
-      db: { type: 'string' },
-      out: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseArgs({ options: HISTORY_IMPORT_OPTIONS, allowPositionals: true });
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
-  refuseOut(values.out, 'history import', 'it records reports in the run history: --db FILE or WFCHECK_HISTORY');
-  if (positionals.length === 0) throw new SettingError('name the report.json file(s) to import');
-  const files = positionals.map((f) => resolve(f));
-  // Every file is checked before any is written: a refused one leaves the history as it was.
-  for (const f of files) readReportFile(f);
-  const historyFile = values.db ? resolve(values.db) : readHistoryPath();
-  for (const file of files) {
-    const r = importReport(file, { name: values.name, version: values['target-version'], historyFile });
-    if (r.skipped) {
-      console.error(`history:import: ${r.skipped}`);
-      return 2;
-    }
-    const what = `${r.name}${r.version ? ` ${r.version}` : ''}, seed ${r.seed}, started ${r.startedAt}`;
-    console.log(
-      r.duplicate
-        ? `history:import: ${positionals[files.indexOf(file)]} is already in the history as run #${r.runId} (${what})`
-        : `history:import: ${positionals[files.indexOf(file)]} recorded as run #${r.runId} (${what})` +
-            (r.scrubbed ? `; ${r.scrubbed} text(s) held a credential, replaced by ***` : ''),
-    );
-  }
-  return 0;
+  return runHistoryImport(values, positionals);
 }
 
 runCommand('history:import', main, { usage: USAGE });

@@ -29,98 +29,19 @@
  * mean anything.
  */
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PACKAGE_ROOT } from '../core/settings/roots.ts';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
-import { number, positiveInt, SettingError, wholeNumber } from '../core/settings/rules.ts';
-import { kindOf } from '../fixtures/faults/catalogue.ts';
-import {
-  CONTROL_ID,
-  DEFAULT_MUTATION_SEED,
-  ENTRIES,
-  explores,
-  mutationTable,
-  runMutation,
-  selectMutants,
-  writeMutationReport,
-  type ExploreScope,
-  type MutationOptions,
-} from '../proof/mutation.ts';
+import { MUTATION_OPTIONS, runMutationCommand } from '../proof/mutation/command.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
-function readCommandLine() {
-  return parseArgs({
-    options: {
-      only: { type: 'string' },
-      category: { type: 'string' },
-      kind: { type: 'string' },
-      parallel: { type: 'string' },
-      workers: { type: 'string' },
-      seed: { type: 'string' },
-      timeout: { type: 'string' },
-      'max-failures': { type: 'string' },
-      focus: { type: 'boolean', default: false },
-      explore: { type: 'string', default: 'inputs' },
-      list: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
-}
-
-function printCatalogue(): void {
-  for (const m of ENTRIES)
-    console.log(
-      `${m.id.padEnd(36)} ${kindOf(m).padEnd(13)} ${m.category.padEnd(16)} ${explores(m, 'inputs') ? 'both modes ' : 'suites     '} ${m.description}`,
-    );
-}
-
 async function main(): Promise<number> {
-  const { values, positionals } = readCommandLine();
+  const { values, positionals } = parseArgs({ options: MUTATION_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
-  if (values.list) {
-    printCatalogue();
-    return 0;
-  }
-  const mutants = selectMutants(values);
-  const scopes: readonly ExploreScope[] = ['inputs', 'all', 'none'];
-  const explore = scopes.find((x) => x === values.explore);
-  if (!explore) throw new SettingError(`--explore takes one of ${scopes.join(', ')} (got ${values.explore})`);
-  const opts: MutationOptions = {
-    mutants,
-    seed: wholeNumber(values.seed, '--seed', DEFAULT_MUTATION_SEED),
-    parallel: positiveInt(values.parallel, '--parallel', 2),
-    workers: positiveInt(values.workers, '--workers', 2),
-    timeoutS: number(values.timeout, '--timeout', 240, { positive: true }),
-    maxFailures: wholeNumber(values['max-failures'], '--max-failures', 0),
-    focus: values.focus,
-    explore,
-    extraArgs: positionals,
-  };
-  const count = (kind: string) => mutants.filter((m) => kindOf(m) === kind).length;
-  console.log(
-    `mutation: ${mutants.length} mutants (${count('bug')} bugs, ${count('should')} should-level, ${count('legal')} legal, ${count('harness-limit')} harness limit), seed ${opts.seed}, ${opts.parallel} in parallel`,
-  );
-  const report = await runMutation(opts);
-  const paths = writeMutationReport(report);
-  console.log(`\n${mutationTable(report)}`);
-  console.log(
-    `\nreports: ${relative(PACKAGE_ROOT, paths.md)}, ${relative(PACKAGE_ROOT, paths.json)} (each run under reports/mutation/runs/<mutant>/)`,
-  );
-  const control = report.results.find((r) => r.id === CONTROL_ID);
-  if (control && control.outcome !== 'clean') {
-    console.error(
-      `mutation: the control run (unmodified target behind the proxy) did not pass (${control.outcome}: ${[...control.failed, ...control.warned].join(', ') || control.note}); fix that first — every other result is meaningless`,
-    );
-    return 2;
-  }
-  return report.ok ? 0 : 1;
+  return runMutationCommand(values, positionals);
 }
 
 runCommand('mutation', main, { usage: USAGE, failure: (err) => `mutation: ${err.stack ?? err.message}` });

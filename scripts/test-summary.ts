@@ -6,19 +6,14 @@
  *
  *   npx tsx scripts/test-summary.ts [reports/harness/results.json] [label=other/results.json …]
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
-
-interface Stats {
-  expected: number;
-  unexpected: number;
-  flaky: number;
-  skipped: number;
-}
+import { printTestSummary } from '../proof/test-summary.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
 
+// The line is what CI reads: the process ends by itself, whatever it counted.
 function main(): number | undefined {
   const { values, positionals } = parseArgs({
     options: { help: { type: 'boolean', short: 'h' } },
@@ -29,38 +24,7 @@ function main(): number | undefined {
     console.log(USAGE);
     return 0;
   }
-  const files = positionals.length > 0 ? positionals : ['reports/harness/results.json'];
-  const total = { passed: 0, failed: 0, skipped: 0 };
-  for (const arg of files) {
-    const [label, file] = arg.includes('=') ? (arg.split(/=(.*)/s) as [string, string]) : ['', arg];
-    const counted = countOf(file, label);
-    total.passed += counted.passed;
-    total.failed += counted.failed;
-    total.skipped += counted.skipped;
-  }
-  console.log(line(total));
-  return undefined;
-}
-
-function line(c: { passed: number; failed: number; skipped: number }): string {
-  return `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
-}
-
-/** One report's counts, its own line printed when it has a label. */
-function countOf(file: string, label: string): { passed: number; failed: number; skipped: number } {
-  const named = label ? `${label}: ` : '';
-  if (!existsSync(file)) {
-    console.error(`${named}no test report at ${file}: the test run did not complete`);
-    return { passed: 0, failed: 1, skipped: 0 };
-  }
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { stats: Stats; errors?: unknown[] };
-  const { expected, unexpected, flaky, skipped } = report.stats;
-  const globalErrors = report.errors?.length ?? 0;
-  if (flaky) console.log(`${named}${flaky} test(s) passed only on retry`);
-  if (globalErrors) console.log(`${named}${globalErrors} error(s) outside tests (setup, collection)`);
-  const counted = { passed: expected + flaky, failed: unexpected + globalErrors, skipped };
-  if (label) console.log(`${label}: ${line(counted)}`);
-  return counted;
+  printTestSummary(positionals);
 }
 
 runCommand('test-summary', main, { usage: USAGE, failureCode: 1 });

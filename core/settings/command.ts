@@ -4,7 +4,7 @@
  * or holding the user's files) exits 2 with its message, any other failure with the command's own
  * closing message and code, with keys redacted.
  */
-import { parseArgs } from 'node:util';
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { inInvocationForm, type Subcommand } from './command-line.ts';
 import { commandLine, readInvocation } from './invocation.ts';
 import { redactSecrets } from './redact.ts';
@@ -18,6 +18,14 @@ export interface CommandOptions {
   /** Exit code of an unexpected failure; default 2. */
   failureCode?: number;
 }
+
+/**
+ * The values node:util parseArgs gives for an options table (node:util does not name the type): what a
+ * command parsed and hands to the mode it starts.
+ */
+export type OptionValues<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ options: O; strict: true }>
+>['values'];
 
 /** node:util parseArgs refuses a command line with errors of these codes. */
 function isCommandLineError(err: unknown): boolean {

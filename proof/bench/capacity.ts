@@ -14,6 +14,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
+import type { OptionValues } from '../../core/settings/command.ts';
+import { positiveInt, SettingError, wholeNumber } from '../../core/settings/rules.ts';
 import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
 import { referenceBooter } from '../../fixtures/reference/boot/booter.ts';
 import { readTargetSettings } from '../../core/settings/target-settings.ts';
@@ -45,6 +47,33 @@ const CEILING_SECONDS = 5;
 
 export type Name = 'reference' | 'fast' | 'slow';
 export const NAMES: readonly Name[] = ['reference', 'fast', 'slow'];
+
+export const CAPACITY_BENCH_OPTIONS = {
+  rounds: { type: 'string' },
+  budget: { type: 'string' },
+  seed: { type: 'string' },
+  targets: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The benchmark's options from its command line (scripts/bench-capacity.ts parses it). */
+export function capacityBenchOptions(values: OptionValues<typeof CAPACITY_BENCH_OPTIONS>): CapacityBenchOptions {
+  return {
+    rounds: positiveInt(values.rounds, '--rounds', 3),
+    budget: values.budget ?? '3m',
+    seed: wholeNumber(values.seed, '--seed', 4242),
+    targets: targetsOf(values.targets),
+  };
+}
+
+function targetsOf(text: string | undefined): Name[] {
+  if (text === undefined) return [...NAMES];
+  const given = text.split(',').map((t) => t.trim());
+  const unknown = given.filter((t) => !(NAMES as readonly string[]).includes(t));
+  if (unknown.length > 0 || given.length === 0)
+    throw new SettingError(`--targets takes ${NAMES.join(', ')} (comma-separated), got "${text}"`);
+  return given as Name[];
+}
 
 interface Search {
   lifecyclesPerS: number | null;

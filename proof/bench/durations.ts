@@ -6,6 +6,8 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { OptionValues } from '../../core/settings/command.ts';
+import { list, number, positiveInt, SettingError, wholeNumber } from '../../core/settings/rules.ts';
 import { DEFAULT_CONFIG } from '../../fixtures/reference/config.ts';
 import { startTarget } from '../../fixtures/reference/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from '../conformance-run.ts';
@@ -160,4 +162,36 @@ export function renderDurationsBench(bench: DurationsBench): string {
     lines.push(`VERDICTS DIFFER (${bench.differences.length}):`, ...bench.differences.map((d) => `  ${d}`));
   else if (incomplete.length === 0) lines.push('verdicts: identical at every speed');
   return lines.join('\n');
+}
+
+export const DURATIONS_OPTIONS = {
+  speeds: { type: 'string' },
+  seed: { type: 'string' },
+  workers: { type: 'string' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function durationsOptionsOf(values: OptionValues<typeof DURATIONS_OPTIONS>): DurationsOptions {
+  const speeds =
+    values.speeds === undefined ? [...DEFAULT_SPEEDS] : list(values.speeds).map((s) => wholeNumber(s, '--speeds', 0));
+  if (speeds.length < 2) throw new SettingError('--speeds needs at least two node step durations in ms, e.g. 30,1000');
+  return {
+    speeds,
+    seed: wholeNumber(values.seed, '--seed', 4242),
+    workers: values.workers === undefined ? undefined : positiveInt(values.workers, '--workers'),
+    timeoutS: number(values.timeout, '--timeout', 300, { positive: true }),
+  };
+}
+
+/**
+ * `npm run bench:durations` (scripts/bench-durations.ts parses its command line): the runs of the
+ * options `values`, printed; the exit code as durationsExitCode says.
+ */
+export async function benchDurations(values: OptionValues<typeof DURATIONS_OPTIONS>): Promise<number> {
+  const o = durationsOptionsOf(values);
+  console.log(`bench:durations: the conformance run at ${o.speeds.join(', ')} ms per node step`);
+  const bench = await runDurationsBench(o);
+  console.log(`\n${renderDurationsBench(bench)}`);
+  return durationsExitCode(bench);
 }

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkResponse } from '../../contracts/check.ts';
 import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
+import type { OptionValues } from '../../core/settings/command.ts';
 import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
-import { ENV } from '../../core/settings/rules.ts';
+import { ENV, positiveInt } from '../../core/settings/rules.ts';
 import { referenceBooter } from '../../fixtures/reference/boot/booter.ts';
 import { readTargetSettings } from '../../core/settings/target-settings.ts';
 import { resolveTarget } from '../../core/settings/target.ts';
@@ -45,6 +46,24 @@ export interface LoadBenchOptions {
   /** wrk's connections, and the VUs of every k6 measurement but the memory one. */
   connections: number;
   skipMemory: boolean;
+}
+
+export const LOAD_BENCH_OPTIONS = {
+  rounds: { type: 'string' },
+  seconds: { type: 'string' },
+  connections: { type: 'string' },
+  'skip-memory': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The benchmark's options from its command line (scripts/bench-load.ts parses it). */
+export function loadBenchOptions(values: OptionValues<typeof LOAD_BENCH_OPTIONS>): LoadBenchOptions {
+  return {
+    rounds: positiveInt(values.rounds, '--rounds', 3),
+    seconds: positiveInt(values.seconds, '--seconds', 10),
+    connections: positiveInt(values.connections, '--connections', 10),
+    skipMemory: values['skip-memory'],
+  };
 }
 
 const SEED = 4242;

@@ -5,13 +5,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
+import type { OptionValues } from '../../core/settings/command.ts';
+import { readMergeOutDir } from '../../core/settings/run-config.ts';
+import { SettingError } from '../../core/settings/rules.ts';
 import { commandLine } from '../../core/settings/invocation.ts';
 import { pathFromWorkDir, WORK_DIR } from '../../core/settings/roots.ts';
 import { recordAndCompare, type ConformanceHistory } from '../../core/history-store/conformance.ts';
 import { historyPath } from '../../core/history-store/store.ts';
 import { readEvidence } from '../../core/evidence/records.ts';
+import { conformanceConsole } from '../report/index.ts';
 import { verdictOfRun } from './report-of-run.ts';
 import type { ConformanceReport, RunMeta } from '../../core/findings/report.ts';
 import { historyRecord } from '../../core/findings/history-record.ts';
@@ -144,4 +148,23 @@ export function mergeShards(
   } finally {
     folder.release();
   }
+}
+
+export const REPORT_MERGE_OPTIONS = { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/**
+ * `wfcheck report merge` (scripts/report-merge.ts parses its command line): the shard folders
+ * `positionals` merged into --out, the verdict printed; the exit code as a conformance run's.
+ */
+export function runReportMerge(values: OptionValues<typeof REPORT_MERGE_OPTIONS>, positionals: string[]): number {
+  if (positionals.length === 0) throw new SettingError('name the shard directories to merge');
+  const shards = positionals.map((d) => resolve(d));
+  const out = readMergeOutDir(values.out);
+  // The merge clears the outputs its folder's manifest names: a shard's own would lose the evidence it merges.
+  if (shards.includes(out))
+    throw new SettingError(`--out ${relative(process.cwd(), out) || '.'} is one of the shards: name another folder`);
+  const { report, paths, problems } = mergeShards(shards, out, (line) => console.error(`report merge: ${line}`));
+  for (const p of problems) console.error(`report merge: ${p}`);
+  console.log(conformanceConsole(report, paths));
+  return report.exitCode;
 }
