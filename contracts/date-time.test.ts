@@ -5,7 +5,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { rfc3339DateTime } from './codegen/generate.ts';
+import { rfc3339DateTime } from './codegen/codegen.ts';
 
 const reference = fullFormats['date-time'] as { validate: (s: string) => boolean };
 

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { newAjv, SCHEMA_BUNDLE_ID } from './codegen/generate.ts';
+import { newAjv, SCHEMA_BUNDLE_ID } from './codegen/codegen.ts';
 import { checkResponse, failures, OPERATION_IDS, type OperationId } from './check.ts';
 import { SCHEMA_BUNDLE } from './generated/schemas.ts';
 

@@ -27,9 +27,9 @@ import { readExploreSettings } from './settings.ts';
 import { ENV } from '../core/settings/rules.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
 import { anyChar, codePointAt } from './generate/text.ts';
-import type { ExploreFinding, ExploreReport } from './report/report.ts';
+import type { ExploreFinding, ExploreReport } from './report/explore-report.ts';
 import { writeExploreReport } from './report/report-view.ts';
-import { operationsNamed, runExplore } from './run.ts';
+import { operationsNamed, runExplore } from './explore-run.ts';
 import { BATTERY_EXECUTIONS, SWEEP_CANVASES } from './send/session.ts';
 
 const SEED = 20260101;

@@ -39,7 +39,7 @@ import {
   type PropertyKind,
   type PropertySummary,
   type StopReason,
-} from './report/report.ts';
+} from './report/explore-report.ts';
 import {
   probe,
   Session,

@@ -17,7 +17,7 @@ import { expect, test } from '@playwright/test';
 import { NATURAL_CRASHES, NATURAL_LEGAL, NATURAL_SLOW } from '../fixtures/faults/natural-crashes.ts';
 import { INPUT_NOT_SLOW } from '../core/judging/latency.ts';
 import { exploreBehind } from '../proof/explore-behind.ts';
-import type { ExploreFinding, ExploreReport } from './report/report.ts';
+import type { ExploreFinding, ExploreReport } from './report/explore-report.ts';
 
 const SEED = 20260101;
 

@@ -17,7 +17,7 @@ import { type StartedTarget, startTarget } from '../fixtures/reference/server.ts
 import { MANIFEST_FILE, readManifest } from '../core/outputs/output-manifest.ts';
 import { REPO_ROOT } from '../proof/conformance-run.ts';
 import { commandEnv, hashTree, plantUserFiles, type Ran, startWfcheck } from '../proof/outputs.testkit.ts';
-import type { ExploreReport } from './report/report.ts';
+import type { ExploreReport } from './report/explore-report.ts';
 
 /** An id longer than 64 characters crashes the detail lookup: one deviation, which explore finds in seconds. */
 const DEVIATION = INPUT_CRASHES.find((m) => m.id === 'crash-long-ids')!;

@@ -16,7 +16,7 @@ import { scrubCredentials } from '../core/settings/redact.ts';
 import { label, SettingError } from '../core/settings/rules.ts';
 import { sameRun } from '../core/history-store/implementations.ts';
 import { recordConformanceRun, withHistory } from '../core/history-store/store.ts';
-import type { ConformanceReport } from '../core/findings/report.ts';
+import type { ConformanceReport } from '../core/findings/build-report.ts';
 import { historyRecord } from '../core/findings/history-record.ts';
 
 /** A report.json is a few MB at most; a file far bigger is not one. */

@@ -14,7 +14,7 @@ import { LOAD_REPORT_FILES } from './node/report-files.ts';
 import { K6_EXIT, runK6, type K6RunOptions } from './node/run-k6.ts';
 import { startFaultyProxy, type Faults } from '../fixtures/hostile/faulty-proxy.ts';
 import { startHostile } from '../fixtures/hostile/servers.ts';
-import { apiResponses, checkedResponses, type RunReport } from './k6/lib/report.ts';
+import { apiResponses, checkedResponses, type RunReport } from './k6/lib/run-report.ts';
 
 test.describe.configure({ mode: 'serial' });
 

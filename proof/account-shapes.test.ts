@@ -17,7 +17,7 @@ import { DEFAULT_SEED_FILE } from '../fixtures/reference/config.ts';
 import { seedFrom, type SeedFile, type SeedWorkflow } from '../fixtures/reference/seed.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
 import type { TaskBehaviour } from '../fixtures/reference/model.ts';
-import type { ConformanceReport } from '../core/findings/report.ts';
+import type { ConformanceReport } from '../core/findings/build-report.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
 
 function reshaped(change: (w: SeedWorkflow) => SeedWorkflow): ReturnType<typeof seedFrom> {

@@ -17,9 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SUBCOMMANDS } from '../core/settings/command-line.ts';
-import type { ConformanceReport } from '../core/findings/report.ts';
+import type { ConformanceReport } from '../core/findings/build-report.ts';
 import { DEFAULT_PROFILE } from '../load/k6/lib/profiles.ts';
-import type { RunReport } from '../load/k6/lib/report.ts';
+import type { RunReport } from '../load/k6/lib/run-report.ts';
 import { REPO_ROOT } from './conformance-run.ts';
 
 const BIN = join(REPO_ROOT, 'bin', 'wfcheck.mjs');

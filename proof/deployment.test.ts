@@ -23,7 +23,7 @@ import { PROXIED_NAME, privateCa, type Issued, type PrivateCa } from '../fixture
 import { startReverseProxy, type ReverseProxy } from '../fixtures/deployment/reverse-proxy.ts';
 import { startTarget, type StartedTarget } from '../fixtures/reference/server.ts';
 import { ENV } from '../core/settings/rules.ts';
-import type { RunReport } from '../load/k6/lib/report.ts';
+import type { RunReport } from '../load/k6/lib/run-report.ts';
 import { filesUnder, textsOf } from './artifacts.testkit.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
 import { runScriptCli, type LoadCliRun } from './load-run.ts';

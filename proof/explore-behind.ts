@@ -7,7 +7,7 @@ import { startMutatingProxy } from '../fixtures/faults/proxy.ts';
 import { readExploreSettings } from '../explore/settings.ts';
 import { ENV } from '../core/settings/rules.ts';
 import { explore, type ExploreOptions } from '../explore/explore.ts';
-import { exploreOptionsOf } from '../explore/run.ts';
+import { exploreOptionsOf } from '../explore/explore-run.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
 
 /**

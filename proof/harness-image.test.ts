@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PACKAGE_ROOT } from '../core/settings/roots.ts';
-import type { ConformanceReport } from '../core/findings/report.ts';
+import type { ConformanceReport } from '../core/findings/build-report.ts';
 import { loadSeed } from '../fixtures/reference/seed.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
 

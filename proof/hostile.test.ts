@@ -32,7 +32,7 @@ import {
   scratchOutDir,
   type ConformanceRunResult,
 } from './conformance-run.ts';
-import type { ConformanceReport } from '../core/findings/report.ts';
+import type { ConformanceReport } from '../core/findings/build-report.ts';
 import { runLoadCli, type LoadCliRun } from './load-run.ts';
 
 /** The run's own deadline. */

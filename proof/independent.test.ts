@@ -21,7 +21,7 @@ import {
   type IndependentKind,
 } from '../fixtures/independent/launch.ts';
 import { explore } from '../explore/explore.ts';
-import { exploreOptionsOf } from '../explore/run.ts';
+import { exploreOptionsOf } from '../explore/explore-run.ts';
 import { readExploreSettings } from '../explore/settings.ts';
 import { ENV } from '../core/settings/rules.ts';
 import { runConformance } from './conformance-run.ts';

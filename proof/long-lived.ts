@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { ABSENT, compareVerdicts, idsWhere, verdictsOf, type Verdicts } from '../core/history-store/verdicts.ts';
 import { startTarget } from '../fixtures/reference/server.ts';
 import { REFERENCE_BEHIND_PROXY_ENV, runConformance, scratchOutDir } from './conformance-run.ts';
-import type { ConformanceReport } from '../core/findings/report.ts';
+import type { ConformanceReport } from '../core/findings/build-report.ts';
 import { heading, paragraph } from '../core/report/document.ts';
 import { footprintText } from '../scenarios/report/index.ts';
 import { renderMarkdown } from '../core/report/render/markdown.ts';

@@ -48,7 +48,7 @@ export {
   type RunVerdicts,
 } from './mutation/judge.ts';
 export { mutationMarkdown, mutationTable, progressLine, totalsLine, writeMutationReport } from './mutation/render.ts';
-export { explores, grepFor, runMutation, selectMutants } from './mutation/run.ts';
+export { explores, grepFor, runMutation, selectMutants } from './mutation/mutant-run.ts';
 export {
   CONTROL_ID,
   DEFAULT_MUTATION_SEED,

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PACKAGE_ROOT } from '../core/settings/roots.ts';
-import type { ConformanceReport } from '../core/findings/report.ts';
+import type { ConformanceReport } from '../core/findings/build-report.ts';
 import { DEFAULT_PROFILE } from '../load/k6/lib/profiles.ts';
 
 interface Ran {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { verdictsOf } from '../core/history-store/verdicts.ts';
 import { mergeShards } from '../scenarios/run/merge.ts';
-import type { ConformanceReport } from '../core/findings/report.ts';
+import type { ConformanceReport } from '../core/findings/build-report.ts';
 import { REPO_ROOT, scratchOutDir } from './conformance-run.ts';
 
 const SEED = 4242;

@@ -26,7 +26,7 @@ import { CONNECTION_USAGE } from '../core/settings/connection-settings.ts';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
 import { BootError } from '../core/settings/target.ts';
 import { referenceBooter } from '../fixtures/reference/boot/booter.ts';
-import { runExploreCommand } from '../explore/run.ts';
+import { runExploreCommand } from '../explore/explore-run.ts';
 import { EXPLORE_OPTIONS } from '../explore/settings.ts';
 
 const USAGE = `${usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'))}

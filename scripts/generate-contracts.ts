@@ -3,7 +3,7 @@
  * `npm run contracts:check` fails when the committed files are stale.
  */
 import { join } from 'node:path';
-import { generate, repoRoot, staleFiles } from '../contracts/codegen/generate.ts';
+import { generate, repoRoot, staleFiles } from '../contracts/codegen/codegen.ts';
 
 async function main(): Promise<void> {
   if (process.argv.includes('--check')) {

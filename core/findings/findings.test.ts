@@ -9,7 +9,7 @@ import { clauseOf, OPERATION_PREFIX, REQUIREMENTS } from '../../contracts/requir
 import type { CheckRecord, EvidenceRecord, ExchangeRecord, ViolationRecord } from '../evidence/records.ts';
 import { pointerPattern } from './findings.ts';
 import { headline } from '../../scenarios/report/index.ts';
-import { buildReport, type ConformanceReport } from './report.ts';
+import { buildReport, type ConformanceReport } from './build-report.ts';
 import { emptyWaivers, parseWaivers } from './waivers.ts';
 
 const at = '2026-01-01T00:00:00Z';

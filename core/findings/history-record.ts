@@ -12,7 +12,7 @@ import {
   type RunOrigin,
 } from '../history-store/records.ts';
 import { readEvidence, type TestEndRecord } from '../evidence/records.ts';
-import type { ConformanceReport, RequirementResult } from './report.ts';
+import type { ConformanceReport, RequirementResult } from './build-report.ts';
 
 export function historyRecord(
   report: ConformanceReport,

@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { REQUIREMENTS, type ClauseId } from '../../contracts/requirements.ts';
 import type { EvidenceRecord, ExchangeRecord, ObservationRecord } from '../evidence/records.ts';
 import { Verdict } from '../evidence/verdict.ts';
-import { buildReport } from './report.ts';
+import { buildReport } from './build-report.ts';
 import { emptyWaivers } from './waivers.ts';
 
 function exchange(id: string, status: number, at: string): ExchangeRecord {

@@ -3,7 +3,7 @@
  * error message, an observed value) — reaches a file or a terminal through one of these, so that what a
  * target answers can neither break a report's markup nor drive a terminal, and reads as it was sent.
  *
- * Pure and without imports: k6 code loads it too (the load run's JUnit, load/k6/lib/report.ts).
+ * Pure and without imports: k6 code loads it too (the load run's JUnit, load/k6/lib/run-report.ts).
  */
 
 // ---- Markdown (CommonMark with GitHub's extensions) ----------------------------------------------

@@ -19,7 +19,7 @@ import { INPUT_NOT_SLOW, NO_STALL } from '../../core/judging/latency.ts';
 import type { Mutant } from '../../fixtures/faults/catalogue.ts';
 import { NEVER } from '../../fixtures/faults/proxy.ts';
 import { exploreBehind } from '../../proof/explore-behind.ts';
-import type { ExploreFinding, ExploreReport } from '../report/report.ts';
+import type { ExploreFinding, ExploreReport } from '../report/explore-report.ts';
 
 const SEED = 20260101;
 

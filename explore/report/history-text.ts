@@ -8,7 +8,7 @@ import { renderConsole } from '../../core/report/render/console.ts';
 import type { ExploreHistory } from '../../core/history-store/explore.ts';
 import type { ExploreRunRow } from '../../core/history-store/queries.ts';
 import type { ExploreFindingOutcome } from '../../core/history-store/records.ts';
-import { seenText } from './report.ts';
+import { seenText } from './explore-report.ts';
 import { goneItems } from './report-view.ts';
 
 /** Characters of a minimal input in a timeline. */

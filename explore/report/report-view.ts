@@ -32,7 +32,7 @@ import {
   type ExploreReport,
   type PropertySummary,
   seenText,
-} from './report.ts';
+} from './explore-report.ts';
 
 /** Characters of a minimal input on the console. */
 const CONSOLE_INPUT = 160;

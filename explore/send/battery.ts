@@ -12,7 +12,7 @@ import { batteryOf } from '../generate/battery-inputs.ts';
 import { addFinding } from './findings.ts';
 import { prepare } from '../generate/inputs.ts';
 import type { ExploreInput } from '../generate/model.ts';
-import type { PropertySummary } from '../report/report.ts';
+import type { PropertySummary } from '../report/explore-report.ts';
 import { probe, tally, type Session } from './session.ts';
 import { analyseSlow, isSlowAnswer } from './slowness.ts';
 import { timeOf } from './timings.ts';

@@ -14,7 +14,12 @@ import { classesOf, generalized } from '../generate/classes.ts';
 import { prepare, shapeOf, showInput, type Prepared } from '../generate/inputs.ts';
 import type { ExploreInput } from '../generate/model.ts';
 import { isRepeat } from '../generate/text.ts';
-import { fingerprintOf, type ExploreFinding, type PropertySummary, type ShownExchange } from '../report/report.ts';
+import {
+  fingerprintOf,
+  type ExploreFinding,
+  type PropertySummary,
+  type ShownExchange,
+} from '../report/explore-report.ts';
 import { probe, type Judged, type PropertyRun, type Session } from './session.ts';
 
 const EXCERPT = 2_000;

@@ -19,7 +19,7 @@ import { shapeHolds, triedOf } from '../generate/classes.ts';
 import { shapeOf, type Prepared } from '../generate/inputs.ts';
 import { judgeAnswer, type Judgement, type Judges } from '../judge/judge.ts';
 import type { ExploreInput, World } from '../generate/model.ts';
-import type { ExploreFinding, Footprint, PropertyKind, PropertySummary } from '../report/report.ts';
+import type { ExploreFinding, Footprint, PropertyKind, PropertySummary } from '../report/explore-report.ts';
 import { timeOf, Timings } from './timings.ts';
 
 export interface ExploreTarget {

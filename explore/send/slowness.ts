@@ -36,7 +36,7 @@ import type { Exchange, RequestSpec } from '../../core/transport/exchange.ts';
 import { pushFinding } from './findings.ts';
 import { prepare, shapeOf, type Prepared } from '../generate/inputs.ts';
 import type { ExploreInput } from '../generate/model.ts';
-import type { PropertyKind, PropertySummary } from '../report/report.ts';
+import type { PropertyKind, PropertySummary } from '../report/explore-report.ts';
 import { ladderOf, runOf, runSiteAt, runSitesOf, type RunSite } from '../generate/run-sites.ts';
 import { RUN_CHAR_NAMES, RUN_WORDS, runFeature, runWords, type RunChar } from '../generate/runs.ts';
 import { probe, SWEEP_CANVASES, type Judged, type Session } from './session.ts';

@@ -5,8 +5,8 @@
  *
  * Pure, no k6 imports: the Node side reads the summary a capacity process wrote.
  */
-import type { MetricSummary } from '../k6/lib/report.ts';
-import { aggregationValue } from '../k6/lib/report.ts';
+import type { MetricSummary } from '../k6/lib/run-report.ts';
+import { aggregationValue } from '../k6/lib/run-report.ts';
 import type { OperationId } from '../k6/lib/operations.ts';
 import { parseThresholdExpression, type SloSettings } from '../k6/lib/thresholds.ts';
 import { ARRIVALS_METRIC, judgeGate, stepGates, type GateResult, windowedKey, worstBreak } from './gates.ts';

@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { DEFAULT_SLO } from '../k6/lib/thresholds.ts';
-import type { MetricSummary } from '../k6/lib/report.ts';
+import type { MetricSummary } from '../k6/lib/run-report.ts';
 import { readStep } from './figures.ts';
 import { describeBreak, judgeGate, k6Thresholds, stepGates, windowedKey, worstBreak } from './gates.ts';
 import { arrivalStages, type CapacityPlan, lifecycleOf, steadyEndMs, timeline, windowAt } from './plan.ts';

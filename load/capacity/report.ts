@@ -7,7 +7,7 @@
  * Pure, no k6 or Node imports.
  */
 import type { JunitDocument } from '../../core/report/render/junit.ts';
-import { table, type LoadConnection } from '../k6/lib/report.ts';
+import { table, type LoadConnection } from '../k6/lib/run-report.ts';
 import type { SloSettings } from '../k6/lib/thresholds.ts';
 import type { StepFigures } from './figures.ts';
 import { ARRIVALS_METRIC, describeBreak, type GateResult } from './gates.ts';

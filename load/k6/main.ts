@@ -26,7 +26,7 @@ import {
   TREND_STATS,
   type MetricSummary,
   type RunReport,
-} from './lib/report.ts';
+} from './lib/run-report.ts';
 import { workflowLifecycle } from './flows/lifecycle.ts';
 import { generate as generateIteration, generateOnce } from './flows/generate.ts';
 import { seededRandom } from './lib/seeded.ts';

@@ -8,7 +8,7 @@ import type { OptionValues } from '../../core/settings/command.ts';
 import { commandLine } from '../../core/settings/invocation.ts';
 import { number } from '../../core/settings/rules.ts';
 import { REPORT_FORMATS } from '../../core/report/formats.ts';
-import type { RunReport } from '../k6/lib/report.ts';
+import type { RunReport } from '../k6/lib/run-report.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from './compare.ts';
 import { REPORTS_ROOT } from './run-dir.ts';
 

@@ -4,7 +4,7 @@
  * 0.8 ms → 1.1 ms change on loopback is noise, not a regression); rates
  * compare in absolute points.
  */
-import { apiRequestRate, operationRows, table, violationShare, type RunReport } from '../k6/lib/report.ts';
+import { apiRequestRate, operationRows, table, violationShare, type RunReport } from '../k6/lib/run-report.ts';
 
 export interface CompareOptions {
   /** Allowed relative worsening of latencies and throughput, e.g. 0.1 for 10%. */

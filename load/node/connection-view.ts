@@ -11,7 +11,7 @@ import {
   insecureLine,
   type ConnectionFacts,
 } from '../../core/connection/connection-facts.ts';
-import type { LoadConnection } from '../k6/lib/report.ts';
+import type { LoadConnection } from '../k6/lib/run-report.ts';
 
 /** What k6 spoke, in words: "k6 spoke HTTP/2.0 over tls1.3". */
 function spoke(k6: LoadConnection['k6']): string | undefined {

@@ -14,7 +14,7 @@ import { useConnection } from '../../core/connection/connection.ts';
 import { readK6ScriptSettings, readLoadRunSettings, type LoadRunSettings } from '../settings.ts';
 import { SCENARIO_OPERATIONS } from '../k6/lib/operations.ts';
 import { parseScenarioList, PROFILE_CHOICE, profileByName, type ScenarioName } from '../k6/lib/profiles.ts';
-import { loadReportText, type RunReport } from '../k6/lib/report.ts';
+import { loadReportText, type RunReport } from '../k6/lib/run-report.ts';
 import { buildThresholds, sloFromEnv } from '../k6/lib/thresholds.ts';
 import { loadConnection } from './connection-view.ts';
 import { checkWay } from './preflight.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { buildThresholds, parseThresholdExpression, parseThresholdKey, sloFromEnv } from '../k6/lib/thresholds.ts';
 import { evaluateMerged, mergeK6Json, percentile } from './merge.ts';
 import { compareReports, DEFAULT_COMPARE } from './compare.ts';
-import type { RunReport } from '../k6/lib/report.ts';
+import type { RunReport } from '../k6/lib/run-report.ts';
 import { startTarget } from '../../fixtures/reference/server.ts';
 import { ensureK6 } from './ensure-k6.ts';
 import { writeLoadData } from './prepare-data.ts';

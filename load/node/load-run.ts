@@ -15,12 +15,12 @@ import { tlsFailureLine, tlsFailureOf } from '../../core/connection/tls-failure.
 import { REPORT_FORMATS } from '../../core/report/formats.ts';
 import { readK6ScriptSettings, readLoadRunSettings, type LoadRunSettings } from '../settings.ts';
 import { PROFILE_CHOICE } from '../k6/lib/profiles.ts';
-import type { RunReport } from '../k6/lib/report.ts';
+import type { RunReport } from '../k6/lib/run-report.ts';
 import { buildArchive } from './archive.ts';
 import { compareReports, DEFAULT_COMPARE, renderComparison } from './compare.ts';
 import { ensureK6 } from './ensure-k6.ts';
 import { runShape } from './k6-env.ts';
-import { recordLoadHistory } from './history.ts';
+import { recordLoadHistory } from './load-history.ts';
 import { prepareRunData } from './prepare-data.ts';
 import { K6_EXIT, runK6, type K6RunResult } from './run-k6.ts';
 import { LOAD_REPORT_FILES } from './report-files.ts';

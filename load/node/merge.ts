@@ -11,7 +11,13 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseThresholdKey, type MetricSelector, type Thresholds } from '../k6/lib/thresholds.ts';
-import { thresholdResult, TREND_STATS, type MetricSummary, type RunMeta, type RunReport } from '../k6/lib/report.ts';
+import {
+  thresholdResult,
+  TREND_STATS,
+  type MetricSummary,
+  type RunMeta,
+  type RunReport,
+} from '../k6/lib/run-report.ts';
 
 /** `0,1/3,2/3,1` and the i-th segment `i/N:(i+1)/N`, in k6's rational notation, for N processes. */
 export function executionSegments(n: number): { sequence: string; parts: string[] } {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { REPORT_FORMATS } from '../../core/report/formats.ts';
-import { REPORT_HANDOVER_FILE, type RunReport } from '../k6/lib/report.ts';
+import { REPORT_HANDOVER_FILE, type RunReport } from '../k6/lib/run-report.ts';
 import { LOAD_REPORT_FILES, loadViews } from './report-files.ts';
 import { renderReport } from '../../core/report/formats.ts';
 

@@ -2,7 +2,7 @@
  * A load run's report written in its formats, from the report kit's one table (core/report/formats.ts):
  * the model as JSON, its text (as k6 printed it) and its gates as JUnit test cases. Written on the Node side,
  * for a single run, each segment and the merged verdict of a distributed run alike: k6 only hands its
- * report over (load/k6/lib/report.ts REPORT_HANDOVER_FILE).
+ * report over (load/k6/lib/run-report.ts REPORT_HANDOVER_FILE).
  */
 import { join } from 'node:path';
 import {
@@ -13,7 +13,7 @@ import {
   type ReportViews,
 } from '../../core/report/formats.ts';
 import { writeWhole } from '../../core/outputs/output-folder.ts';
-import { loadJunitDocument, loadReportText, type RunReport } from '../k6/lib/report.ts';
+import { loadJunitDocument, loadReportText, type RunReport } from '../k6/lib/run-report.ts';
 
 /** The formats a load run writes. */
 const LOAD_FORMATS = ['json', 'junit', 'text'] as const satisfies readonly FormatName[];

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { redactSecrets, registerSecret } from '../../core/settings/redact.ts';
-import { REPORT_HANDOVER_FILE, WIRE_MARKER, type RunReport } from '../k6/lib/report.ts';
+import { REPORT_HANDOVER_FILE, WIRE_MARKER, type RunReport } from '../k6/lib/run-report.ts';
 import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
 import { readK6ScriptSettings } from '../settings.ts';
 import { K6_SCRIPT_ENV, type K6ScriptValues } from '../../core/settings/rules.ts';

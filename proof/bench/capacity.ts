@@ -22,7 +22,7 @@ import { readTargetSettings } from '../../core/settings/target-settings.ts';
 import { resolveTarget, type Target } from '../../core/settings/target.ts';
 import { startWorkerPool, type WorkerPool } from '../../fixtures/hostile/worker-pool.ts';
 import type { CapacityReport } from '../../load/capacity/report.ts';
-import { table } from '../../load/k6/lib/report.ts';
+import { table } from '../../load/k6/lib/run-report.ts';
 import { measureGeneratorCeiling } from '../../load/capacity/node/ceiling.ts';
 import { ensureK6 } from '../../load/node/ensure-k6.ts';
 import { REPORTS_ROOT } from '../../load/node/run-dir.ts';

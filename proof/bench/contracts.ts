@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { checkResponse } from '../../contracts/check.ts';
-import { newAjv, SCHEMA_BUNDLE_ID, schemaBundle } from '../../contracts/codegen/generate.ts';
+import { newAjv, SCHEMA_BUNDLE_ID, schemaBundle } from '../../contracts/codegen/codegen.ts';
 import { OPERATIONS } from '../../contracts/generated/operations.ts';
 import * as validators from '../../contracts/generated/validators.js';
 import type { Validator } from '../../contracts/generated/validators.js';

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { table } from '../../load/k6/lib/report.ts';
+import { table } from '../../load/k6/lib/run-report.ts';
 import { REPORTS_ROOT } from '../../load/node/run-dir.ts';
 import type { CheckCost } from './k6/check-samples.ts';
 

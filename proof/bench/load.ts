@@ -17,7 +17,7 @@ import { referenceBooter } from '../../fixtures/reference/boot/booter.ts';
 import { readTargetSettings } from '../../core/settings/target-settings.ts';
 import { resolveTarget } from '../../core/settings/target.ts';
 import { LOAD_PROFILES } from '../../load/k6/lib/profiles.ts';
-import { operationRows } from '../../load/k6/lib/report.ts';
+import { operationRows } from '../../load/k6/lib/run-report.ts';
 import { ensureK6 } from '../../load/node/ensure-k6.ts';
 import { writeLoadData } from '../../load/node/prepare-data.ts';
 import { runK6 } from '../../load/node/run-k6.ts';

@@ -11,7 +11,7 @@ import { historyOfRun } from '../../core/history-store/conformance.ts';
 import { recordConformanceRun, withHistory } from '../../core/history-store/store.ts';
 import { SYNTHETIC_TARGET, syntheticRuns } from './synthetic-history.ts';
 import { conformanceHtml } from '../../scenarios/report/index.ts';
-import { buildReport } from '../../core/findings/report.ts';
+import { buildReport } from '../../core/findings/build-report.ts';
 import { emptyWaivers } from '../../core/findings/waivers.ts';
 
 export function demoReportHtml(nights = 10): string {

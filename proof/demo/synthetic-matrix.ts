@@ -15,7 +15,7 @@ import type {
 } from '../../core/history-store/records.ts';
 import { recordConformanceRun, withHistory } from '../../core/history-store/store.ts';
 import type { EvidenceRecord } from '../../core/evidence/records.ts';
-import { buildReport, type ConformanceReport } from '../../core/findings/report.ts';
+import { buildReport, type ConformanceReport } from '../../core/findings/build-report.ts';
 import { emptyWaivers } from '../../core/findings/waivers.ts';
 
 export interface SyntheticMatrixOptions {

@@ -9,7 +9,7 @@ import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
 import { number, positiveInt, SettingError, wholeNumber } from '../../core/settings/rules.ts';
 import { kindOf } from '../../fixtures/faults/catalogue.ts';
 import { mutationTable, writeMutationReport } from './render.ts';
-import { explores, runMutation, selectMutants } from './run.ts';
+import { explores, runMutation, selectMutants } from './mutant-run.ts';
 import { CONTROL_ID, DEFAULT_MUTATION_SEED, ENTRIES, type ExploreScope, type MutationOptions } from './types.ts';
 
 export const MUTATION_OPTIONS = {

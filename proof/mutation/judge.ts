@@ -11,9 +11,9 @@ import {
   type Mutant,
   type MutantKind,
 } from '../../fixtures/faults/catalogue.ts';
-import type { ExploreReport } from '../../explore/report/report.ts';
+import type { ExploreReport } from '../../explore/report/explore-report.ts';
 import { idsWhere, verdictsOf } from '../../core/history-store/verdicts.ts';
-import type { ConformanceReport } from '../../core/findings/report.ts';
+import type { ConformanceReport } from '../../core/findings/build-report.ts';
 import {
   GOOD_OUTCOME,
   SINGLE_OPERATION_FAULTS,

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MUTANTS, type Mutant, type MutantKind } from '../../fixtures/faults/catalogue.ts';
 import { INPUT_ENTRIES } from '../../fixtures/faults/input-crashes.ts';
-import type { Finding } from '../../core/findings/report.ts';
+import type { Finding } from '../../core/findings/build-report.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const MUTATION_OUT = join(ROOT, 'reports', 'mutation');

@@ -21,7 +21,7 @@ import {
 import { htmlAttr, htmlText } from '../../core/report/escape.ts';
 import { MARK, verdictMark } from '../../core/report/verdict-marks.ts';
 import { clauseLink, evidenceItem } from './findings.ts';
-import type { ConformanceReport, RequirementResult } from '../../core/findings/report.ts';
+import type { ConformanceReport, RequirementResult } from '../../core/findings/build-report.ts';
 import {
   anchor,
   count,

@@ -5,7 +5,7 @@
  */
 import type { Mark } from '../../core/report/document.ts';
 import type { Finding } from '../../core/findings/findings.ts';
-import type { ConformanceReport, RequirementResult, Severity, VerdictValue } from '../../core/findings/report.ts';
+import type { ConformanceReport, RequirementResult, Severity, VerdictValue } from '../../core/findings/build-report.ts';
 
 /** Requirements are listed what-to-act-on first: failures, warnings, then the rest. */
 export const VERDICT_ORDER: readonly VerdictValue[] = [

@@ -6,7 +6,7 @@
  */
 import { redactSecrets } from '../../core/settings/redact.ts';
 import type { Finding } from '../../core/findings/findings.ts';
-import type { ConformanceReport, RequirementResult } from '../../core/findings/report.ts';
+import type { ConformanceReport, RequirementResult } from '../../core/findings/build-report.ts';
 import { findingsByClause, headline, noteOf, SEVERITY_LABEL, whereText } from './common.ts';
 import { type JunitCase, type JunitDocument, renderJunit } from '../../core/report/render/junit.ts';
 

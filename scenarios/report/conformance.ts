@@ -19,7 +19,7 @@ import { renderJobSummary } from '../../core/report/render/job-summary.ts';
 import { renderMarkdown } from '../../core/report/render/markdown.ts';
 import { runSections } from './run-facts.ts';
 import type { RunSummary } from '../../core/report/summary.ts';
-import type { ConformanceReport } from '../../core/findings/report.ts';
+import type { ConformanceReport } from '../../core/findings/build-report.ts';
 import { headline, targetText } from './common.ts';
 
 const STYLE = `

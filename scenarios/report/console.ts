@@ -8,7 +8,7 @@ import { findingView } from './findings.ts';
 import { renderConsole } from '../../core/report/render/console.ts';
 import { findingItems } from '../../core/report/summary.ts';
 import { replayCommand } from './run-facts.ts';
-import type { ConformanceReport } from '../../core/findings/report.ts';
+import type { ConformanceReport } from '../../core/findings/build-report.ts';
 import { footprintText, headline, seconds, targetText, testsText, VERDICT_ORDER } from './common.ts';
 
 function runFields(r: ConformanceReport): Block {

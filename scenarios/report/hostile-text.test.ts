@@ -9,9 +9,9 @@
  */
 import { expect, test } from '@playwright/test';
 import type { EvidenceRecord, TestRef } from '../../core/evidence/records.ts';
-import { buildReport, type CatalogueEntry, type ConformanceReport } from '../../core/findings/report.ts';
+import { buildReport, type CatalogueEntry, type ConformanceReport } from '../../core/findings/build-report.ts';
 import { emptyWaivers } from '../../core/findings/waivers.ts';
-import type { ExploreReport } from '../../explore/report/report.ts';
+import type { ExploreReport } from '../../explore/report/explore-report.ts';
 import { exploreConsole, exploreMarkdown, exploreSummary } from '../../explore/report/report-view.ts';
 import type { LoadRunFigures } from '../../core/history-store/queries.ts';
 import { DEFAULT_SLO } from '../../load/k6/lib/thresholds.ts';

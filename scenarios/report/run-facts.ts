@@ -15,7 +15,7 @@ import {
   paragraph,
   section,
 } from '../../core/report/document.ts';
-import type { ConformanceReport } from '../../core/findings/report.ts';
+import type { ConformanceReport } from '../../core/findings/build-report.ts';
 import { footprintText, seconds, targetText, testsText, VERDICT_ORDER } from './common.ts';
 import { verdictMark } from '../../core/report/verdict-marks.ts';
 

@@ -9,7 +9,7 @@ import { type OptionValues, splitAtTerminator, usageText } from '../../core/sett
 import { SettingError } from '../../core/settings/rules.ts';
 import type { ReferenceBooter } from '../../core/settings/target.ts';
 import { conformanceConsole } from '../report/index.ts';
-import { runConformanceSuite, type RunLog } from './run.ts';
+import { runConformanceSuite, type RunLog } from './conformance-run.ts';
 
 export const CONFORMANCE_OPTIONS = {
   seed: { type: 'string' },

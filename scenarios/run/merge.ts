@@ -17,9 +17,9 @@ import { historyPath } from '../../core/history-store/store.ts';
 import { readEvidence } from '../../core/evidence/records.ts';
 import { conformanceConsole } from '../report/index.ts';
 import { verdictOfRun } from './report-of-run.ts';
-import type { ConformanceReport, RunMeta } from '../../core/findings/report.ts';
+import type { ConformanceReport, RunMeta } from '../../core/findings/build-report.ts';
 import { historyRecord } from '../../core/findings/history-record.ts';
-import { readShardMeta } from './history.ts';
+import { readShardMeta } from './run-history.ts';
 import { PLAYWRIGHT_CLI } from './playwright.ts';
 import {
   openConformanceFolder,

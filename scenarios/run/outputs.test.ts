@@ -33,7 +33,7 @@ import {
   startWfcheck,
   waitFor,
 } from '../../proof/outputs.testkit.ts';
-import type { ConformanceReport } from '../../core/findings/report.ts';
+import type { ConformanceReport } from '../../core/findings/build-report.ts';
 
 const DEVIATION = 'variable-type-file';
 const SUITE = ['--', 'workflows/search.spec'];

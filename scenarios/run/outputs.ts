@@ -15,7 +15,7 @@ import { join, relative, sep } from 'node:path';
 import { openOutputFolder, type OutputFolder } from '../../core/outputs/output-folder.ts';
 import { redactSecrets } from '../../core/settings/redact.ts';
 import type { ConformanceHistory } from '../../core/history-store/conformance.ts';
-import type { ConformanceReport } from '../../core/findings/report.ts';
+import type { ConformanceReport } from '../../core/findings/build-report.ts';
 import { conformanceViews, REPORT_FILES, renderReport } from '../report/index.ts';
 
 /** What moves from the run's place to the folder's top when the run is over: Playwright's outputs. */

@@ -12,7 +12,7 @@ import { PACKAGE_ROOT, WORK_DIR } from '../../core/settings/roots.ts';
 import { redactSecrets } from '../../core/settings/redact.ts';
 import { ENV } from '../../core/settings/rules.ts';
 import type { Target } from '../../core/settings/target.ts';
-import { shardOf } from './history.ts';
+import { shardOf } from './run-history.ts';
 
 export interface RunnerResult {
   exitCode: number | null;

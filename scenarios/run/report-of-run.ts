@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { OPERATION_IDS, operationInfo } from '../../contracts/check.ts';
 import { REQUIREMENTS } from '../../contracts/requirements.ts';
 import type { EvidenceRecord } from '../../core/evidence/records.ts';
-import { buildReport, type ConformanceReport, type RunMeta } from '../../core/findings/report.ts';
+import { buildReport, type ConformanceReport, type RunMeta } from '../../core/findings/build-report.ts';
 import { emptyWaivers, loadWaivers } from '../../core/findings/waivers.ts';
 
 export interface RunEvidence {

@@ -3,7 +3,7 @@
  * skipped; the counts of every suite and of the whole are computed from its cases. Every value goes
  * through the XML escapers.
  *
- * Pure: k6 code loads it too (the load run's gates, load/k6/lib/report.ts).
+ * Pure: k6 code loads it too (the load run's gates, load/k6/lib/run-report.ts).
  */
 import { xmlAttr, xmlText } from '../escape.ts';
 

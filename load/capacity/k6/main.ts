@@ -22,7 +22,7 @@ import { discover, type SetupData } from '../../k6/lib/discovery.ts';
 import { keywords, strings, uploadSamples } from '../../k6/lib/data.ts';
 import { flushContractChecks, flushContractChecksIfDue } from '../../k6/lib/contract.ts';
 import { SCENARIO_OPERATIONS, type OperationId } from '../../k6/lib/operations.ts';
-import { TREND_STATS } from '../../k6/lib/report.ts';
+import { TREND_STATS } from '../../k6/lib/run-report.ts';
 import { workflowLifecycle } from '../../k6/flows/lifecycle.ts';
 import { readMix as readMixIteration } from '../../k6/flows/read-mix.ts';
 import { ARRIVALS_METRIC, k6Thresholds } from '../gates.ts';

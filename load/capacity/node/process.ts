@@ -18,7 +18,7 @@ import { readStep, type StepFigures, type StepPurpose, stepRan } from '../figure
 import { type CapacityPlan, STEPS_START_MARKER } from '../plan.ts';
 import { CAPACITY_K6_ENV } from '../settings.ts';
 import { SCENARIO_OPERATIONS, type OperationId } from '../../k6/lib/operations.ts';
-import type { MetricSummary } from '../../k6/lib/report.ts';
+import type { MetricSummary } from '../../k6/lib/run-report.ts';
 import type { SloSettings } from '../../k6/lib/thresholds.ts';
 import { executionSegments, mergeK6Json } from '../../node/merge.ts';
 import { startNodeChecker } from '../../node/node-checker.ts';

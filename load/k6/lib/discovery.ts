@@ -15,7 +15,7 @@ import { api, bodyText, headerValue, json, type Response } from './api.ts';
 import type { DetailBody, SearchBody, UploadBody } from './bodies.ts';
 import { pick, seededRandom } from './seeded.ts';
 import type { UploadSample } from './data-shape.ts';
-import { WIRE_MARKER } from './report.ts';
+import { WIRE_MARKER } from './run-report.ts';
 import { BEHAVIOUR_ROLE, SPECIAL_BEHAVIOURS } from '../../../core/discovery/roles.ts';
 import {
   describeOutcome,

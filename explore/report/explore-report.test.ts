@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import type { OperationId } from '../../contracts/check.ts';
-import { deviationsOf, type ExploreFinding } from './report.ts';
+import { deviationsOf, type ExploreFinding } from './explore-report.ts';
 
 let n = 0;
 

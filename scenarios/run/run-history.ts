@@ -11,7 +11,7 @@ import { targetFingerprint } from '../../core/history-store/records.ts';
 import { historyPath } from '../../core/history-store/store.ts';
 import type { OutputFolder } from '../../core/outputs/output-folder.ts';
 import type { Target } from '../../core/settings/target.ts';
-import type { ConformanceReport } from '../../core/findings/report.ts';
+import type { ConformanceReport } from '../../core/findings/build-report.ts';
 import { historyRecord } from '../../core/findings/history-record.ts';
 import { runPlace, SHARD_FILE, writeShardFile } from './outputs.ts';
 

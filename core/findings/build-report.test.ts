@@ -1,5 +1,12 @@
 import { test, expect } from '@playwright/test';
-import { buildReport, coverageOf, footprintOf, rawVerdictOf, type CatalogueEntry, type RunMeta } from './report.ts';
+import {
+  buildReport,
+  coverageOf,
+  footprintOf,
+  rawVerdictOf,
+  type CatalogueEntry,
+  type RunMeta,
+} from './build-report.ts';
 import type { CheckRecord, EvidenceRecord, ExchangeRecord, TestEndRecord, TestRef } from '../evidence/records.ts';
 import { citedRequirements } from '../evidence/records.ts';
 import { emptyWaivers, parseWaivers } from './waivers.ts';

@@ -20,9 +20,9 @@ import { useConnection } from '../../core/connection/connection.ts';
 import { connectionReplayArgs } from '../../core/settings/connection-settings.ts';
 import type { ConnectionFacts } from '../../core/connection/connection-facts.ts';
 import { readEvidence, type EvidenceRecord } from '../../core/evidence/records.ts';
-import type { ConformanceReport, RunMeta } from '../../core/findings/report.ts';
+import type { ConformanceReport, RunMeta } from '../../core/findings/build-report.ts';
 import { harnessVersion } from '../../core/history-store/records.ts';
-import { recordRunHistory, shardOf } from './history.ts';
+import { recordRunHistory, shardOf } from './run-history.ts';
 import { verdictOfRun } from './report-of-run.ts';
 import {
   openConformanceFolder,

@@ -22,7 +22,7 @@ import { recordAndClassifyExplore } from '../core/history-store/explore.ts';
 import { harnessVersion, targetFingerprint, type ExploreRunRecord } from '../core/history-store/records.ts';
 import { historyPath } from '../core/history-store/store.ts';
 import { explore, type ExploreOptions } from './explore.ts';
-import { deviationsHeadline, withRunHistory, type ExploreReport } from './report/report.ts';
+import { deviationsHeadline, withRunHistory, type ExploreReport } from './report/explore-report.ts';
 import { EXPLORE_NAMES, exploreConsole, writeExploreReport } from './report/report-view.ts';
 
 export interface ExploreLog {

@@ -10,7 +10,7 @@ import { harnessVersion, targetFingerprint, type LoadRunRecord } from '../../cor
 import { historyPath, recordLoadRun, withHistory } from '../../core/history-store/store.ts';
 import { readK6ScriptSettings } from '../settings.ts';
 import type { Target } from '../../core/settings/target.ts';
-import { apiRequestRate, apiResponses, operationRows, type RunReport } from '../k6/lib/report.ts';
+import { apiRequestRate, apiResponses, operationRows, type RunReport } from '../k6/lib/run-report.ts';
 import { sloFromEnv } from '../k6/lib/thresholds.ts';
 import { renderLoadTrendPage } from './trend-page.ts';
 import { capacityTrendSection } from '../capacity/node/trend.ts';
