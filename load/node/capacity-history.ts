@@ -1,8 +1,9 @@
 /**
  * A capacity search in the run history (foundation/history/capacity.ts): recorded under the implementation's
  * name and version when given (else under its target), with the figures of each operation at the rate
- * found; and the searches recorded before, for the page's history chart. A history that cannot be used is
- * reported and skipped: the search's own reports never depend on it.
+ * found; and the searches recorded before, for the page's history chart. A search that did not converge
+ * has no capacity to record (a null there reads as "no rate held"): it is left out, its reports keep it.
+ * A history that cannot be used is reported and skipped: the search's own reports never depend on it.
  */
 import { type CapacityPoint, capacityTrend, recordCapacityRun } from '../../foundation/history/capacity.ts';
 import { harnessVersion, type LoadRunRecord, targetFingerprint } from '../../foundation/history/records.ts';
@@ -47,6 +48,11 @@ export function recordCapacityHistory(
   warn: (line: string) => void,
 ): CapacityPoint[] {
   const fingerprint = targetFingerprint(target.baseUrl, target.apiKey, target.kind);
+  const of = r.meta.name ? { name: r.meta.name } : { target: fingerprint };
+  if (r.end === 'incomplete') {
+    warn('not recorded in the run history: the search did not converge, so it has no capacity to record');
+    return withHistory(historyPath(), (db) => capacityTrend(db, of, HISTORY_POINTS)).value ?? [];
+  }
   const { value, skipped } = withHistory(historyPath(), (db) => {
     recordCapacityRun(db, loadRecord(r, fingerprint, exitCode), {
       lifecyclesPerS: r.capacity?.lifecyclesPerS ?? null,
@@ -59,7 +65,7 @@ export function recordCapacityHistory(
       steps: r.steps.length,
       mixProfile: r.meta.mixProfile,
     });
-    return capacityTrend(db, r.meta.name ? { name: r.meta.name } : { target: fingerprint }, HISTORY_POINTS);
+    return capacityTrend(db, of, HISTORY_POINTS);
   });
   if (!value) {
     warn(`${skipped}; the search's reports are complete without it`);

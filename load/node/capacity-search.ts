@@ -8,13 +8,14 @@ import { ProcessCost } from '../capacity/cost.ts';
 import type { StepFigures } from '../capacity/figures.ts';
 import { describeBreak } from '../capacity/gates.ts';
 import { type CapacityPlan, plannedVus } from '../capacity/plan.ts';
-import { bracket, nextRun, type SearchSettings } from '../capacity/search.ts';
+import { bracket, nextRun, type SearchEnd, type SearchSettings } from '../capacity/search.ts';
 import { discoverOnce, runPlan, type SearchProcesses, type StepLabel } from './capacity-process.ts';
 import { idleLatency, searchProbe, settle } from './capacity-settle.ts';
 
 export interface SearchOutcome {
   steps: StepFigures[];
-  /** Why the search ended. */
+  /** How it ended (a capacity found, none, or incomplete), and why. */
+  end: SearchEnd;
   ended: string;
   wallMs: number;
 }
@@ -93,7 +94,7 @@ export async function searchCapacity(p: SearchProcesses, given: SearchSettings):
   for (;;) {
     const leftS = s.budgetS - (Date.now() - started) / 1000;
     const next = nextRun(s, steps, { leftS, costS: (plan) => cost.of(plan) });
-    if (next.kind === 'done') return { steps, ended: next.why, wallMs: Date.now() - started };
+    if (next.kind === 'done') return { steps, end: next.end, ended: next.why, wallMs: Date.now() - started };
     const labels: StepLabel[] = next.plan.steps.map((_, i) => ({ index: steps.length + i + 1, purpose: next.purpose }));
     const what = describePlan(next.purpose, next.plan, labels[0]!.index);
     p.log(`→ ${what}`);
@@ -109,7 +110,7 @@ export async function searchCapacity(p: SearchProcesses, given: SearchSettings):
     );
     for (const step of outcome.steps) p.log(`  ${describeStep(step)}`);
     if (outcome.steps.length === 0)
-      return { steps, ended: 'a process reached none of its steps', wallMs: Date.now() - started };
+      return { steps, end: 'incomplete', ended: 'a process reached none of its steps', wallMs: Date.now() - started };
     steps.push(...outcome.steps);
     s.lifecycleS = learntLifecycleS(steps, given.lifecycleS);
     let settledS = 0;
