@@ -68,8 +68,10 @@ const rel = pathFromWorkDir;
 /** The mix a capacity is measured with by default: the profile of typical production traffic. */
 const DEFAULT_MIX: ProfileName = 'average';
 /**
- * With a capacity in the history the ramp starts at this share of it: two ramp steps below the last knee,
- * so that it is bracketed in a few steps and a target that lost capacity still breaks above its first.
+ * With a confirmed capacity in the history the ramp starts at this share of it: two ramp steps below the
+ * last knee, so that it is bracketed in a few steps and a target that lost capacity still breaks above
+ * its first. The search converges to the same figure from there as from a cold start; it only gets there
+ * sooner.
  */
 const START_SHARE_OF_LAST = 0.25;
 
@@ -251,13 +253,13 @@ async function searchWith(
   );
 }
 
-/** A quarter of the capacity last recorded for this implementation or target, else the default. */
+/** A quarter of the confirmed capacity last recorded for this implementation or target, else the default. */
 function startRateFor(target: Parameters<typeof lastCapacity>[0], name: string | undefined): number {
   const last = lastCapacity(target, name);
   if (last === undefined) return SEARCH_DEFAULTS.startRate;
   const start = Math.max(SEARCH_DEFAULTS.startRate, roundRate(last * START_SHARE_OF_LAST));
   console.error(
-    `the ramp starts at ${start}/s, a quarter of the capacity last recorded (${last}/s); --start-rate sets it`,
+    `the ramp starts at ${start}/s, a quarter of the capacity last confirmed (${last}/s); --start-rate sets it`,
   );
   return start;
 }

@@ -75,8 +75,9 @@ export function recordCapacityHistory(
 }
 
 /**
- * The capacity last recorded for this implementation (by name) or target, when the history holds one:
- * the next search starts its ramp below it rather than from the bottom.
+ * The confirmed capacity last recorded for this implementation (by name) or target, when the history
+ * holds one: the next search starts its ramp below it rather than from the bottom. An unconfirmed figure
+ * (recorded before every capacity had to be confirmed) is no capacity and seeds nothing.
  */
 export function lastCapacity(
   target: Pick<Target, 'baseUrl' | 'apiKey' | 'kind'>,
@@ -85,7 +86,8 @@ export function lastCapacity(
   const of = name ? { name } : { target: targetFingerprint(target.baseUrl, target.apiKey, target.kind) };
   const { value } = withHistory(historyPath(), (db) => capacityTrend(db, of, 5));
   return value
-    ?.map((p) => p.lifecyclesPerS)
+    ?.filter((p) => p.confirmed)
+    .map((p) => p.lifecyclesPerS)
     .filter((c): c is number => c !== null && c > 0)
     .at(-1);
 }
