@@ -105,6 +105,8 @@ test('a budget too short to converge ends as soon as it is known, saying so, wit
     /^capacity: not found — the search did not converge: .*budget.*; no rate is given as the capacity$/,
   );
   expect(r.line).not.toMatch(/with every gate held/);
+  // It says how far short the budget was, so that the user knows what --budget to give.
+  expect(r.why).toMatch(/\(about \d+s needed, \d+s left\)$/);
   // It stopped once the rest could not fit, rather than spend the budget on steps that could not end in a figure.
   expect(r.usedS).toBeLessThan(150);
 });

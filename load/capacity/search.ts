@@ -210,20 +210,32 @@ function climb(s: SearchSettings, steps: readonly StepFigures[], held: StepFigur
     : RAMP_VU_ROOM;
   const ramp = rampPlan(s, from, clock, pool);
   if (ramp) return run('ramp', ramp);
+  const rate = roundRate(Math.min(from, s.maxRate));
+  const need =
+    clock.costS(plan(s, [rate], s.rampWarmupS, s.rampSteadyS, true)) + convergeS(s, clock, rate / s.rampFactor, rate);
+  const what = `a ramp step at ${rate}/s with the bisection and confirmation after it ${needs(need, clock)}`;
   return done(
     'incomplete',
     held
-      ? `every step held up to ${held.rate}/s, and the budget left cannot hold a ramp step above it with the bisection and confirmation after it`
-      : 'the budget cannot hold a ramp step with the bisection and confirmation after it',
+      ? `every step held up to ${held.rate}/s, and the budget left cannot hold ${what}`
+      : `the budget cannot hold ${what}`,
   );
 }
+
+/** How far short the budget is: what the rest of the search needs against what is left. */
+const needs = (needS: number, clock: SearchClock) =>
+  `(about ${Math.ceil(needS)}s needed, ${Math.max(0, Math.floor(clock.leftS))}s left)`;
 
 /** The lowest rate tried broke: a step lower by the ramp's factor. */
 function descend(s: SearchSettings, broke: StepFigures, clock: SearchClock) {
   const lower = roundRate(broke.rate / s.rampFactor);
   if (lower < MIN_RATE) return done('none', `even ${broke.rate}/s broke a gate`);
-  if (clock.costS(stepPlan(s, lower)) + convergeS(s, clock, lower, broke.rate) > clock.leftS)
-    return done('incomplete', `${broke.rate}/s broke a gate, and the budget left cannot hold the search below it`);
+  const need = clock.costS(stepPlan(s, lower)) + convergeS(s, clock, lower, broke.rate);
+  if (need > clock.leftS)
+    return done(
+      'incomplete',
+      `${broke.rate}/s broke a gate, and the budget left cannot hold the search below it ${needs(need, clock)}`,
+    );
   return run('bisect', stepPlan(s, lower));
 }
 
@@ -245,11 +257,11 @@ function narrowDown(
   }
   if (!narrow(held.rate, broke.rate, s.precision)) {
     const mid = roundRate(Math.sqrt(held.rate * broke.rate));
-    const after = convergeS(s, clock, held.rate, mid);
-    if (clock.costS(stepPlan(s, mid)) + after > clock.leftS)
+    const need = clock.costS(stepPlan(s, mid)) + convergeS(s, clock, held.rate, mid);
+    if (need > clock.leftS)
       return done(
         'incomplete',
-        `the budget ended with the knee between ${held.rate}/s and ${broke.rate}/s, wider than the ${pct(s.precision)} precision`,
+        `the budget ended with the knee between ${held.rate}/s and ${broke.rate}/s, wider than the ${pct(s.precision)} precision ${needs(need, clock)}`,
       );
     return run('bisect', stepPlan(s, mid));
   }
@@ -267,7 +279,11 @@ const pct = (p: number) => `${Math.round(p * 1000) / 10}%`;
 function confirmOrEnd(s: SearchSettings, steps: readonly StepFigures[], rate: number, clock: SearchClock, why: string) {
   const tries = steps.filter((x) => x.purpose === 'confirm').length;
   if (tries >= MAX_CONFIRMATIONS) return done('incomplete', `${why}, and no confirmation held in ${tries} tries`);
-  if (clock.costS(confirmPlan(s, rate)) > clock.leftS)
-    return done('incomplete', `${why}, and the budget ended before the confirmation step at ${rate}/s`);
+  const need = clock.costS(confirmPlan(s, rate));
+  if (need > clock.leftS)
+    return done(
+      'incomplete',
+      `${why}, and the budget ended before the confirmation step at ${rate}/s ${needs(need, clock)}`,
+    );
   return run('confirm', confirmPlan(s, rate));
 }
