@@ -126,6 +126,27 @@ test('a confirmation that breaks steps down by the precision and confirms again;
   expect(never.line).toMatch(/^capacity: not found — the search did not converge: /);
 });
 
+test('a break only one short ramp step saw is rechecked: one burst on the machine does not set the bracket', () => {
+  // The ramp's step at 256/s (its eighth) breaks for a reason of the machine's, far below a knee at 800/s:
+  // bisection below it all holds, and without a recheck the search would confirm 245/s.
+  const r = outcome(DEFAULTS, { capacity: 800, hiccups: [8] }, { ...TWO_CORES, perVuS: 0.005 });
+  expect(r.steps[7]).toMatchObject({ purpose: 'ramp', rate: 256, held: false });
+  expect(
+    r.steps.some((s) => s.purpose === 'recheck' && s.rate === 256 && s.held),
+    trace(r),
+  ).toBe(true);
+  expect(r.end, trace(r)).toBe('found');
+  expect(r.capacity!.lifecyclesPerS, trace(r)).toBeGreaterThan(800 / (1 + DEFAULTS.precision) ** 2);
+  // A break its recheck repeats is the knee's: the search confirms below it.
+  const real = outcome(DEFAULTS, { capacity: 238 });
+  expect(
+    real.steps.some((s) => s.purpose === 'recheck' && s.rate === 256 && !s.held),
+    trace(real),
+  ).toBe(true);
+  expect(real.end, trace(real)).toBe('found');
+  expect(real.capacity!.lifecyclesPerS).toBeLessThanOrEqual(238);
+});
+
 test('on a busy machine every search still ends honestly: a confirmed capacity with its knee close above, or none', () => {
   // One step in ten broken by another process's burst, whatever its rate: the figure may be lower (the
   // break was real, on this machine at that moment), but a search never gives an unconfirmed figure.

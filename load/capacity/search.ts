@@ -79,7 +79,7 @@ export const MAX_CONFIRMATIONS = 4;
 export type SearchEnd = 'found' | 'none' | 'incomplete';
 
 export type NextRun =
-  | { kind: 'run'; purpose: 'ramp' | 'bisect' | 'confirm'; plan: CapacityPlan }
+  | { kind: 'run'; purpose: 'ramp' | 'bisect' | 'recheck' | 'confirm'; plan: CapacityPlan }
   | { kind: 'done'; end: SearchEnd; why: string };
 
 export interface Bracket {
@@ -89,9 +89,25 @@ export interface Bracket {
   broke?: StepFigures;
 }
 
-/** The bracket of the steps so far: a held rate above a broken one (noise near the knee) does not count. */
+/**
+ * A ramp step that broke, then held when rechecked at its rate by a longer step: the break was the
+ * moment's (another process took the machine for a few seconds), not the rate's.
+ */
+function overruled(s: StepFigures, steps: readonly StepFigures[]): boolean {
+  return (
+    s.purpose === 'ramp' &&
+    steps.some((x) => x.purpose === 'recheck' && x.held && x.rate >= s.rate && x.index > s.index)
+  );
+}
+
+/**
+ * The bracket of the steps so far: a held rate above a broken one (noise near the knee) does not count,
+ * nor a ramp step's break that its recheck did not repeat.
+ */
 export function bracket(steps: readonly StepFigures[]): Bracket {
-  const broke = [...steps].filter((s) => !s.held).sort((a, b) => a.rate - b.rate || b.index - a.index)[0];
+  const broke = steps
+    .filter((s) => !s.held && !overruled(s, steps))
+    .sort((a, b) => a.rate - b.rate || b.index - a.index)[0];
   const held = steps
     .filter((s) => s.held && (broke === undefined || s.rate < broke.rate))
     .sort((a, b) => b.rate - a.rate || confirmedFirst(a, b))[0];
@@ -239,7 +255,7 @@ function descend(s: SearchSettings, broke: StepFigures, clock: SearchClock) {
   return run('bisect', stepPlan(s, lower));
 }
 
-/** A bracket: bisect it to the precision, then confirm its lower end. */
+/** A bracket: bisect it to the precision, recheck a break only a ramp step saw, confirm its lower end. */
 function narrowDown(
   s: SearchSettings,
   steps: readonly StepFigures[],
@@ -265,6 +281,12 @@ function narrowDown(
       );
     return run('bisect', stepPlan(s, mid));
   }
+  // Only a short step, in a process shared with the steps below it, saw this break, and every longer step
+  // below it held: one burst of another process on the machine can make such a break, far below the knee.
+  // A bisection step at its rate decides whether it counts (if it holds, the ramp climbs on from there).
+  const recheck = stepPlan(s, broke.rate);
+  if (broke.purpose === 'ramp' && clock.costS(recheck) + clock.costS(confirmPlan(s, held.rate)) <= clock.leftS)
+    return run('recheck', recheck);
   if (confirmed(steps, held.rate))
     return done(
       'found',

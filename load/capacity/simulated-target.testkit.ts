@@ -25,6 +25,8 @@ export interface SimulatedTarget {
   seed?: number;
   /** The share of steps that break whatever their rate: another process took the machine then. */
   busy?: number;
+  /** Steps (by index, 1-based) that break whatever their rate, as `busy` but chosen. */
+  hiccups?: readonly number[];
 }
 
 /** What a process costs on the simulated machine; the search does not know it, it learns it. */
@@ -71,8 +73,8 @@ export interface SimulatedSearch {
 const CONFIRM_LENGTH_S = 15;
 
 /** Whether a step held, on the target as described. */
-function holds(t: SimulatedTarget, rnd: () => number, rate: number, steadyS: number): boolean {
-  if (rnd() < (t.busy ?? 0)) return false;
+function holds(t: SimulatedTarget, rnd: () => number, rate: number, steadyS: number, index: number): boolean {
+  if (rnd() < (t.busy ?? 0) || t.hiccups?.includes(index)) return false;
   const bonus = (t.shortStepBonus ?? 0.006) * Math.max(0, CONFIRM_LENGTH_S - steadyS);
   return rate <= t.capacity * (1 + bonus) * (1 + (t.noise ?? 0) * gaussian(rnd));
 }
@@ -91,7 +93,9 @@ export function simulateSearch(
     const next = nextRun(settings, steps, { leftS: settings.budgetS - usedS, costS: (p) => cost.of(p) });
     if (next.kind === 'done') return { steps, end: next.end, why: next.why, usedS };
     const startupS = machine.fixedS + machine.perVuS * plannedVus(next.plan);
-    const ran = runSteps(next.plan, next.purpose, steps.length, (rate, steadyS) => holds(target, rnd, rate, steadyS));
+    const ran = runSteps(next.plan, next.purpose, steps.length, (rate, steadyS, index) =>
+      holds(target, rnd, rate, steadyS, index),
+    );
     steps.push(...ran.steps);
     const wallS = startupS + ran.seconds + machine.drainS;
     usedS += wallS;
@@ -105,13 +109,13 @@ function runSteps(
   plan: CapacityPlan,
   purpose: StepFigures['purpose'],
   before: number,
-  held: (rate: number, steadyS: number) => boolean,
+  held: (rate: number, steadyS: number, index: number) => boolean,
 ): { steps: StepFigures[]; seconds: number } {
   const steps: StepFigures[] = [];
   let seconds = 0;
   for (const s of plan.steps) {
     const index = before + steps.length + 1;
-    const ok = held(s.rate, s.steadyS);
+    const ok = held(s.rate, s.steadyS, index);
     steps.push({ ...exampleStep(index, s.rate, ok, purpose), warmupS: s.warmupS, steadyS: s.steadyS });
     seconds += s.warmupS + s.steadyS;
     if (!ok && plan.abortOnFail) return { steps, seconds: seconds + 1 };
