@@ -59,7 +59,8 @@ async function capacity(workers: number, name: string, args: string[]): Promise<
     WFCHECK_HISTORY: join(scratch, 'history.sqlite'),
     FORCE_COLOR: '0',
   };
-  // A coarse precision: one bisection step, then the confirmation, so that a search converges in a minute.
+  // A coarse precision (one bisection step between the anchoring and the last confirmation) and short steps
+  // (a budget under 90 s): a search converges in under a minute.
   const common = ['--ceiling', 'off', '--start-rate', '2', '--precision', '45', '--seed', '11', '--out', dir];
   const ran = await new Promise<Ran>((done, fail) => {
     const child = spawn(process.execPath, [BIN, 'load', 'capacity', ...common, ...args], { env, cwd: scratch });
@@ -81,7 +82,7 @@ test(
   { tag: '@k6' },
   async ({}, info) => {
     info.setTimeout(90_000);
-    const fast = await capacity(4, 'fast', ['--budget', '60s', '--name', 'pool', '--target-version', '4-workers']);
+    const fast = await capacity(4, 'fast', ['--budget', '75s', '--name', 'pool', '--target-version', '4-workers']);
     info.annotations.push({ type: 'fast search', description: fast.out.slice(-3000) });
     expect(fast.code, fast.out).toBe(0);
     const r = reportOf(fast.dir);
@@ -115,7 +116,7 @@ test(
     const base = JSON.parse(readFileSync(baseline(), 'utf8')) as CapacityReport;
     const slow = await capacity(1, 'slow', [
       '--budget',
-      '60s',
+      '75s',
       '--name',
       'pool',
       '--target-version',

@@ -1,5 +1,5 @@
 /**
- * usage: wfcheck load capacity [--budget 6m] [--precision PCT] [--start-rate N] [--max-rate N]
+ * usage: wfcheck load capacity [--budget 7m] [--precision PCT] [--start-rate N] [--max-rate N]
  *     [--profile NAME] [--reads-per-lifecycle N] [--instances N] [--ceiling REQ_PER_S|off]
  *     [--name LABEL [--target-version V]] [--baseline FILE [--tolerance PCT]] [--save-baseline FILE]
  *     [--seed N] [--out DIR | --run NAME] [--k6-archive --rate N [--hold 5m]]
@@ -10,7 +10,7 @@
  * contract violations 0, workflow completion; load/lib/thresholds.ts): a coarse ramp of arrival rates
  * stopped at its first break brackets the knee, bisection narrows it to --precision (default 5 %) with
  * steps long enough to be steady (their warm-up left out of their figures), and a longer step at the rate
- * found confirms it — all within --budget (default 6m: a cold search on 2 cores converges within it).
+ * found confirms it — all within --budget (default 7m: a cold search on 2 cores converges within it).
  * Each step is printed as it ends. A search that could not narrow and confirm within its budget says so
  * ("capacity: not found — the search did not converge: …") and gives no rate as the capacity.
  *

@@ -41,7 +41,7 @@ export interface StepLengths {
 }
 
 /** The default budget: a cold search (no history) of the reference target on 2 cores converges within it. */
-export const DEFAULT_BUDGET_S = 360;
+export const DEFAULT_BUDGET_S = 420;
 
 /** The command's defaults besides the budget and the steps' lengths (scripts/load-capacity.ts). */
 export const SEARCH_DEFAULTS = {
@@ -69,8 +69,8 @@ export function stepLengths(budgetS: number): StepLengths {
 
 /** Below this rate a target holds nothing worth a step: the search ends with no capacity. */
 export const MIN_RATE = 0.1;
-/** A failed confirmation steps down and confirms again: at most this many confirmation steps in all. */
-export const MAX_CONFIRMATIONS = 4;
+/** Confirmation steps in all (anchors, bisection by confirmations, the last): a bound, the budget comes first. */
+export const MAX_CONFIRMATIONS = 10;
 
 /**
  * How a search ended: `found` (a capacity, confirmed), `none` (even the lowest rate tried broke a gate: no
@@ -158,12 +158,13 @@ export interface SearchClock {
 
 /**
  * Seconds the search still needs once the knee lies between `held` and `broke`: the bisection steps that
- * narrow it to the precision and the confirmation, each at the bracket's middle (a step's cost grows with
- * its rate: its VUs).
+ * narrow it to the precision (confirmation steps once one broke: `long`) and the confirmation, each at
+ * the bracket's middle (a step's cost grows with its rate: its VUs).
  */
-export function convergeS(s: SearchSettings, clock: SearchClock, held: number, broke: number): number {
+export function convergeS(s: SearchSettings, clock: SearchClock, held: number, broke: number, long = false): number {
   const mid = roundRate(Math.sqrt(held * broke));
-  return stepsToNarrow(held, broke, s.precision) * clock.costS(stepPlan(s, mid)) + clock.costS(confirmPlan(s, mid));
+  const step = clock.costS(long ? confirmPlan(s, mid) : stepPlan(s, mid));
+  return stepsToNarrow(held, broke, s.precision) * step + clock.costS(confirmPlan(s, mid));
 }
 
 /**
@@ -190,7 +191,9 @@ function rampPlan(s: SearchSettings, from: number, clock: SearchClock, maxVus: n
     const rate = Math.min(roundRate(r), top);
     rates.push(rate);
     const candidate = plan(s, [...rates], s.rampWarmupS, s.rampSteadyS, true);
-    const need = clock.costS(candidate) + convergeS(s, clock, rate / s.rampFactor, rate);
+    // A break at the top: the rate below it anchored by a confirmation, then bisection and confirmation.
+    const below = rate / s.rampFactor;
+    const need = clock.costS(candidate) + clock.costS(confirmPlan(s, below)) + convergeS(s, clock, below, rate);
     // The first step is always allowed by the pool (the search must climb); later ones within it.
     if (need > clock.leftS || (rates.length > 1 && plannedVus(candidate) > maxVus)) break;
     best = candidate;
@@ -227,9 +230,12 @@ function climb(s: SearchSettings, steps: readonly StepFigures[], held: StepFigur
   const ramp = rampPlan(s, from, clock, pool);
   if (ramp) return run('ramp', ramp);
   const rate = roundRate(Math.min(from, s.maxRate));
+  const below = rate / s.rampFactor;
   const need =
-    clock.costS(plan(s, [rate], s.rampWarmupS, s.rampSteadyS, true)) + convergeS(s, clock, rate / s.rampFactor, rate);
-  const what = `a ramp step at ${rate}/s with the bisection and confirmation after it ${needs(need, clock)}`;
+    clock.costS(plan(s, [rate], s.rampWarmupS, s.rampSteadyS, true)) +
+    clock.costS(confirmPlan(s, below)) +
+    convergeS(s, clock, below, rate);
+  const what = `a ramp step at ${rate}/s with the confirmations and bisection after it ${needs(need, clock)}`;
   return done(
     'incomplete',
     held
@@ -255,7 +261,11 @@ function descend(s: SearchSettings, broke: StepFigures, clock: SearchClock) {
   return run('bisect', stepPlan(s, lower));
 }
 
-/** A bracket: bisect it to the precision, recheck a break only a ramp step saw, confirm its lower end. */
+/**
+ * A bracket: its lower end anchored by a confirmation, bisected to the precision, a break only a ramp step
+ * saw rechecked, the rate found confirmed. Once a confirmation broke, the search is on confirmation-length
+ * steps: it bisects with confirmations between the highest rate confirmed and the lowest that broke.
+ */
 function narrowDown(
   s: SearchSettings,
   steps: readonly StepFigures[],
@@ -263,21 +273,29 @@ function narrowDown(
   broke: StepFigures,
   clock: SearchClock,
 ): NextRun {
+  const long = steps.some((x) => x.purpose === 'confirm' && !x.held);
+  const between = `the knee lies between ${held.rate}/s and ${broke.rate}/s`;
+  // A confirmation broke at or just below a rate a bisection step held: an 8 s step near the knee may hold
+  // where a 15 s one does not (a queue grows slowly at its limit), so the longer step's knee lies just
+  // below. Up to two confirmations a precision lower each, before bisecting with confirmations.
   const last = steps[steps.length - 1];
-  // After a confirmation that broke, the capacity lies close below it: a step down by the precision,
-  // confirmed, rather than back at a rate far beneath (a short step near the knee may hold where a long
-  // one does not: a queue grows slowly at its limit).
-  if (last?.purpose === 'confirm' && !last.held && last === broke) {
+  const bisected = Math.max(0, ...steps.filter((x) => x.purpose === 'bisect' && x.held).map((x) => x.rate));
+  const nearBisected = bisected > 0 && last?.rate !== undefined && last.rate * (1 + s.precision) * ROUNDING >= bisected;
+  if (last === broke && last.purpose === 'confirm' && nearBisected) {
     const lower = roundRate(broke.rate / (1 + s.precision));
     if (lower > held.rate) return confirmOrEnd(s, steps, lower, clock, `the confirmation at ${broke.rate}/s broke`);
   }
   if (!narrow(held.rate, broke.rate, s.precision)) {
+    if (needsAnchor(s, steps, held, broke, long))
+      return confirmOrEnd(s, steps, held.rate, clock, between, convergeS(s, clock, held.rate, broke.rate, long));
     const mid = roundRate(Math.sqrt(held.rate * broke.rate));
-    const need = clock.costS(stepPlan(s, mid)) + convergeS(s, clock, held.rate, mid);
+    const after = convergeS(s, clock, held.rate, mid, long);
+    if (long) return confirmOrEnd(s, steps, mid, clock, between, after);
+    const need = clock.costS(stepPlan(s, mid)) + after;
     if (need > clock.leftS)
       return done(
         'incomplete',
-        `the budget ended with the knee between ${held.rate}/s and ${broke.rate}/s, wider than the ${pct(s.precision)} precision ${needs(need, clock)}`,
+        `the budget ended with ${between}, wider than the ${pct(s.precision)} precision ${needs(need, clock)}`,
       );
     return run('bisect', stepPlan(s, mid));
   }
@@ -292,20 +310,49 @@ function narrowDown(
       'found',
       `confirmed at ${held.rate}/s; ${broke.rate}/s broke, within the ${pct(s.precision)} precision`,
     );
-  return confirmOrEnd(s, steps, held.rate, clock, `the knee lies between ${held.rate}/s and ${broke.rate}/s`);
+  return confirmOrEnd(s, steps, held.rate, clock, between);
+}
+
+/**
+ * Whether the bracket's lower end must hold a confirmation before the search narrows above it: a rate
+ * only a ramp step held (4 s, in a process whose load grew step by step) may lie far above what a longer
+ * step holds — a ramp once held 1,024/s where no 15 s step held 885/s, and four bisection steps above it
+ * all broke. Once a confirmation broke, any rate only shorter steps held is as weak, unless it lies a
+ * ramp's factor or more below that break.
+ */
+function needsAnchor(
+  s: SearchSettings,
+  steps: readonly StepFigures[],
+  held: StepFigures,
+  broke: StepFigures,
+  long: boolean,
+): boolean {
+  if (confirmed(steps, held.rate)) return false;
+  if (long) return !(broke.purpose === 'confirm' && held.rate * s.rampFactor <= broke.rate * ROUNDING);
+  return held.purpose === 'ramp';
 }
 
 const pct = (p: number) => `${Math.round(p * 1000) / 10}%`;
 
-/** A confirmation at `rate` when one is left and it fits; else the search ends incomplete, saying why. */
-function confirmOrEnd(s: SearchSettings, steps: readonly StepFigures[], rate: number, clock: SearchClock, why: string) {
+/**
+ * A confirmation at `rate` when one is left and it fits with what must follow it (`afterS`); else the
+ * search ends incomplete, saying why.
+ */
+function confirmOrEnd(
+  s: SearchSettings,
+  steps: readonly StepFigures[],
+  rate: number,
+  clock: SearchClock,
+  why: string,
+  afterS = 0,
+) {
   const tries = steps.filter((x) => x.purpose === 'confirm').length;
   if (tries >= MAX_CONFIRMATIONS) return done('incomplete', `${why}, and no confirmation held in ${tries} tries`);
-  const need = clock.costS(confirmPlan(s, rate));
+  const need = clock.costS(confirmPlan(s, rate)) + afterS;
   if (need > clock.leftS)
     return done(
       'incomplete',
-      `${why}, and the budget ended before the confirmation step at ${rate}/s ${needs(need, clock)}`,
+      `${why}, and the budget cannot hold the confirmation step at ${rate}/s and what must follow it ${needs(need, clock)}`,
     );
   return run('confirm', confirmPlan(s, rate));
 }
