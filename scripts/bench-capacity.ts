@@ -6,7 +6,7 @@
  * bare k6 loop) and the load average. Goals: each target's searches within ±10 % of their median; the
  * ratio 0.5 within ±20 %. Prints every round and the verdicts; writes the figures under reports/load/.
  *
- *   npm run bench:capacity -- [--rounds 3] [--budget 3m] [--seed 4242] [--targets reference,fast,slow]
+ *   npm run bench:capacity -- [--rounds 3] [--budget 7m] [--seed 4242] [--targets reference,fast,slow]
  *
  * --targets: the targets searched each round (`reference` alone: the repeatability on the reference target).
  */
@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runCommand, usageFromSource } from '../core/settings/command.ts';
 import { positiveInt, SettingError, wholeNumber } from '../core/settings/rules.ts';
+import { DEFAULT_BUDGET_S } from '../load/capacity/search.ts';
 import { benchCapacity, NAMES, type Name } from '../proof/bench/capacity.ts';
 
 const USAGE = usageFromSource(readFileSync(new URL(import.meta.url), 'utf8'));
@@ -44,7 +45,7 @@ async function main(): Promise<number> {
   }
   await benchCapacity({
     rounds: positiveInt(values.rounds, '--rounds', 3),
-    budget: values.budget ?? '3m',
+    budget: values.budget ?? `${DEFAULT_BUDGET_S}s`,
     seed: wholeNumber(values.seed, '--seed', 4242),
     targets: targetsOf(values.targets),
   });

@@ -11,7 +11,7 @@
  * the fast one's is 0.5 within ±20 %.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
 import { PACKAGE_ROOT } from '../../core/settings/roots.ts';
@@ -84,13 +84,21 @@ async function search(
       .on('error', fail)
       .on('close', done),
   );
-  if (code !== 0 && code !== 1) throw new Error(`wfcheck load capacity failed (exit ${code}); see ${dir}`);
-  const r = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as CapacityReport;
+  // 2 is also a search that did not converge: its report says so, and it counts as no figure.
+  const report = join(dir, 'report.json');
+  if (code !== 0 && code !== 1 && !(code === 2 && existsSync(report)))
+    throw new Error(`wfcheck load capacity failed (exit ${code}); see ${dir}`);
+  const r = JSON.parse(readFileSync(report, 'utf8')) as CapacityReport;
   return {
     lifecyclesPerS: r.capacity?.lifecyclesPerS ?? null,
     requestsPerS: r.capacity?.requestsPerS ?? null,
     confirmed: r.capacity?.confirmed ?? false,
-    knee: r.knee ? `${r.knee.gate.gate} at ${r.knee.rate}/s` : r.ended,
+    knee:
+      r.end === 'incomplete'
+        ? `did not converge: ${r.ended}`
+        : r.knee
+          ? `${r.knee.gate.gate} at ${r.knee.rate}/s`
+          : r.ended,
     wallS: r.meta.wallMs / 1000,
   };
 }
