@@ -18,7 +18,7 @@ import { ensureK6 } from '../node/ensure-k6.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-const BIN = resolve(fileURLToPath(new URL('..', import.meta.url)), 'bin', 'wfcheck.mjs');
+const BIN = resolve(fileURLToPath(new URL('../..', import.meta.url)), 'bin', 'wfcheck.mjs');
 /** Service time of a worker: 1 worker serves 25 requests/s, 4 serve 100 (about 4 and 16 lifecycles/s). */
 const SERVICE_MS = 40;
 

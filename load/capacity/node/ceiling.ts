@@ -45,7 +45,7 @@ export async function measureGeneratorCeiling(k6: string, seconds: number): Prom
   try {
     const code = await new Promise<number | null>((done, fail) =>
       // No REST API (--address ''): its port may be taken by another k6 on the machine, which only warns.
-      spawn(k6, ['run', '--quiet', '--no-color', '--address', '', join(LOAD_DIR, 'capacity', 'bare-loop.ts')], {
+      spawn(k6, ['run', '--quiet', '--no-color', '--address', '', join(LOAD_DIR, 'capacity', 'k6', 'bare-loop.ts')], {
         env: {
           ...inheritedEnvironment(),
           K6_NO_USAGE_REPORT: 'true',

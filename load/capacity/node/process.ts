@@ -26,8 +26,8 @@ import { K6_EXIT, LOAD_DIR, runK6, type K6RunResult } from '../../node/run-k6.ts
 import { ViolationClock } from './violations.ts';
 
 export const CAPACITY_ENTRY = {
-  portable: join(LOAD_DIR, 'capacity', 'main.ts'),
-  native: join(LOAD_DIR, 'capacity', 'main-native.ts'),
+  portable: join(LOAD_DIR, 'capacity', 'k6', 'main.ts'),
+  native: join(LOAD_DIR, 'capacity', 'k6', 'main-native.ts'),
 };
 
 export const OPERATIONS: OperationId[] = [
