@@ -6,7 +6,7 @@
  * bare k6 loop) and the load average. Goals: each target's searches within ±10 % of their median; the
  * ratio 0.5 within ±20 %. Prints every round and the verdicts; writes the figures under reports/load/.
  *
- *   npm run bench:capacity -- [--rounds 3] [--budget 3m] [--seed 4242] [--targets reference,fast,slow]
+ *   npm run bench:capacity -- [--rounds 3] [--budget 7m] [--seed 4242] [--targets reference,fast,slow]
  *
  * --targets: the targets searched each round (`reference` alone: the repeatability on the reference target).
  */

@@ -1,5 +1,5 @@
 /**
- * usage: wfcheck load capacity [--budget 3m] [--precision PCT] [--start-rate N] [--max-rate N]
+ * usage: wfcheck load capacity [--budget 7m] [--precision PCT] [--start-rate N] [--max-rate N]
  *     [--profile NAME] [--reads-per-lifecycle N] [--instances N] [--ceiling REQ_PER_S|off]
  *     [--name LABEL [--target-version V]] [--baseline FILE [--tolerance PCT]] [--save-baseline FILE]
  *     [--seed N] [--out DIR | --run NAME] [--k6-archive --rate N [--hold 5m]]
@@ -10,7 +10,9 @@
  * contract violations 0, workflow completion; load/k6/lib/thresholds.ts): a coarse ramp of arrival rates
  * stopped at its first break brackets the knee, bisection narrows it to --precision (default 5 %) with
  * steps long enough to be steady (their warm-up left out of their figures), and a longer step at the rate
- * found confirms it — all within --budget (default 3m). Each step is printed as it ends.
+ * found confirms it — all within --budget (default 7m: a cold search on 2 cores converges within it).
+ * Each step is printed as it ends. A search that could not narrow and confirm within its budget says so
+ * ("capacity: not found — the search did not converge: …") and gives no rate as the capacity.
  *
  * It prints "capacity: N lifecycles/s (M requests/s) with every gate held; first gate to break above it:
  * …", and the generator's own ceiling on this machine (a bare k6 loop for 5 s, or --ceiling): a capacity
@@ -30,7 +32,7 @@
  *
  * Target: BASE_URL + API_KEY, else the reference target (booted as for wfcheck conformance).
  * Exit: 0 a capacity was found (and held against the baseline); 1 none held, or it fell below the
- * baseline; 2 the search could not be carried out.
+ * baseline; 2 incomplete: the search could not be carried out, or did not converge within its budget.
  */
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -50,8 +52,8 @@ import { loadConnection } from '../load/node/connection-view.ts';
 import { k8sTlsSteps } from '../load/node/k6-tls.ts';
 import { checkWay } from '../load/node/preflight.ts';
 import { wireOf } from '../load/node/run-k6.ts';
-import { type CapacityMeta, type CapacityReport, capacityText, headline } from '../load/capacity/report.ts';
-import type { SearchSettings } from '../load/capacity/search.ts';
+import { type CapacityMeta, type CapacityReport, capacityText, exitCodeOf, headline } from '../load/capacity/report.ts';
+import { DEFAULT_BUDGET_S, SEARCH_DEFAULTS, type SearchSettings, stepLengths } from '../load/capacity/search.ts';
 import { roundRate } from '../load/capacity/plan.ts';
 import { DEFAULT_LIFECYCLE_S, DEFAULT_READS_PER_LIFECYCLE } from '../load/capacity/settings.ts';
 import {
@@ -84,11 +86,11 @@ const rel = pathFromWorkDir;
 
 /** The mix a capacity is measured with by default: the profile of typical production traffic. */
 const DEFAULT_MIX: ProfileName = 'average';
-/** The ramp's first rate when neither --start-rate nor the history gives one: a trickle any target holds. */
-const DEFAULT_START_RATE = 2;
 /**
- * With a capacity in the history the ramp starts at this share of it: two ramp steps below the last knee,
- * so that it is bracketed in a few steps and a target that lost capacity still breaks above its first.
+ * With a confirmed capacity in the history the ramp starts at this share of it: two ramp steps below the
+ * last knee, so that it is bracketed in a few steps and a target that lost capacity still breaks above
+ * its first. The search converges to the same figure from there as from a cold start; it only gets there
+ * sooner.
  */
 const START_SHARE_OF_LAST = 0.25;
 
@@ -137,20 +139,15 @@ function seconds(text: string, option: string): number {
 
 /** The search's bounds from the command line; every value is refused before anything runs. */
 function searchSettings(v: Values): SearchSettings {
-  const budgetS = seconds(v.budget ?? '3m', '--budget');
-  // Short budgets (tests) get short steps: a step must still fit several times over.
-  const short = budgetS < 90;
+  const budgetS = v.budget === undefined ? DEFAULT_BUDGET_S : seconds(v.budget, '--budget');
   return {
     budgetS,
-    startRate: number(v['start-rate'], '--start-rate', DEFAULT_START_RATE, { positive: true }),
-    rampFactor: 2,
-    rampWarmupS: short ? 1 : 2,
-    rampSteadyS: short ? 3 : 4,
-    stepWarmupS: short ? 1 : 2,
-    stepSteadyS: short ? 4 : 8,
-    confirmSteadyS: short ? 5 : 15,
-    precision: number(v.precision, '--precision', 5, { positive: true }) / 100,
-    maxRate: number(v['max-rate'], '--max-rate', 10_000, { positive: true }),
+    startRate: number(v['start-rate'], '--start-rate', SEARCH_DEFAULTS.startRate, { positive: true }),
+    rampFactor: SEARCH_DEFAULTS.rampFactor,
+    // Short budgets (tests) get short steps: a step must still fit several times over.
+    ...stepLengths(budgetS),
+    precision: number(v.precision, '--precision', SEARCH_DEFAULTS.precision * 100, { positive: true }) / 100,
+    maxRate: number(v['max-rate'], '--max-rate', SEARCH_DEFAULTS.maxRate, { positive: true }),
     readsPerLifecycle: number(v['reads-per-lifecycle'], '--reads-per-lifecycle', DEFAULT_READS_PER_LIFECYCLE, {
       min: 0,
     }),
@@ -235,8 +232,10 @@ async function searchInto(c: Settings, v: Values): Promise<number> {
   try {
     const way = await checkWay(target.baseUrl, (line) => console.error(line));
     const report = await searchWith(c, { k6, dataFile, target, generator, way });
-    const exitCode = report.passed ? 0 : 1;
+    const exitCode = exitCodeOf(report);
     const history = recordCapacityHistory(report, target, exitCode, (l) => console.error(`capacity: ${l}`));
+    if (report.end === 'incomplete' && c.compare)
+      console.error(`capacity: not compared with the baseline ${v.baseline}: the search did not converge`);
     const written = writeCapacityReport(c.dir, report, history);
     if (report.capacity) written.push(packArchive(c.dir, report.capacity.lifecyclesPerS, archiveOf));
     process.stdout.write(capacityText(report));
@@ -289,7 +288,10 @@ async function searchWith(
     slo: c.slo,
     ...(run.way ? { connection: loadConnection(run.way, k6Wire(c.dir)) } : {}),
   };
-  return buildCapacityReport({ meta, steps: outcome.steps, ended: outcome.ended, ceiling: run.generator }, c.compare);
+  return buildCapacityReport(
+    { meta, steps: outcome.steps, end: outcome.end, ended: outcome.ended, ceiling: run.generator },
+    c.compare,
+  );
 }
 
 /** What k6 spoke to the target, from the line the discovery process printed (steps/00-discover/k6.log). */
@@ -304,13 +306,13 @@ function k6Wire(dir: string) {
   }
 }
 
-/** A quarter of the capacity last recorded for this implementation or target, else the default. */
+/** A quarter of the confirmed capacity last recorded for this implementation or target, else the default. */
 function startRateFor(target: Parameters<typeof lastCapacity>[0], name: string | undefined): number {
   const last = lastCapacity(target, name);
-  if (last === undefined) return DEFAULT_START_RATE;
-  const start = Math.max(DEFAULT_START_RATE, roundRate(last * START_SHARE_OF_LAST));
+  if (last === undefined) return SEARCH_DEFAULTS.startRate;
+  const start = Math.max(SEARCH_DEFAULTS.startRate, roundRate(last * START_SHARE_OF_LAST));
   console.error(
-    `the ramp starts at ${start}/s, a quarter of the capacity last recorded (${last}/s); --start-rate sets it`,
+    `the ramp starts at ${start}/s, a quarter of the capacity last confirmed (${last}/s); --start-rate sets it`,
   );
   return start;
 }

@@ -18,7 +18,7 @@ import { ensureK6 } from '../node/ensure-k6.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-const BIN = resolve(fileURLToPath(new URL('..', import.meta.url)), 'bin', 'wfcheck.mjs');
+const BIN = resolve(fileURLToPath(new URL('../..', import.meta.url)), 'bin', 'wfcheck.mjs');
 /** Service time of a worker: 1 worker serves 25 requests/s, 4 serve 100 (about 4 and 16 lifecycles/s). */
 const SERVICE_MS = 40;
 
@@ -59,7 +59,9 @@ async function capacity(workers: number, name: string, args: string[]): Promise<
     WFCHECK_HISTORY: join(scratch, 'history.sqlite'),
     FORCE_COLOR: '0',
   };
-  const common = ['--ceiling', 'off', '--start-rate', '2', '--precision', '20', '--seed', '11', '--out', dir];
+  // A coarse precision (one bisection step between the anchoring and the last confirmation) and short steps
+  // (a budget under 90 s): a search converges in under a minute.
+  const common = ['--ceiling', 'off', '--start-rate', '2', '--precision', '45', '--seed', '11', '--out', dir];
   const ran = await new Promise<Ran>((done, fail) => {
     const child = spawn(process.execPath, [BIN, 'load', 'capacity', ...common, ...args], { env, cwd: scratch });
     let out = '';
@@ -80,13 +82,17 @@ test(
   { tag: '@k6' },
   async ({}, info) => {
     info.setTimeout(90_000);
-    const fast = await capacity(4, 'fast', ['--budget', '45s', '--name', 'pool', '--target-version', '4-workers']);
+    const fast = await capacity(4, 'fast', ['--budget', '75s', '--name', 'pool', '--target-version', '4-workers']);
     info.annotations.push({ type: 'fast search', description: fast.out.slice(-3000) });
     expect(fast.code, fast.out).toBe(0);
     const r = reportOf(fast.dir);
     // 4 workers of 40 ms serve 100 requests/s, about 16 lifecycles/s: the capacity lies below, not far below.
     expect(r.capacity!.lifecyclesPerS).toBeGreaterThan(4);
     expect(r.capacity!.lifecyclesPerS).toBeLessThan(20);
+    // Converged: a confirmation step held at it, and the knee lies within the precision above it.
+    expect(r.end).toBe('found');
+    expect(r.steps.find((s) => s.index === r.capacity!.step)).toMatchObject({ purpose: 'confirm', held: true });
+    expect(r.knee!.rate / r.capacity!.lifecyclesPerS).toBeLessThanOrEqual(1.46);
     expect(fast.out).toMatch(/^capacity: [\d.]+ lifecycles\/s \([\d.]+ requests\/s\) with every gate held/m);
     expect(fast.out).toMatch(/→ steps? 1(–\d+)? \(ramp\)/);
     for (const f of ['report.txt', 'report.json', 'report.junit.xml', 'report.html'])
@@ -110,7 +116,7 @@ test(
     const base = JSON.parse(readFileSync(baseline(), 'utf8')) as CapacityReport;
     const slow = await capacity(1, 'slow', [
       '--budget',
-      '35s',
+      '75s',
       '--name',
       'pool',
       '--target-version',

@@ -12,8 +12,8 @@ import { parseThresholdExpression, type SloSettings } from '../k6/lib/thresholds
 import { ARRIVALS_METRIC, judgeGate, stepGates, type GateResult, windowedKey, worstBreak } from './gates.ts';
 import { type CapacityPlan, steadyWindow } from './plan.ts';
 
-/** Why a step was run. */
-export type StepPurpose = 'ramp' | 'bisect' | 'confirm';
+/** Why a step was run (a recheck: a bisection step at a rate only a short ramp step saw break). */
+export type StepPurpose = 'ramp' | 'bisect' | 'recheck' | 'confirm';
 
 export interface OperationFigures {
   count: number;

@@ -11,12 +11,12 @@ import { table, type LoadConnection } from '../k6/lib/run-report.ts';
 import type { SloSettings } from '../k6/lib/thresholds.ts';
 import type { StepFigures } from './figures.ts';
 import { ARRIVALS_METRIC, describeBreak, type GateResult } from './gates.ts';
-import { bracket, confirmed } from './search.ts';
+import { bracket, confirmed, type SearchEnd } from './search.ts';
 
 export interface CapacityFound {
   lifecyclesPerS: number;
   requestsPerS: number;
-  /** A confirmation step at the rate held. */
+  /** A confirmation step at the rate held: always, since a search that confirmed none has no capacity. */
   confirmed: boolean;
   /** The step it was found in (the confirmation when there was one). */
   step: number;
@@ -72,8 +72,11 @@ export interface CapacityMeta {
 
 export interface CapacityReport {
   meta: CapacityMeta;
+  /** Only a search that converged has one (load/capacity/search.ts): a rate held by a confirmation step. */
   capacity: CapacityFound | null;
   knee: Knee | null;
+  /** How the search ended: a capacity found, none (no rate held), or incomplete (it did not converge). */
+  end: SearchEnd;
   /** Why the search ended. */
   ended: string;
   generator: GeneratorCeiling;
@@ -83,37 +86,45 @@ export interface CapacityReport {
   passed: boolean;
 }
 
-/** The capacity and the knee the steps show. */
-export function resultOf(steps: readonly StepFigures[]): { capacity: CapacityFound | null; knee: Knee | null } {
+/**
+ * The capacity and the knee the steps show. A capacity only when the search found one: the highest rate
+ * that held in a search that did not converge is no capacity (a short step may hold above the knee).
+ */
+export function resultOf(
+  steps: readonly StepFigures[],
+  end: SearchEnd,
+): { capacity: CapacityFound | null; knee: Knee | null } {
   const { held, broke } = bracket(steps);
   const atHeld = held ? steps.filter((s) => s.held && s.rate === held.rate) : [];
   const best = atHeld.find((s) => s.purpose === 'confirm') ?? held;
   return {
-    capacity: best
-      ? {
-          lifecyclesPerS: best.rate,
-          requestsPerS: best.requestsPerS,
-          confirmed: confirmed(steps, best.rate),
-          step: best.index,
-        }
-      : null,
+    capacity:
+      best && end === 'found'
+        ? {
+            lifecyclesPerS: best.rate,
+            requestsPerS: best.requestsPerS,
+            confirmed: confirmed(steps, best.rate),
+            step: best.index,
+          }
+        : null,
     knee: broke?.broke ? { rate: broke.rate, step: broke.index, gate: broke.broke } : null,
   };
 }
 
 const rate = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 
-/** The headline: the capacity, what broke first above it, and whether the generator may be the limit. */
-export function headline(r: Pick<CapacityReport, 'capacity' | 'knee' | 'ended' | 'generator'>): string {
+/** The headline: the capacity and what broke first above it, or plainly that none was found and why. */
+export function headline(r: Pick<CapacityReport, 'capacity' | 'knee' | 'end' | 'ended'>): string {
   const c = r.capacity;
+  if (r.end === 'incomplete')
+    return `capacity: not found — the search did not converge: ${r.ended}; no rate is given as the capacity`;
+  if (!c)
+    return `capacity: none — ${r.knee ? `${describeBreak(r.knee.gate)} already at ${rate(r.knee.rate)}/s` : r.ended}`;
   const kneeText = r.knee
     ? `first gate to break above it: ${describeBreak(r.knee.gate)} at ${rate(r.knee.rate)}/s`
     : `no rate tried broke a gate (${r.ended})`;
-  if (!c)
-    return `capacity: none — ${r.knee ? `${describeBreak(r.knee.gate)} already at ${rate(r.knee.rate)}/s` : r.ended}`;
   const lead = `capacity: ${r.knee ? '' : 'at least '}${rate(c.lifecyclesPerS)} lifecycles/s (${rate(c.requestsPerS)} requests/s) with every gate held`;
-  const unconfirmed = c.confirmed ? '' : ` (not confirmed: ${r.ended})`;
-  return `${lead}${unconfirmed}; ${kneeText}`;
+  return `${lead}; ${kneeText}`;
 }
 
 /**
@@ -178,6 +189,14 @@ export function baselineLine(b: BaselineComparison): string {
   return `${b.regressed ? 'REGRESSED' : 'ok'}: capacity ${change} against the baseline's ${rate(b.lifecyclesPerS)} lifecycles/s (${b.file}; tolerance −${Math.round(b.tolerance * 100)}%)`;
 }
 
+/** PASS, FAIL (no rate held, or the capacity fell), or INCOMPLETE (the search did not converge). */
+export const verdict = (r: Pick<CapacityReport, 'end' | 'passed'>) =>
+  r.end === 'incomplete' ? 'INCOMPLETE' : r.passed ? 'PASS' : 'FAIL';
+
+/** The command's exit code for a report (docs/capacity.md): 0 found, 1 none or fallen, 2 incomplete. */
+export const exitCodeOf = (r: Pick<CapacityReport, 'end' | 'passed'>) =>
+  r.end === 'incomplete' ? 2 : r.passed ? 0 : 1;
+
 export function capacityText(r: CapacityReport): string {
   const m = r.meta;
   const lines = [
@@ -191,7 +210,7 @@ export function capacityText(r: CapacityReport): string {
     ceilingLine(r),
   ];
   if (r.baseline) lines.push(baselineLine(r.baseline));
-  lines.push(`VERDICT: ${r.passed ? 'PASS' : 'FAIL'}`);
+  lines.push(`VERDICT: ${verdict(r)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -202,7 +221,11 @@ export function capacityJunit(r: CapacityReport): JunitDocument {
     {
       classname: cls,
       name: 'capacity with every gate held',
-      ...(r.capacity ? { systemOut: headline(r) } : { failure: { message: headline(r), type: 'capacity' } }),
+      ...(r.capacity
+        ? { systemOut: headline(r) }
+        : r.end === 'incomplete'
+          ? { skipped: { message: headline(r) } }
+          : { failure: { message: headline(r), type: 'capacity' } }),
     },
     {
       classname: cls,

@@ -10,8 +10,9 @@
  * Goals: the searches of one target agree within ±10 % of their median; the slowed target's capacity over
  * the fast one's is 0.5 within ±20 %.
  */
+import { DEFAULT_BUDGET_S } from '../../load/capacity/search.ts';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inheritedEnvironment } from '../../core/settings/child-environment.ts';
 import type { OptionValues } from '../../core/settings/command.ts';
@@ -60,7 +61,7 @@ export const CAPACITY_BENCH_OPTIONS = {
 export function capacityBenchOptions(values: OptionValues<typeof CAPACITY_BENCH_OPTIONS>): CapacityBenchOptions {
   return {
     rounds: positiveInt(values.rounds, '--rounds', 3),
-    budget: values.budget ?? '3m',
+    budget: values.budget ?? `${DEFAULT_BUDGET_S}s`,
     seed: wholeNumber(values.seed, '--seed', 4242),
     targets: targetsOf(values.targets),
   };
@@ -115,13 +116,21 @@ async function search(
       .on('error', fail)
       .on('close', done),
   );
-  if (code !== 0 && code !== 1) throw new Error(`wfcheck load capacity failed (exit ${code}); see ${dir}`);
-  const r = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as CapacityReport;
+  // 2 is also a search that did not converge: its report says so, and it counts as no figure.
+  const report = join(dir, 'report.json');
+  if (code !== 0 && code !== 1 && !(code === 2 && existsSync(report)))
+    throw new Error(`wfcheck load capacity failed (exit ${code}); see ${dir}`);
+  const r = JSON.parse(readFileSync(report, 'utf8')) as CapacityReport;
   return {
     lifecyclesPerS: r.capacity?.lifecyclesPerS ?? null,
     requestsPerS: r.capacity?.requestsPerS ?? null,
     confirmed: r.capacity?.confirmed ?? false,
-    knee: r.knee ? `${r.knee.gate.gate} at ${r.knee.rate}/s` : r.ended,
+    knee:
+      r.end === 'incomplete'
+        ? `did not converge: ${r.ended}`
+        : r.knee
+          ? `${r.knee.gate.gate} at ${r.knee.rate}/s`
+          : r.ended,
     wallS: r.meta.wallMs / 1000,
   };
 }

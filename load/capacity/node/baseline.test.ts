@@ -1,9 +1,10 @@
 /**
  * --baseline without k6: a search whose capacity fell by more than the tolerance fails, and its text and
- * JUnit name the fall and the gate that broke first above the new capacity; within the tolerance it passes.
+ * JUnit name the fall and the gate that broke first above the new capacity; within the tolerance it passes;
+ * a search that did not converge is not compared at all.
  */
 import { expect, test } from '@playwright/test';
-import { type CapacityMeta, capacityJunit, capacityText, type CapacityReport } from '../report.ts';
+import { type CapacityMeta, capacityJunit, capacityText, type CapacityReport, exitCodeOf } from '../report.ts';
 import { exampleStep as step } from '../k6/step-examples.ts';
 import { DEFAULT_SLO } from '../../k6/lib/thresholds.ts';
 import { compareCapacity } from './baseline.ts';
@@ -27,7 +28,7 @@ const META: CapacityMeta = {
 function searched(capacity: number, baseline?: (r: CapacityReport) => ReturnType<typeof compareCapacity>) {
   const steps = [step(1, capacity, true), step(2, capacity * 1.1, false), step(3, capacity, true, 'confirm')];
   return buildCapacityReport(
-    { meta: META, steps, ended: 'confirmed', ceiling: { requestsPerS: 10_000, source: 'given' } },
+    { meta: META, steps, end: 'found', ended: 'confirmed', ceiling: { requestsPerS: 10_000, source: 'given' } },
     baseline,
   );
 }
@@ -56,6 +57,7 @@ test('a capacity within the tolerance, or above the baseline, passes', () => {
     {
       meta: META,
       steps: [step(1, 2, false)],
+      end: 'none',
       ended: 'even 2/s broke a gate',
       ceiling: { requestsPerS: null, source: 'off' },
     },
@@ -65,4 +67,34 @@ test('a capacity within the tolerance, or above the baseline, passes', () => {
   expect(capacityText(none)).toMatch(
     /capacity: none — p99 of getExecutionStatus \(912 ms > 800 ms\) already at 2\.00\/s/,
   );
+});
+
+test('a search that did not converge is not set against the baseline: no capacity, INCOMPLETE, exit 2', () => {
+  const base = searched(32);
+  // Short ramp steps held up to 512/s, 1024/s broke, and the budget ended before bisection could narrow it.
+  const steps = [step(1, 256, true, 'ramp'), step(2, 512, true, 'ramp'), step(3, 1024, false, 'ramp')];
+  const r = buildCapacityReport(
+    {
+      meta: META,
+      steps,
+      end: 'incomplete',
+      ended: 'the budget ended with the knee between 512/s and 1024/s, wider than the 5% precision',
+      ceiling: { requestsPerS: null, source: 'off' },
+    },
+    (x) => compareCapacity(base, x, 'baseline.json', 0.1),
+  );
+  expect(r.capacity).toBeNull();
+  expect(r.baseline).toBeUndefined();
+  expect(exitCodeOf(r)).toBe(2);
+  const text = capacityText(r);
+  expect(text).toContain(
+    'capacity: not found — the search did not converge: the budget ended with the knee between 512/s and 1024/s, wider than the 5% precision; no rate is given as the capacity',
+  );
+  expect(text).not.toMatch(/with every gate held/);
+  expect(text).toMatch(/VERDICT: INCOMPLETE\n$/);
+  const cases = capacityJunit(r).suites[0]!.cases;
+  expect(cases.find((c) => c.name === 'capacity with every gate held')?.skipped?.message).toMatch(
+    /^capacity: not found/,
+  );
+  expect(cases.some((c) => c.failure)).toBe(false);
 });

@@ -1,8 +1,9 @@
 /**
  * A capacity search in the run history (core/history-store/capacity.ts): recorded under the implementation's
  * name and version when given (else under its target), with the figures of each operation at the rate
- * found; and the searches recorded before, for the page's history chart. A history that cannot be used is
- * reported and skipped: the search's own reports never depend on it.
+ * found; and the searches recorded before, for the page's history chart. A search that did not converge
+ * has no capacity to record (a null there reads as "no rate held"): it is left out, its reports keep it.
+ * A history that cannot be used is reported and skipped: the search's own reports never depend on it.
  */
 import { type CapacityPoint, capacityTrend, recordCapacityRun } from '../../../core/history-store/capacity.ts';
 import { harnessVersion, type LoadRunRecord, targetFingerprint } from '../../../core/history-store/records.ts';
@@ -47,6 +48,11 @@ export function recordCapacityHistory(
   warn: (line: string) => void,
 ): CapacityPoint[] {
   const fingerprint = targetFingerprint(target.baseUrl, target.apiKey, target.kind);
+  const of = r.meta.name ? { name: r.meta.name } : { target: fingerprint };
+  if (r.end === 'incomplete') {
+    warn('not recorded in the run history: the search did not converge, so it has no capacity to record');
+    return withHistory(historyPath(), (db) => capacityTrend(db, of, HISTORY_POINTS)).value ?? [];
+  }
   const { value, skipped } = withHistory(historyPath(), (db) => {
     recordCapacityRun(db, loadRecord(r, fingerprint, exitCode), {
       lifecyclesPerS: r.capacity?.lifecyclesPerS ?? null,
@@ -59,7 +65,7 @@ export function recordCapacityHistory(
       steps: r.steps.length,
       mixProfile: r.meta.mixProfile,
     });
-    return capacityTrend(db, r.meta.name ? { name: r.meta.name } : { target: fingerprint }, HISTORY_POINTS);
+    return capacityTrend(db, of, HISTORY_POINTS);
   });
   if (!value) {
     warn(`${skipped}; the search's reports are complete without it`);
@@ -69,8 +75,9 @@ export function recordCapacityHistory(
 }
 
 /**
- * The capacity last recorded for this implementation (by name) or target, when the history holds one:
- * the next search starts its ramp below it rather than from the bottom.
+ * The confirmed capacity last recorded for this implementation (by name) or target, when the history
+ * holds one: the next search starts its ramp below it rather than from the bottom. An unconfirmed figure
+ * (recorded before every capacity had to be confirmed) is no capacity and seeds nothing.
  */
 export function lastCapacity(
   target: Pick<Target, 'baseUrl' | 'apiKey' | 'kind'>,
@@ -79,7 +86,8 @@ export function lastCapacity(
   const of = name ? { name } : { target: targetFingerprint(target.baseUrl, target.apiKey, target.kind) };
   const { value } = withHistory(historyPath(), (db) => capacityTrend(db, of, 5));
   return value
-    ?.map((p) => p.lifecyclesPerS)
+    ?.filter((p) => p.confirmed)
+    .map((p) => p.lifecyclesPerS)
     .filter((c): c is number => c !== null && c > 0)
     .at(-1);
 }

@@ -20,6 +20,7 @@ import {
   type GeneratorCeiling,
   resultOf,
 } from '../report.ts';
+import type { SearchEnd } from '../search.ts';
 import { capacityPage } from './page.ts';
 import { LOAD_DIR } from '../../node/run-k6.ts';
 
@@ -36,6 +37,7 @@ const RATE_TAG = /capacity_rate=[\d.]+/;
 export interface ReportInput {
   meta: CapacityMeta;
   steps: StepFigures[];
+  end: SearchEnd;
   ended: string;
   ceiling: { requestsPerS: number | null; source: string };
 }
@@ -44,7 +46,7 @@ export function buildCapacityReport(
   i: ReportInput,
   baseline?: (r: CapacityReport) => BaselineComparison,
 ): CapacityReport {
-  const { capacity, knee } = resultOf(i.steps);
+  const { capacity, knee } = resultOf(i.steps, i.end);
   const ceiling = i.ceiling.requestsPerS;
   const generator: GeneratorCeiling = {
     ...i.ceiling,
@@ -55,12 +57,14 @@ export function buildCapacityReport(
     meta: i.meta,
     capacity,
     knee,
+    end: i.end,
     ended: i.ended,
     generator,
     steps: i.steps,
     passed: capacity !== null,
   };
-  if (!baseline) return report;
+  // A search that did not converge has no capacity to set against the baseline's: it is not compared.
+  if (!baseline || i.end === 'incomplete') return report;
   const comparison = baseline(report);
   return { ...report, baseline: comparison, passed: report.passed && !comparison.regressed };
 }

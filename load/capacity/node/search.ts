@@ -1,56 +1,23 @@
 /**
  * Drives a capacity search: discovery once, then whatever load/capacity/search.ts asks for next (the
- * coarse ramp, bisection steps, the confirmation), each as a k6 process (capacity-process.ts), until the
+ * coarse ramp, bisection steps, the confirmation), each as a k6 process (process.ts), until the
  * search is over or the budget would be exceeded. Every step is printed as it ends, with where the search
  * stands; while a process runs, a progress line says which step is on and how much of the budget is used.
  */
+import { ProcessCost } from '../cost.ts';
 import type { StepFigures } from '../figures.ts';
 import { describeBreak } from '../gates.ts';
-import { type CapacityPlan, plannedVus, planSeconds } from '../plan.ts';
-import { bracket, nextRun, type SearchSettings } from '../search.ts';
+import { type CapacityPlan, plannedVus } from '../plan.ts';
+import { bracket, nextRun, type SearchEnd, type SearchSettings } from '../search.ts';
 import { discoverOnce, runPlan, type SearchProcesses, type StepLabel } from './process.ts';
 import { idleLatency, searchProbe, settle } from './settle.ts';
 
 export interface SearchOutcome {
   steps: StepFigures[];
-  /** Why the search ended. */
+  /** How it ended (a capacity found, none, or incomplete), and why. */
+  end: SearchEnd;
   ended: string;
   wallMs: number;
-}
-
-/** VUs enough for a process's start to measure what one costs. */
-const LARGE_POOL = 50;
-
-/**
- * What a process costs besides its steps' own seconds: k6's start, the initialisation of every VU it
- * pre-allocates (the suite's modules, a few ms of CPU each), and the drain of the last lifecycles. Learnt
- * from each process run, so the next plan is started only when it fits the budget.
- */
-class ProcessCost {
-  /**
-   * Until a process has been timed: k6 compiles the entry in about a second on a quiet machine, and each
-   * VU evaluates the suite's modules (the contract checks' bundle among them): 28 ms of CPU per VU measured
-   * on 2 cores, 40 ms with the machine loaded. Guessed low, a first ramp sized for thousands of VUs spent
-   * two of the budget's three minutes starting them.
-   */
-  private fixedS = 2;
-  private perVuS = 0.03;
-  private drainS = 3;
-
-  learn(plan: CapacityPlan, outcome: { startupMs: number; wallMs: number }, ranS: number): void {
-    const startupS = outcome.startupMs / 1000;
-    const vus = plannedVus(plan);
-    // A few VUs start within k6's fixed time and say nothing of one VU's cost: a pool of 14 once set it
-    // near 0, and the next plan, of hundreds, overran the budget. Only a large pool teaches the per-VU cost.
-    if (vus >= LARGE_POOL) this.perVuS = Math.max(0.005, (startupS - this.fixedS / 2) / vus);
-    else this.fixedS = Math.max(0.5, startupS);
-    this.drainS = Math.max(1, outcome.wallMs / 1000 - startupS - ranS);
-  }
-
-  /** Seconds a plan would take, with a tenth to spare. */
-  of(plan: CapacityPlan): number {
-    return (this.fixedS + this.perVuS * plannedVus(plan) + this.drainS + planSeconds(plan)) * 1.1;
-  }
 }
 
 /** The longest wait for a target to work off a step's backlog: past it, the next step says what is left. */
@@ -127,7 +94,7 @@ export async function searchCapacity(p: SearchProcesses, given: SearchSettings):
   for (;;) {
     const leftS = s.budgetS - (Date.now() - started) / 1000;
     const next = nextRun(s, steps, { leftS, costS: (plan) => cost.of(plan) });
-    if (next.kind === 'done') return { steps, ended: next.why, wallMs: Date.now() - started };
+    if (next.kind === 'done') return { steps, end: next.end, ended: next.why, wallMs: Date.now() - started };
     const labels: StepLabel[] = next.plan.steps.map((_, i) => ({ index: steps.length + i + 1, purpose: next.purpose }));
     const what = describePlan(next.purpose, next.plan, labels[0]!.index);
     p.log(`→ ${what}`);
@@ -138,23 +105,21 @@ export async function searchCapacity(p: SearchProcesses, given: SearchSettings):
     } finally {
       stop();
     }
-    cost.learn(
-      next.plan,
-      outcome,
-      outcome.steps.reduce((n, x) => n + x.warmupS + x.steadyS, 0),
-    );
     p.log(
       `  (the process took ${(outcome.wallMs / 1000).toFixed(1)}s; k6 started its ${plannedVus(next.plan)} VUs in ${(outcome.startupMs / 1000).toFixed(1)}s)`,
     );
     for (const step of outcome.steps) p.log(`  ${describeStep(step)}`);
     if (outcome.steps.length === 0)
-      return { steps, ended: 'a process reached none of its steps', wallMs: Date.now() - started };
+      return { steps, end: 'incomplete', ended: 'a process reached none of its steps', wallMs: Date.now() - started };
     steps.push(...outcome.steps);
     s.lifecycleS = learntLifecycleS(steps, given.lifecycleS);
+    let settledS = 0;
     if (outcome.steps.some((x) => !x.held)) {
-      const waited = await settle(probe, idleMs, SETTLE_MAX_S);
-      if (waited >= 1) p.log(`  the target worked off the step's backlog in ${waited.toFixed(1)}s`);
+      settledS = await settle(probe, idleMs, SETTLE_MAX_S);
+      if (settledS >= 1) p.log(`  the target worked off the step's backlog in ${settledS.toFixed(1)}s`);
     }
+    const ranS = outcome.steps.reduce((n, x) => n + x.warmupS + x.steadyS, 0);
+    cost.learn(next.plan, { startupMs: outcome.startupMs, wallMs: outcome.wallMs, ranS, settledS });
     p.log(`  ${where(steps)} · ${clockText(Date.now() - started)} of ${clockText(s.budgetS * 1000)} used`);
   }
 }
