@@ -19,7 +19,7 @@ import {
 import { simulateSearch, type SimulatedTarget, TWO_CORES } from './simulated-target.testkit.ts';
 import { exampleStep } from './k6/step-examples.ts';
 
-/** The command's own defaults (scripts/load-capacity.ts). */
+/** The command's own defaults (load/capacity/node/command.ts). */
 const settingsFor = (budgetS: number): SearchSettings => ({
   budgetS,
   ...SEARCH_DEFAULTS,

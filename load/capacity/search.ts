@@ -43,7 +43,7 @@ export interface StepLengths {
 /** The default budget: a cold search (no history) of the reference target on 2 cores converges within it. */
 export const DEFAULT_BUDGET_S = 420;
 
-/** The command's defaults besides the budget and the steps' lengths (scripts/load-capacity.ts). */
+/** The command's defaults besides the budget and the steps' lengths (load/capacity/node/command.ts). */
 export const SEARCH_DEFAULTS = {
   /** A trickle any target holds: the ramp's first rate when neither --start-rate nor the history gives one. */
   startRate: 2,
