@@ -75,6 +75,12 @@ test("the levels the specification settles are the catalogue's", () => {
     'DATETIME-OFFSET': 'should',
     // §5.1 describes what a client sends; what a server makes of "bearer" or two spaces is its own choice
     'AUTH-SCHEME-SPELLING': 'observe',
+    // §4.3 "output nodes" are never defined (no field of a plan marks one): every node or only some
+    'OUTPUT-NODES-LISTED': 'observe',
+    // §2.3 a "file access URL" is none of the §4 endpoints that require the key header
+    'OUTPUT-FILE-URL-KEY': 'observe',
+    // §4.1 "each key is a workflow variable name" says what keys are, not what another key gets
+    'RUN-UNDECLARED-VARIABLES': 'observe',
   });
   const security = REQUIREMENTS.filter((r) => r.security)
     .map((r) => r.id)

@@ -58,6 +58,43 @@ export function acceptedOrStatus(raw: string): string | undefined {
   return status.startsWith('2') ? 'accepted' : status;
 }
 
+// ---- readers the points share ------------------------------------------------------------------------
+
+/** A recorded status sequence ("init → executing → finish") read as forward only, or not. */
+export function sequenceOrder(ranks: Readonly<Record<string, number>>) {
+  return (raw: string): string | undefined => {
+    const seq = raw.split(' → ');
+    if (seq.some((s) => ranks[s] === undefined)) return undefined;
+    for (let i = 1; i < seq.length; i++) {
+      const [a, b] = [ranks[seq[i - 1]!]!, ranks[seq[i]!]!];
+      if (b < a) return 'moves back';
+      if (a === b && seq[i] !== seq[i - 1]) return 'leaves a terminal status';
+    }
+    return 'forward only';
+  };
+}
+
+/** What an answer to a page-size probe served: items, no item, or the refusal's status. */
+export function servedRead(raw: string): string | undefined {
+  const status = statusIn(raw);
+  if (!status?.startsWith('2')) return status;
+  return /\b0 items\b/.test(raw) ? 'served, empty' : 'served';
+}
+
+/** The errCode of an error body: a §7 code, `none`, or the code given (kept as other). */
+export function errCodeRead(raw: string): string | undefined {
+  if (/^non-JSON body/.test(raw)) return 'not JSON';
+  return codeIn(raw) ?? 'none';
+}
+
+/** The first of `ranked` (worst first) among a run's values: one answer however many records gave it. */
+export function worst(ranked: readonly string[]) {
+  return (values: readonly string[]): string[] => {
+    const found = ranked.find((r) => values.includes(r));
+    return found ? [found] : [...new Set(values)].sort();
+  };
+}
+
 const VOLATILE: readonly [RegExp, string][] = [
   // Timestamps, then ids: a UUID, a long run of hex or of letters and digits mixed (keys are redacted already).
   [/\b\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?/g, '<time>'],

@@ -167,11 +167,98 @@ const SEEN: readonly [string, string, unknown, string, string][] = [
   ['OUTPUT-FILE-TYPE-VALUES', 'file type', 'text/markdown', 'file-type-form', 'media type'],
 ];
 
+/**
+ * The four points read from answers the judges record in their own words: what the reference (and the
+ * implementations that agree with it) records, and what the legal variant of the fault catalogue that
+ * answers otherwise makes it record (the variant named beside each). An observation never fails: only
+ * its value changes.
+ */
+const MEASURED: readonly [string, string, unknown, string, string][] = [
+  // Which nodes the output lists: the reference lists every node; output-lists-last-node-only its last one.
+  [
+    'OUTPUT-NODES-LISTED',
+    'nodes the output lists once the execution finished',
+    '5 of 5 nodes',
+    'output-nodes',
+    'every node',
+  ],
+  [
+    'OUTPUT-NODES-LISTED',
+    'nodes the output lists once the execution finished',
+    '1 of 5 nodes',
+    'output-nodes',
+    'output nodes only',
+  ],
+  [
+    'OUTPUT-NODES-LISTED',
+    'nodes the output lists once the execution finished',
+    '0 of 3 nodes; 3 more that the status does not list',
+    'output-nodes',
+    'other: 0 of 3 nodes; 3 more that the status does not list',
+  ],
+  // A file url without the key: the reference serves it (the unguessable id is the credential); file-url-behind-key answers 401.
+  ['OUTPUT-FILE-URL-KEY', 'a file url read without the key', 'HTTP 200', 'file-url-key', 'served without the key'],
+  [
+    'OUTPUT-FILE-URL-KEY',
+    'a file url read without the key',
+    'HTTP 200 (another origin: the key is never sent there)',
+    'file-url-key',
+    'served without the key',
+  ],
+  ['OUTPUT-FILE-URL-KEY', 'a file url read without the key', 'HTTP 401 (E0004)', 'file-url-key', 'needs the key'],
+  ['OUTPUT-FILE-URL-KEY', 'a file url read without the key', 'HTTP 404 (E1024)', 'file-url-key', 'needs the key'],
+  ['OUTPUT-FILE-URL-KEY', 'a file url read without the key', 'HTTP 302', 'file-url-key', 'other: HTTP 302'],
+  // An undeclared variable: the reference ignores it; undeclared-variables-refused answers 400.
+  ['RUN-UNDECLARED-VARIABLES', 'a variable the plan does not declare', 'HTTP 200', 'undeclared-variables', 'ignored'],
+  [
+    'RUN-UNDECLARED-VARIABLES',
+    'a variable the plan does not declare',
+    'HTTP 400 (INVALID_REQUEST_BODY)',
+    'undeclared-variables',
+    '400',
+  ],
+  [
+    'RUN-UNDECLARED-VARIABLES',
+    'a variable the plan does not declare',
+    'HTTP 422',
+    'undeclared-variables',
+    'other: 422',
+  ],
+  // An upload over 100KB: the reference takes it; upload-payload-limit answers 400 E2005, a gateway 413.
+  ['LIMIT-OPERATIONS', 'upload over 100KB', 'HTTP 200', 'upload-over-100kb', 'accepted'],
+  ['LIMIT-OPERATIONS', 'upload over 100KB', 'HTTP 400 (E2005)', 'upload-over-100kb', '400'],
+  ['LIMIT-OPERATIONS', 'upload over 100KB', 'HTTP 413 (E2005)', 'upload-over-100kb', '413'],
+  [
+    'LIMIT-OPERATIONS',
+    'upload over 100KB',
+    'reset: socket hang up after 12 ms',
+    'upload-over-100kb',
+    'other: reset: socket hang up after <t>',
+  ],
+];
+
 test('the values implementations record are read into their point’s vocabulary', () => {
   for (const [clause, key, value, point, expected] of SEEN) {
     const got = answersOfObservation(clause, key, value).find((a) => a.point === point);
     expect(got?.value, `${clause} "${key}": ${JSON.stringify(value)}`).toBe(expected);
   }
+});
+
+test('the output nodes, a file url without the key, an undeclared variable and an upload over 100KB are read into their vocabularies', () => {
+  for (const [clause, key, value, point, expected] of MEASURED) {
+    const answers = answersOfObservation(clause, key, value);
+    // Each sentence answers its own point and no other (an upload's answer is not E2005's status of run).
+    expect(
+      answers.map((a) => a.point),
+      `${clause} "${key}"`,
+    ).toEqual([point]);
+    expect(answers[0]!.value, `${clause} "${key}": ${JSON.stringify(value)}`).toBe(expected);
+  }
+  // Of a run's executions, one listing only some of its nodes answers: another's nodes may all be output nodes.
+  const nodes = openPoint('output-nodes');
+  expect(answerOf(nodes, ['every node', 'output nodes only', 'every node'])).toEqual(['output nodes only']);
+  expect(answerOf(nodes, ['every node', 'every node'])).toEqual(['every node']);
+  expect(answerOf(nodes, ['every node', 'other: 0 of 3 nodes'])).toEqual(['every node', 'other: 0 of 3 nodes']);
 });
 
 test('a value outside the vocabulary is kept verbatim as other: …, made stable, never dropped', () => {

@@ -19,12 +19,15 @@ import {
   classify,
   CODE,
   compareValues,
-  codeIn,
   COUNT,
+  errCodeRead,
+  sequenceOrder,
+  servedRead,
   STATUS,
   STATUS_WITH_CODE,
   statusIn,
   textOf,
+  worst,
   type Term,
 } from './open-point-values.ts';
 
@@ -53,33 +56,6 @@ type PointEntry = Omit<OpenPoint, 'words'> & { words?: string };
 
 const ACCEPTED_OR_STATUS: readonly Term[] = ['accepted', STATUS];
 const EXEC_STATUSES = ['init', 'executing', 'finish', 'failed'] as const;
-
-/** A recorded status sequence ("init → executing → finish") read as forward only, or not. */
-function order(ranks: Readonly<Record<string, number>>) {
-  return (raw: string): string | undefined => {
-    const seq = raw.split(' → ');
-    if (seq.some((s) => ranks[s] === undefined)) return undefined;
-    for (let i = 1; i < seq.length; i++) {
-      const [a, b] = [ranks[seq[i - 1]!]!, ranks[seq[i]!]!];
-      if (b < a) return 'moves back';
-      if (a === b && seq[i] !== seq[i - 1]) return 'leaves a terminal status';
-    }
-    return 'forward only';
-  };
-}
-
-/** What an answer to a page-size probe served: items, no item, or the refusal's status. */
-function served(raw: string): string | undefined {
-  const status = statusIn(raw);
-  if (!status?.startsWith('2')) return status;
-  return /\b0 items\b/.test(raw) ? 'served, empty' : 'served';
-}
-
-/** The errCode of an error body: a §7 code, `none`, or the code given (kept as other). */
-function errCodeRead(raw: string): string | undefined {
-  if (/^non-JSON body/.test(raw)) return 'not JSON';
-  return codeIn(raw) ?? 'none';
-}
 
 const ERROR_CODE_TERMS: readonly Term[] = [CODE, 'none', 'not JSON'];
 const ERROR_BODY_WORDS = 'Body shape of error responses other than the 400 of workflow generation: not shown.';
@@ -147,7 +123,7 @@ const POINTS: readonly PointEntry[] = [
     question: 'Whether an execution’s status only moves forward across polls',
     vocabulary: ['forward only', 'moves back', 'leaves a terminal status'],
     from: { observed: 'execution status sequence across polls' },
-    read: order({ init: 0, executing: 1, finish: 2, failed: 2 }),
+    read: sequenceOrder({ init: 0, executing: 1, finish: 2, failed: 2 }),
     combine: worst(['leaves a terminal status', 'moves back', 'forward only']),
   },
   {
@@ -156,7 +132,7 @@ const POINTS: readonly PointEntry[] = [
     question: 'Whether a node’s status only moves forward across polls',
     vocabulary: ['forward only', 'moves back', 'leaves a terminal status'],
     from: { observed: 'node status sequence across polls' },
-    read: order({ init: 0, waiting: 1, executing: 2, finish: 3, failed: 3 }),
+    read: sequenceOrder({ init: 0, waiting: 1, executing: 2, finish: 3, failed: 3 }),
     combine: worst(['leaves a terminal status', 'moves back', 'forward only']),
   },
   {
@@ -191,6 +167,35 @@ const POINTS: readonly PointEntry[] = [
     read: (raw) =>
       /^[a-z]+\/[\w.+-]+/i.test(raw) ? 'media type' : /^\.?[a-z0-9]{1,8}$/i.test(raw) ? 'file extension' : undefined,
   },
+  {
+    id: 'output-nodes',
+    clause: 'OUTPUT-NODES-LISTED',
+    question: 'Whether the output of a finished execution lists every node or only its output nodes',
+    vocabulary: ['output nodes only', 'every node'],
+    from: { observed: 'nodes the output lists once the execution finished' },
+    read: (raw) => {
+      const m = /^(\d+) of (\d+) nodes$/.exec(raw);
+      if (!m || m[1] === '0') return undefined;
+      return m[1] === m[2] ? 'every node' : 'output nodes only';
+    },
+    // One execution listing only some of its nodes is the answer: another whose nodes are all output nodes lists every one.
+    combine: (values) => [
+      ...new Set(values.includes('output nodes only') ? values.filter((v) => v !== 'every node') : values),
+    ],
+  },
+  {
+    id: 'file-url-key',
+    clause: 'OUTPUT-FILE-URL-KEY',
+    question: 'Whether a file’s url needs the API key to be fetched',
+    words: '| data.files[].url | string | no | file access URL |',
+    vocabulary: ['served without the key', 'needs the key'],
+    from: { observed: 'a file url read without the key' },
+    read: (raw) => {
+      const status = statusIn(raw);
+      if (status?.startsWith('2')) return 'served without the key';
+      return status === '401' || status === '403' || status === '404' ? 'needs the key' : undefined;
+    },
+  },
   // ---- §4.1 run ------------------------------------------------------------------------------------------
   {
     id: 'untyped-variable-kinds',
@@ -223,6 +228,17 @@ const POINTS: readonly PointEntry[] = [
     vocabulary: ACCEPTED_OR_STATUS,
     from: { observed: 'run with "variables" that is not an object' },
     read: acceptedOrStatus,
+  },
+  {
+    id: 'undeclared-variables',
+    clause: 'RUN-UNDECLARED-VARIABLES',
+    question: 'The answer to a run that gives a variable its plan does not declare',
+    vocabulary: ['ignored', '400'],
+    from: { observed: 'a variable the plan does not declare' },
+    read: (raw) => {
+      const answer = acceptedOrStatus(raw);
+      return answer === 'accepted' ? 'ignored' : answer;
+    },
   },
   // ---- §4.5 search ---------------------------------------------------------------------------------------
   {
@@ -289,7 +305,7 @@ const POINTS: readonly PointEntry[] = [
     question: 'The answer to a pageSize of 0, of −1, or not a number',
     vocabulary: ['served', 'served, empty', STATUS],
     from: { observed: /^(pageSize=0|pageSize=-1|page=abc&pageSize=xyz)$/ },
-    read: served,
+    read: servedRead,
   },
   {
     id: 'page-zero',
@@ -298,7 +314,7 @@ const POINTS: readonly PointEntry[] = [
     words: 'page number, 1-based',
     vocabulary: ['served', 'served, empty', STATUS],
     from: { observed: 'page=0 (below the 1-based range) answers' },
-    read: served,
+    read: servedRead,
   },
   // ---- §4.7 upload, §4.8 generate ------------------------------------------------------------------------
   {
@@ -438,6 +454,14 @@ const POINTS: readonly PointEntry[] = [
     read: acceptedOrStatus,
   },
   {
+    id: 'upload-over-100kb',
+    clause: 'LIMIT-OPERATIONS',
+    question: 'The answer to an upload whose body is over 100KB: whether the payload limit (E2005) applies to uploads',
+    vocabulary: ['accepted', '413', '400'],
+    from: { observed: 'upload over 100KB' },
+    read: acceptedOrStatus,
+  },
+  {
     id: 'http-layer-refusal',
     clause: 'HTTP-LAYER-REFUSAL',
     question: 'How a request no stack routes (an encoded slash, a NUL, a broken escape) is refused',
@@ -483,14 +507,6 @@ const POINTS: readonly PointEntry[] = [
     from: { checked: { pass: 'others served meanwhile', fail: 'others wait' } },
   },
 ];
-
-/** The first of `ranked` (worst first) among a run's values: one answer however many records gave it. */
-function worst(ranked: readonly string[]) {
-  return (values: readonly string[]): string[] => {
-    const found = ranked.find((r) => values.includes(r));
-    return found ? [found] : [...new Set(values)].sort();
-  };
-}
 
 /**
  * The clauses no run can answer a point of: the specification describes nothing to send or read for

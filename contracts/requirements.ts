@@ -331,6 +331,38 @@ export const REQUIREMENTS: readonly Requirement[] = [
     'url is the "file access URL".',
     ['getExecutionOutput'],
   ),
+  reading(
+    observe(
+      'OUTPUT-FILE-URL-KEY',
+      '2.3',
+      'Whether a file\'s url needs the API key: not shown. It is a "file access URL", not one of the endpoints of §4 ' +
+        'that require the key header, and may be a presigned or a storage address.',
+      'file access URL',
+      ['getExecutionOutput'],
+    ),
+    {
+      appliesWhen:
+        'The first file url the harness reads, on a url that served its file with the key: read once more without ' +
+        "the Authorization header. A url on another origin than the base address's is read without the key from " +
+        'the start (the key is sent to the base address only).',
+    },
+  ),
+  reading(
+    observe(
+      'OUTPUT-NODES-LISTED',
+      '2.3, 4.3',
+      'Which nodes the output of an execution lists: "output nodes" are not defined (no field of a plan marks ' +
+        'one), so every node, or only some (recorded).',
+      'Returns output nodes and drive files of an execution.',
+      ['getExecutionOutput', 'getExecutionStatus'],
+    ),
+    {
+      appliesWhen:
+        'The output read once an execution of two nodes or more ended finish, against the nodes its status ' +
+        'lists. An execution of one node cannot tell the readings apart, nor one that failed (the nodes after ' +
+        'the failure never ran).',
+    },
+  ),
 
   // §2.4 search item
   must(
@@ -556,7 +588,23 @@ export const REQUIREMENTS: readonly Requirement[] = [
       appliesWhen:
         'Values of every kind given to a variable the plan declares without a variableType. What a variable ' +
         'typed string takes of the other kinds is recorded (its type confines it); names the plan does not ' +
-        'declare are not judged (a server may ignore them).',
+        'declare are not judged here (a server may ignore them): RUN-UNDECLARED-VARIABLES records what they get.',
+    },
+  ),
+  reading(
+    observe(
+      'RUN-UNDECLARED-VARIABLES',
+      '4.1',
+      'What a run gets for a variable its plan does not declare: not shown (ignored, or refused as an invalid ' +
+        'parameter).',
+      'each key is a workflow variable name',
+      ['runWorkflow'],
+    ),
+    {
+      appliesWhen:
+        'A run in the `variables` wrapper with the values the harness gives the declared variables and one short ' +
+        'string under a name the plan does not declare. A refusal is recorded only when the same run without ' +
+        'that name is accepted.',
     },
   ),
   should(
@@ -1079,7 +1127,8 @@ export const REQUIREMENTS: readonly Requirement[] = [
       appliesWhen:
         'A run or generate body over 102,400 bytes (over 100KB in either reading: 100,000 or 102,400), ' +
         'whatever its fields. Rejected means any 4xx, its code and the status (400, 413) not judged; uploads ' +
-        'are not judged, the payload limit reaching them or not (LIMIT-OPERATIONS).',
+        'are not judged, the payload limit reaching them or not: what an upload over 100KB gets is recorded ' +
+        '(LIMIT-OPERATIONS).',
     },
   ),
   reading(

@@ -7,7 +7,7 @@ import { test, expect } from '@playwright/test';
 import { accepted, clientError, expectStatus } from './expect.ts';
 import { dependsOn, stopAll } from './stops.ts';
 import { answer, recorder } from './answers.testkit.ts';
-import { judgeRunAnswer } from './lifecycle.ts';
+import { judgeFiles, judgeRunAnswer, observeUndeclared, type FileRead } from './lifecycle.ts';
 
 const WITH_ID = {
   carries: 'an executionId',
@@ -200,4 +200,52 @@ test('an accepted run records the status it answers with, the open point of the 
   ]);
   judgeRunAnswer(verdict, ['wrapper'], answer('runWorkflow', 404, { success: false }), 'run c_2', undefined);
   expect(observations('STATE-TRANSITIONS')).toHaveLength(1);
+});
+
+test('an undeclared variable: ignored or refused is recorded; a refusal counts only when the run without it is accepted', () => {
+  const { verdict, outcomes, observations } = recorder();
+  const ok = answer('runWorkflow', 200, { success: true, data: { executionId: 'e1', status: 'init' } });
+  const refused = () => answer('runWorkflow', 400, { success: false, errCode: 'INVALID_REQUEST_BODY' });
+  observeUndeclared(verdict, { ex: ok, message: 'run with x' });
+  observeUndeclared(verdict, { ex: refused(), message: 'run with x' }, ok);
+  expect(observations('RUN-UNDECLARED-VARIABLES').map((o) => [o.value, o.points?.[0]?.value])).toEqual([
+    ['HTTP 200', 'ignored'],
+    ['HTTP 400 (INVALID_REQUEST_BODY)', '400'],
+  ]);
+  // Refused without it too: the refusal is of something else (a value guessed for a declared variable).
+  observeUndeclared(verdict, { ex: refused(), message: 'run with x' }, refused());
+  observeUndeclared(verdict, { ex: refused(), message: 'run with x' });
+  // A 5xx is the status clause's finding: blocked by it, never a value.
+  observeUndeclared(verdict, {
+    ex: answer('runWorkflow', 500, { success: false }, ['RUN-HTTP-STATUS-LISTED']),
+    message: 'run with x',
+  });
+  expect(outcomes('RUN-UNDECLARED-VARIABLES')).toEqual(['not-run', 'not-run', 'blocked by RUN-HTTP-STATUS-LISTED']);
+  expect(observations('RUN-UNDECLARED-VARIABLES')).toHaveLength(2);
+});
+
+test('a file url read without the key is recorded, on a url that served its file with the key', () => {
+  const file = { name: 'report.md', type: 'text/markdown', url: 'http://127.0.0.1:1/f/1' };
+  const fetched = (status: number, body?: unknown) => ({
+    ...answer('getExecutionOutput', status, body),
+    operation: undefined,
+  });
+  const answerTo = (reads: FileRead[]) => {
+    const { verdict, outcomes, observations } = recorder();
+    judgeFiles(verdict, 'c1', [file], reads);
+    const [o] = observations('OUTPUT-FILE-URL-KEY');
+    return o ? o.points?.[0]?.value : outcomes('OUTPUT-FILE-URL-KEY')[0];
+  };
+  expect(answerTo([{ file, got: fetched(200), keyed: true, unkeyed: fetched(200) }])).toBe('served without the key');
+  expect(answerTo([{ file, got: fetched(200), keyed: true, unkeyed: fetched(401, { errCode: 'E0004' }) }])).toBe(
+    'needs the key',
+  );
+  // On another origin the key was never sent: the first read is the read without it.
+  expect(answerTo([{ file, got: fetched(200), keyed: false }])).toBe('served without the key');
+  expect(answerTo([{ file, got: fetched(401), keyed: false }])).toBe('not-run');
+  // A url that does not serve its file with the key tells nothing: blocked by that warning.
+  expect(answerTo([{ file, got: fetched(404), keyed: true, unkeyed: fetched(404) }])).toBe(
+    'blocked by OUTPUT-FILE-URL-SERVES',
+  );
+  expect(answerTo([{ file, notRead: 'no url' }])).toBe('not-run');
 });

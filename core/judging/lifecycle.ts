@@ -1,8 +1,9 @@
 /**
  * The judges of an execution's life (§1, §4.1–4.4): a run is accepted (a 2xx carrying an executionId,
  * whichever 2xx) in each form and with each kind of value, and returns an id the status endpoint knows;
- * the files its output lists serve themselves from their url. The execution folder (core/execution/)
- * sends the runs and reads, and hands each answer here.
+ * the files its output lists serve themselves from their url. What a run gets for a variable its plan
+ * does not declare, and whether a file's url needs the key, are recorded (neither is shown). The execution
+ * folder (core/execution/) sends the runs and reads, and hands each answer here.
  *
  * When a step deviates, what depends on it is "blocked by" the clause that failed first, never failed a
  * second time; a refusal the harness cannot tell from a refusal of its own guess is not judged.
@@ -14,7 +15,7 @@ import { missingPayload } from './contract.ts';
 import { judge, type Judging } from './judge.ts';
 import { accepted, expectStatus, type Judged } from './expect.ts';
 import { dataOf, describe, served, statusDeviation } from './answers.ts';
-import { dependsOn, stopAll, type Stop } from './stops.ts';
+import { dependsOn, onAttempt, stopAll, type Attempt, type Stop } from './stops.ts';
 import { VARIABLE_TYPES, type OutputFile, type Snapshot, type WorkflowPlan } from './payloads.ts';
 import { checkExecutionHistory } from './relations.ts';
 
@@ -35,7 +36,12 @@ const RUN_CLAUSE = {
  * The judge of runs: accepted in what they are about, and returning an id the status endpoint knows; the
  * status an accepted run answers with is recorded (transitions, the first status included, are not shown).
  */
-export const runs = judge('runs', [...Object.values(RUN_CLAUSE), 'RUN-RETURNS-EXECUTION-ID', 'STATE-TRANSITIONS']);
+export const runs = judge('runs', [
+  ...Object.values(RUN_CLAUSE),
+  'RUN-RETURNS-EXECUTION-ID',
+  'STATE-TRANSITIONS',
+  'RUN-UNDECLARED-VARIABLES',
+]);
 
 type Runs = Judging<typeof runs>;
 
@@ -257,14 +263,59 @@ export const observeTypedValue = runs.judges((v, kind: string, run: Exchange): v
   v.observe('RUN-VALUE-KINDS', `a variable typed string given ${kind}`, describe(run), run.record.id),
 );
 
+/** A name the plan does not declare, for the variable a run gives besides the declared ones. */
+export function undeclaredName(plan: WorkflowPlan): string {
+  const declared = new Set((plan.variables ?? []).map((v) => v.name));
+  let name = 'wfcheck_undeclared';
+  while (declared.has(name)) name += '_';
+  return name;
+}
+
+/**
+ * A run with an undeclared variable refused with a 4xx (rate limits aside): only the same run without that
+ * variable tells whether the refusal is of the name or of a value the harness guessed for a declared one.
+ */
+export function undeclaredNeedsControl(run: Exchange): boolean {
+  return run.status !== undefined && run.status >= 400 && run.status < 500 && run.status !== 429;
+}
+
+/**
+ * What a run gets for a variable its plan does not declare is not shown: recorded, ignored (accepted) or
+ * refused. A refusal is recorded only when `control`, the same run without the variable, is accepted; an
+ * answer that already failed the status clause blocks it.
+ */
+export const observeUndeclared = runs.judges((v, attempt: Attempt, control?: Exchange): void =>
+  onAttempt(v, 'RUN-UNDECLARED-VARIABLES', attempt, (run, message) => {
+    const deviation = statusDeviation(run);
+    if (deviation)
+      v.blocked('RUN-UNDECLARED-VARIABLES', {
+        blockedBy: deviation,
+        exchangeIds: [run.record.id],
+        reason: `${message}: ${describe(run)}`,
+      });
+    else if (run.status === 429) v.notRun('RUN-UNDECLARED-VARIABLES', `${message}: rate limited (${describe(run)})`);
+    else if (undeclaredNeedsControl(run) && !(control && served(control)))
+      v.notRun(
+        'RUN-UNDECLARED-VARIABLES',
+        control
+          ? `${message}: refused (${describe(run)}), and so was the same run without it (${describe(control)}): the refusal is not the undeclared name's`
+          : `${message}: refused (${describe(run)}), and no run without it was made to tell whose refusal it is`,
+      );
+    else v.observe('RUN-UNDECLARED-VARIABLES', 'a variable the plan does not declare', describe(run), run.record.id);
+  }),
+);
+
 // ---- a lifecycle: the history and the files of one execution ------------------------------------------
 
 /** The judge of the files a finished execution's output lists: each url serves its file. */
 export const outputFiles = judge('the files of an output', [
   'OUTPUT-FILE-URL-SERVES',
+  'OUTPUT-FILE-URL-KEY',
   'OUTPUT-FILE-TYPE-VALUES',
   'OUTPUT-FILE-SIZE-UNIT',
 ]);
+
+type Files = Judging<typeof outputFiles>;
 
 /** What the first lifecycle judges on the execution's history and output, once it ran. */
 const AFTER_START: ClauseId[] = [
@@ -274,9 +325,15 @@ const AFTER_START: ClauseId[] = [
   'OUTPUT-FILE-TYPE-VALUES',
   'OUTPUT-FILE-SIZE-UNIT',
   'OUTPUT-FILE-URL-SERVES',
+  'OUTPUT-FILE-URL-KEY',
 ];
 /** What needs the files themselves (OUTPUT-FILE-NODE-EXISTS is the history's, judged on every output read). */
-const ON_FILES: ClauseId[] = ['OUTPUT-FILE-TYPE-VALUES', 'OUTPUT-FILE-SIZE-UNIT', 'OUTPUT-FILE-URL-SERVES'];
+const ON_FILES: ClauseId[] = [
+  'OUTPUT-FILE-TYPE-VALUES',
+  'OUTPUT-FILE-SIZE-UNIT',
+  'OUTPUT-FILE-URL-SERVES',
+  'OUTPUT-FILE-URL-KEY',
+];
 
 /** One execution as followed: its id, the snapshots read, and why the poll ended early when it did. */
 export interface Followed {
@@ -324,23 +381,62 @@ export interface FileRead {
   file: OutputFile;
   got?: Exchange;
   notRead?: string;
+  /** `got` was read with the key: the url is on the base address's origin, the only one the key goes to. */
+  keyed?: boolean;
+  /** The same url read without the key (the first url read with it only). */
+  unkeyed?: Exchange;
 }
 
 /**
  * The url each file is read from, or why it is not: files[].url is optional, and this harness only ever
- * talks to loopback addresses. The first five files at most.
+ * talks to loopback addresses. The first five files at most; `keyed` when the key goes with the read.
  */
 export function fileUrls(
   files: readonly OutputFile[],
   baseUrl: string,
-): { file: OutputFile; url?: URL; notRead?: string }[] {
+): { file: OutputFile; url?: URL; keyed?: boolean; notRead?: string }[] {
   return files.slice(0, 5).map((file) => {
     if (!file.url) return { file, notRead: `cannot judge: file ${file.name} has no url (files[].url is optional)` };
     const url = new URL(file.url, baseUrl);
     if (!LOOPBACK.test(url.hostname))
       return { file, notRead: `file url host ${url.hostname} is not a loopback address` };
-    return { file, url };
+    return { file, url, keyed: url.origin === new URL(baseUrl).origin };
   });
+}
+
+/**
+ * Whether a file's url needs the key is not shown: the first url read, read once more without the key
+ * when the first read carried it, is recorded. A url on another origin was read without the key already.
+ * Only a url that served its file with the key tells anything.
+ */
+function observeUrlKey(v: Files, reads: readonly FileRead[]): void {
+  const read = reads.find((r) => r.got);
+  if (!read?.got) {
+    v.notRun('OUTPUT-FILE-URL-KEY', reads.find((r) => r.notRead)?.notRead ?? 'no file url was read');
+    return;
+  }
+  const { file, got, keyed, unkeyed } = read;
+  const key = 'a file url read without the key';
+  if (!keyed && served(got))
+    v.observe(
+      'OUTPUT-FILE-URL-KEY',
+      key,
+      `${describe(got)} (another origin: the key is never sent there)`,
+      got.record.id,
+    );
+  else if (!keyed)
+    v.notRun(
+      'OUTPUT-FILE-URL-KEY',
+      `the url of file ${file.name} is on another origin than the base address, where the key is never sent, and answered ${describe(got)}`,
+    );
+  else if (!served(got))
+    v.blocked('OUTPUT-FILE-URL-KEY', {
+      blockedBy: 'OUTPUT-FILE-URL-SERVES',
+      exchangeIds: [got.record.id],
+      reason: `the url of file ${file.name} did not serve it with the key (${describe(got)})`,
+    });
+  else if (!unkeyed) v.notRun('OUTPUT-FILE-URL-KEY', `the url of file ${file.name} was not read without the key`);
+  else v.observe('OUTPUT-FILE-URL-KEY', key, describe(unkeyed), unkeyed.record.id);
 }
 
 /**
@@ -393,5 +489,6 @@ export const judgeFiles = outputFiles.judges(
       );
     }
     if (!sizeRead) for (const reason of sizeNotRead) v.notRun('OUTPUT-FILE-SIZE-UNIT', reason);
+    observeUrlKey(v, reads);
   },
 );

@@ -121,6 +121,14 @@ const observeLimitAnswer = withinLimits.judges((v, what: string, ex: Exchange): 
   v.observe('LIMIT-OPERATIONS', what, describe(ex), ex.record.id),
 );
 
+/**
+ * Whether the payload limit binds uploads is stated only by its code ("request payload too large"): what an
+ * upload over 100KB gets is recorded, never judged (a 413 or a 400 is as fair as accepting it).
+ */
+export function observeUploadOverPayload(v: AnyRecorder, ex: Exchange): void {
+  observeLimitAnswer(v, 'upload over 100KB', ex);
+}
+
 /** A request over 100KB in total (every value far below 100k characters) is refused; its answer recorded. */
 export function judgeOverPayload(v: AnyRecorder, ex: Exchange, message: string, what: string): void {
   judgeOverLimit(v, 'LIMIT-PAYLOAD-100KB', ex, message);

@@ -220,3 +220,37 @@ test('a history cut short by a status outside the enum is judged for what it sho
   expect(outcomes('STATE-TERMINAL')).toEqual(['blocked by EXEC-STATUS-ENUM']);
   expect(outcomes('STATE-EXEC-FINISH-NODES-FINISHED')).toEqual(['blocked by EXEC-STATUS-ENUM']);
 });
+
+test('which nodes a finished output lists is recorded against the status; one node or a failed end cannot tell', () => {
+  const { verdict, observations } = recorder();
+  const three = [
+    { nodeId: 'n1', status: 'finish' },
+    { nodeId: 'n2', status: 'finish' },
+    { nodeId: 'n3', status: 'finish' },
+  ] as StatusData['nodeExecutions'];
+  const listing = (ids: string[]) => ({ output: ids.map((nodeId) => ({ nodeId })) }) as Partial<OutputData>;
+  const every = checkExecutionHistory(verdict, 'e1', undefined, [
+    snap({ nodeExecutions: three }, listing(['n1'])),
+    snap({ status: 'finish', nodeExecutions: three }, listing(['n1', 'n2', 'n3'])),
+  ]);
+  // Only the output read once finish counts: while executing, an output lists what has run so far.
+  const last = checkExecutionHistory(verdict, 'e2', undefined, [
+    snap({ status: 'finish', nodeExecutions: three }, listing(['n3'])),
+  ]);
+  expect(observations('OUTPUT-NODES-LISTED').map((o) => [o.value, o.points?.[0]?.value])).toEqual([
+    ['3 of 3 nodes', 'every node'],
+    ['1 of 3 nodes', 'output nodes only'],
+  ]);
+  expect([every.outputNodesUnread, last.outputNodesUnread]).toEqual([undefined, undefined]);
+  const one = checkExecutionHistory(verdict, 'e3', undefined, [
+    snap({ status: 'finish', nodeExecutions: [{ nodeId: 'n1' }] }, listing(['n1'])),
+  ]);
+  const failed = checkExecutionHistory(verdict, 'e4', undefined, [
+    snap({ status: 'failed', nodeExecutions: three }, listing(['n1'])),
+  ]);
+  const unread = checkExecutionHistory(verdict, 'e5', undefined, [snap({ status: 'finish', nodeExecutions: three })]);
+  expect(one.outputNodesUnread).toMatch(/lists 1 node\(s\)/);
+  expect(failed.outputNodesUnread).toMatch(/ended failed/);
+  expect(unread.outputNodesUnread).toMatch(/not read/);
+  expect(observations('OUTPUT-NODES-LISTED')).toHaveLength(2);
+});

@@ -15,7 +15,7 @@ import type { Cause } from '../evidence/verdict.ts';
 import { judge, type Judging } from './judge.ts';
 import { cannotJudge, statusRef, TERMINAL } from './relation-basics.ts';
 import { checkNodesMatchPlan } from './plans.ts';
-import { checkTimesOrdered, checkVisibility } from './visibility.ts';
+import { checkTimesOrdered, checkVisibility, observeOutputNodes } from './visibility.ts';
 
 function transitions(seq: string[]): string[] {
   const out: string[] = [];
@@ -50,6 +50,8 @@ export interface ExecutionFacts {
   finalStatus?: string;
   sawFiles: boolean;
   sawIntermediate: boolean;
+  /** Why which nodes the output lists was not recorded (no output read once finish, one node), when it was not. */
+  outputNodesUnread?: string;
 }
 
 /**
@@ -76,7 +78,16 @@ export const checkExecutionHistory = executionHistory.judges(
     const withOutput = snaps.some((s) => s.output);
     const sawFiles = withOutput ? checkVisibility(v, executionId, snaps) : false;
     if (withOutput) checkTimesOrdered(v, executionId, snaps);
-    return { executionId, finalStatus: last?.status.status, sawFiles, sawIntermediate };
+    const outputNodesUnread = withOutput
+      ? observeOutputNodes(v, executionId, snaps)
+      : `the output of ${executionId} was not read`;
+    return {
+      executionId,
+      finalStatus: last?.status.status,
+      sawFiles,
+      sawIntermediate,
+      ...(outputNodesUnread ? { outputNodesUnread } : {}),
+    };
   },
 );
 

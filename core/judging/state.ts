@@ -32,6 +32,7 @@ export const STATE_MACHINE: ClauseId[] = [
   'STATE-TRANSITIONS',
   'OUTPUT-FILES-ONLY-AFTER-FINISH',
   'OUTPUT-PARTIAL-CONTENT',
+  'OUTPUT-NODES-LISTED',
 ];
 
 /**
@@ -64,6 +65,7 @@ export function judgeStateMachine(
 /** A multi-node execution seen to its end: without a file, what needs one is not run; without an intermediate state, noted. */
 export function judgeMultiNodeEnd(v: AnyRecorder, facts: ExecutionFacts, canvasId: string): void {
   if (!facts.sawFiles) noFileProduced(v, `the execution of ${canvasId}`);
+  if (facts.outputNodesUnread) v.notRun('OUTPUT-NODES-LISTED', facts.outputNodesUnread);
   if (!facts.sawIntermediate)
     v.note(
       'state-machine',
@@ -74,6 +76,7 @@ export function judgeMultiNodeEnd(v: AnyRecorder, facts: ExecutionFacts, canvasI
 /** A workflow with a failing task seen to its end: its final status is recorded. */
 export function judgeFailingEnd(v: AnyRecorder, facts: ExecutionFacts): void {
   observeFailingEnd(v, facts);
+  if (facts.outputNodesUnread) v.notRun('OUTPUT-NODES-LISTED', facts.outputNodesUnread);
 }
 
 /** An execution run to a terminal status: its history judged, or STATE-TERMINAL stopped by why it was not read. */

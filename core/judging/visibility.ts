@@ -1,7 +1,7 @@
 /**
  * What an execution's output shows, against its statuses (§3): files only once the node that produced them
- * has finished, partial content only while a node executes or after it failed, and node times in the order
- * of events. Each is judged on the reads that carry what it needs (a file's nodeId, a node's status, the
+ * has finished, partial content only while a node executes or after it failed, node times in the order
+ * of events, and which of its nodes a finished execution's output lists (recorded). Each is judged on the reads that carry what it needs (a file's nodeId, a node's status, the
  * times); one without it is "not run" with that reason.
  */
 import type { Snapshot } from './payloads.ts';
@@ -16,6 +16,7 @@ export const outputVisibility = judge("what an execution's output shows, and whe
   'OUTPUT-FILES-ONLY-AFTER-FINISH',
   'OUTPUT-PARTIAL-CONTENT',
   'TIMES-ORDERED',
+  'OUTPUT-NODES-LISTED',
 ]);
 
 type Visibility = Judging<typeof outputVisibility>;
@@ -132,6 +133,34 @@ export const checkVisibility = outputVisibility.judges((v, executionId: string, 
   if (!contentJudged) v.notRun('OUTPUT-PARTIAL-CONTENT', partialContentNotJudged(executionId, snaps));
   return sawFiles;
 });
+
+/**
+ * Which nodes the output lists ("output nodes" are not defined, so every node or only some): the last
+ * output read once the status read finish, against every node the status listed. An execution that did
+ * not finish (nodes after a failure never ran) or of one node cannot tell: returns why it was not recorded.
+ */
+export const observeOutputNodes = outputVisibility.judges(
+  (v, executionId: string, snaps: Snapshot[]): string | undefined => {
+    const finished = snaps.filter((s) => s.output && s.status.status === 'finish').at(-1);
+    if (!finished)
+      return snaps.at(-1)?.status.status === 'failed'
+        ? `${executionId} ended failed: the nodes after a failure never ran, so the output says nothing of which it lists`
+        : `no output of ${executionId} was read once its status read finish`;
+    const nodes = new Set(snaps.flatMap((s) => (s.status.nodeExecutions ?? []).map((n) => n.nodeId)));
+    if (nodes.size < 2)
+      return `the status of ${executionId} lists ${nodes.size} node(s): listing every node and only the output nodes cannot be told apart`;
+    const listed = new Set((finished.output!.output ?? []).map((n) => n.nodeId));
+    const known = [...listed].filter((id) => nodes.has(id)).length;
+    const strangers = listed.size - known;
+    v.observe(
+      'OUTPUT-NODES-LISTED',
+      'nodes the output lists once the execution finished',
+      `${known} of ${nodes.size} nodes${strangers ? `; ${strangers} more that the status does not list` : ''}`,
+      finished.outputExchange!.record.id,
+    );
+    return undefined;
+  },
+);
 
 /** An execution followed to its end produced no file: what needs one is not run. */
 export const noFileProduced = outputVisibility.judges((v, what: string): void =>

@@ -65,23 +65,33 @@ function richest(list: Workflow[]): Workflow | undefined {
 /**
  * Reads the url of each file a finished execution listed (loopback only). A server error on a file url
  * is no operation's status line: asked once more, so that a transient one (an overloaded gateway, already
- * the finding of the operations it answered) does not read as a url that does not serve its file.
+ * the finding of the operations it answered) does not read as a url that does not serve its file. The
+ * first url read with the key is read once more without it: whether it needs the key is not shown.
  */
 async function readFiles(
   { api, config }: Pick<Fixtures, 'api' | 'config'>,
   files: readonly OutputFile[],
 ): Promise<FileRead[]> {
   const reads: FileRead[] = [];
-  for (const { file, url, notRead } of fileUrls(files, config.baseUrl)) {
+  for (const { file, url, keyed, notRead } of fileUrls(files, config.baseUrl)) {
     if (!url) {
       reads.push({ file, notRead });
       continue;
     }
-    const fetchFile = (label: string) =>
-      api.send({ method: 'GET', path: '', absoluteUrl: url.toString(), label, allowFault: true });
+    const fetchFile = (label: string, withoutKey = false) =>
+      api.send({
+        method: 'GET',
+        path: '',
+        absoluteUrl: url.toString(),
+        label,
+        allowFault: true,
+        ...(withoutKey ? { auth: { kind: 'none' as const } } : {}),
+      });
     const first = await fetchFile(`file ${file.name}`);
     const got = (first.status ?? 0) >= 500 ? await fetchFile(`file ${file.name} (again after ${first.status})`) : first;
-    reads.push({ file, got });
+    const firstRead = !reads.some((r) => r.got);
+    const unkeyed = keyed && firstRead ? await fetchFile(`file ${file.name} without the key`, true) : undefined;
+    reads.push({ file, got, keyed, ...(unkeyed ? { unkeyed } : {}) });
   }
   return reads;
 }
@@ -133,7 +143,7 @@ function finalOutput(outcome: Followed, canvasId: string): FinalOutput {
   return { canvasId, files: last?.output?.files ?? [], ref: last?.outputExchange?.record.id };
 }
 
-test('upload, run with file variables in the variables wrapper, poll to the end, read the output [RUN-VARIABLES-WRAPPER] [RUN-FILE-VARIABLE] [RUN-RETURNS-EXECUTION-ID] [STATUS-ECHOES-EXECUTION] [TIMES-ORDERED] [OUTPUT-FILE-NODE-EXISTS] [OUTPUT-FILE-TYPE-VALUES] [OUTPUT-FILE-SIZE-UNIT] [OUTPUT-FILE-URL-SERVES]', async ({
+test('upload, run with file variables in the variables wrapper, poll to the end, read the output [RUN-VARIABLES-WRAPPER] [RUN-FILE-VARIABLE] [RUN-RETURNS-EXECUTION-ID] [STATUS-ECHOES-EXECUTION] [TIMES-ORDERED] [OUTPUT-FILE-NODE-EXISTS] [OUTPUT-FILE-TYPE-VALUES] [OUTPUT-FILE-SIZE-UNIT] [OUTPUT-FILE-URL-SERVES] [OUTPUT-FILE-URL-KEY]', async ({
   api,
   config,
   verdict,
@@ -236,7 +246,7 @@ const VALUE_KINDS: [string, unknown][] = [
  * RUN-VALUE-KINDS: a value of each kind given to a variable the plan declares without a type must be
  * accepted (should: an untyped variable may be read as a string one). A variable typed string takes what
  * its type says, so what it makes of the other kinds is recorded; no names the plan does not declare are
- * sent, since a server may ignore them.
+ * sent, since a server may ignore them (what a run gets for one is recorded by the limits suite's test).
  */
 async function runValueKinds(
   { api, verdict, faker }: Pick<Fixtures, 'api' | 'verdict' | 'faker'>,

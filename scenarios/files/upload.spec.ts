@@ -1,6 +1,6 @@
 /**
  * Upload (§4.7, §2.6): one and many files, several types and sizes (seeded),
- * and the error cases.
+ * the error cases, and what an upload over the 100KB payload limit gets (recorded).
  */
 import { test } from '../suite.ts';
 import { buildFile, buildFileSet, FILE_KINDS } from '../../core/data/files.ts';
@@ -12,6 +12,8 @@ import {
   retentionNotObservable,
   UPLOAD_PROBES,
 } from '../../core/judging/files.ts';
+import { observeUploadOverPayload } from '../../core/judging/limits.ts';
+import { LIMITS } from '../../contracts/error-codes.ts';
 
 test('one file of each type gets one key [UPLOAD-KEY-PER-FILE] [UPLOAD-NAMES-ECHO] [UPLOAD-CONTENT-TYPE]', async ({
   api,
@@ -55,6 +57,17 @@ test('an upload without files gets 400 [UPLOAD-400-NO-FILES]', async ({ api, ver
   // does not take (415) as fairly as a request without files (400). Any 4xx is recorded; accepting it fails.
   const json = await api.request('uploadFiles', {}, { json: {}, ...UPLOAD_PROBES.jsonBody });
   judgeUploadNotMultipart(verdict, json, 'a JSON body {} (no files)');
+});
+
+test('an upload over 100KB: whether the payload limit applies to uploads is recorded [LIMIT-OPERATIONS]', async ({
+  api,
+  verdict,
+  faker,
+}) => {
+  // Over 100KB in either reading (102,400 bytes) in its one file alone; the operations the limit binds are
+  // stated only by its code, so accepting it is as fair as a 413 or a 400.
+  const file = buildFile(faker, 'txt', LIMITS.payloadBytesSurelyOver + 2_048);
+  observeUploadOverPayload(verdict, await api.upload([file], { label: 'upload > 100KB' }));
 });
 
 test('retention of unused uploads cannot be exercised within a run [LIMIT-UNUSED-FILE-RETENTION]', async ({

@@ -39,6 +39,7 @@ import {
 import type { ApiClient } from '../../core/client/client.ts';
 import type { Verdict } from '../../core/evidence/verdict.ts';
 import type { Exchange } from '../../core/transport/exchange.ts';
+import { observeUndeclared, undeclaredName, undeclaredNeedsControl } from '../../core/judging/lifecycle.ts';
 import { LIMITS } from '../../contracts/error-codes.ts';
 import { howToSupply, workflowMissing } from '../../core/discovery/roles.ts';
 
@@ -201,6 +202,32 @@ test('a missing required variable and an unknown fileKey get 400 [RUN-400-MISSIN
     : { unexercised: unfilledReason(discovery, 'file variable') };
   judgeUnknownFileKey(verdict, file);
   if ('ex' in file) await cleanup(api, file.ex);
+});
+
+test('a variable the plan does not declare is ignored or refused: recorded [RUN-UNDECLARED-VARIABLES]', async ({
+  api,
+  verdict,
+  faker,
+  discovery,
+}) => {
+  // One that ends soon and needs no upload first: the variable added is then the run's only novelty.
+  const quick = runnable(discovery, 'long-running');
+  const wf = quick.find((w) => !hasVariableType(w, 'resource')) ?? quick[0] ?? runnable(discovery)[0];
+  test.skip(!wf, workflowMissing('is runnable (not disabled)'));
+  const prepared = await prepareRun(api, verdict, faker, wf!.plan!);
+  if (prepared.stop) return observeUndeclared(verdict, { stop: prepared.stop });
+  const name = undeclaredName(wf!.plan!);
+  const run = await api.run(wf!.canvasId, runBody({ ...prepared.values, [name]: 'a value no variable takes' }), {
+    label: 'run with an undeclared variable',
+  });
+  // A refusal may be of a value guessed for a declared variable: the same run without the name tells.
+  const control = undeclaredNeedsControl(run)
+    ? await api.run(wf!.canvasId, runBody(prepared.values), { label: 'control run (no undeclared variable)' })
+    : undefined;
+  const message = `run of ${wf!.canvasId} with ${name}, which its plan does not declare`;
+  observeUndeclared(verdict, { ex: run, message }, control);
+  await cleanup(api, run);
+  if (control) await cleanup(api, control);
 });
 
 /** What the limits probes run: a canvas, the values its runs carry, and the declared variable that takes text. */
