@@ -164,8 +164,7 @@ function generateEscapes(): ExploreInput[] {
 /**
  * Values §4.1 allows in a variable the workflow declares, its required ones filled: numbers no double holds
  * (past its largest, below its smallest, an exponent no integer holds), negative zero, twenty digits, 2^63,
- * a lone surrogate, a NUL, a boolean; and a number no double holds inside an object, which a server that
- * stores a structured value as its JSON text meets again (PHP's json_encode refuses INF: a 500).
+ * a lone surrogate, a NUL, a boolean.
  */
 const DECLARED_ODD: readonly Value[] = [
   { $number: '1e309' },
@@ -177,7 +176,6 @@ const DECLARED_ODD: readonly Value[] = [
   { $escape: LOW },
   '\u0000',
   true,
-  { $object: [{ name: 'a', value: { $number: '1e309' } }] },
 ];
 
 function declaredValues(world: World): RunInput[] {
